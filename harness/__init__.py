@@ -1,0 +1,1 @@
+"""utf8cert.harness: loading vectors and checking codecs against the reference."""

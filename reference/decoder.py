@@ -1,0 +1,153 @@
+"""Decoding and validation of UTF-8, driven by the RFC 3629 §4 table in `table.py`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from .kinds import DecodeError, ErrorKind
+from .table import CHAR_PATTERN, ROW_OF_BYTE, TAIL, Row
+
+# One UTF8-char, and a run of one or more. The run is possessive (`++`): a well-formed prefix is
+# never given back, so `re` keeps no backtracking state and memory stays flat on long inputs.
+_CHAR: Final = re.compile(CHAR_PATTERN)
+_RUN: Final = re.compile(b"(?:" + CHAR_PATTERN + b")++")
+
+REPLACEMENT_CHARACTER: Final = "\ufffd"
+SIGNATURE: Final = b"\xef\xbb\xbf"  # U+FEFF encoded, RFC 3629 §6
+
+BytesLike = bytes | bytearray | memoryview
+
+
+def sequence_at(data: bytes, start: int) -> tuple[int, ErrorKind | None]:
+    """Return (length, None) for the character at `data[start]`, or (maximal subpart, why not).
+
+    The maximal subpart (Unicode §3.9 D93b) is the longest prefix of a well-formed sequence found
+    at `start`, or its first byte alone: the bytes one U+FFFD stands for. `start` must be an index
+    into `data`.
+    """
+    meaning = ROW_OF_BYTE[data[start]]
+    if not isinstance(meaning, Row):
+        return 1, meaning
+    for seen in range(1, meaning.length):
+        if start + seen == len(data):
+            return seen, ErrorKind.TRUNCATED
+        byte = data[start + seen]
+        allowed = meaning.second if seen == 1 else TAIL
+        if byte not in allowed:
+            if seen == 1 and byte in TAIL and meaning.narrowed_out is not None:
+                # RFC 3629 §4 narrows the second byte after E0, ED, F0 and F4: a UTF8-tail byte
+                # outside that range would make an overlong, a surrogate or a value past U+10FFFF.
+                return 1, meaning.narrowed_out
+            return seen, ErrorKind.MISSING_CONTINUATION
+    return meaning.length, None
+
+
+def scalar_of(sequence: bytes) -> int:
+    """Return the scalar value of one well-formed sequence, by the bit layout of RFC 3629 §3."""
+    if len(sequence) == 1:
+        return sequence[0]
+    # The lead keeps 7 - n value bits for an n-byte sequence (110xxxxx, 1110xxxx, 11110xxx).
+    value = sequence[0] & (0x7F >> len(sequence))
+    for tail in sequence[1:]:
+        value = value << 6 | tail & 0x3F  # each UTF8-tail is 10xxxxxx
+    return value
+
+
+class _CharacterOf(dict[bytes, str]):
+    """A memo of `chr(scalar_of(sequence))`: text repeats its characters, and a lookup is cheap."""
+
+    LIMIT: Final = 1 << 16  # about 10 MB at most; 4-byte forms beyond it are recomputed
+
+    def __missing__(self, sequence: bytes) -> str:
+        character = chr(scalar_of(sequence))
+        if len(self) < self.LIMIT:
+            self[sequence] = character
+        return character
+
+
+_character_of: Final = _CharacterOf()
+
+
+def _text_of(run: bytes) -> str:
+    """Return the text of a run already matched as well-formed, one character per UTF8-char."""
+    if run.isascii():
+        return run.decode("ascii")  # RFC 3629 §3: US-ASCII characters are their own bytes
+    return "".join(map(_character_of.__getitem__, _CHAR.findall(run)))
+
+
+def pieces(data: bytes) -> Iterator[str | tuple[int, int, ErrorKind]]:
+    """Yield, in order, runs of decoded text and each maximal subpart as (offset, length, kind).
+
+    Yields nothing for empty input; the lengths of all pieces add up to `len(data)`.
+    """
+    position, end = 0, len(data)
+    while position < end:
+        run = _RUN.match(data, position)
+        if run is not None:
+            yield _text_of(run.group())
+            position = run.end()
+            if position == end:
+                return
+        length, kind = sequence_at(data, position)
+        if kind is None:
+            raise AssertionError(f"table and pattern disagree at offset {position}")
+        yield position, length, kind
+        position += length
+
+
+def _as_bytes(data: BytesLike, function: str) -> bytes:
+    if isinstance(data, bytes):
+        return data
+    if isinstance(data, bytearray | memoryview):
+        return bytes(data)
+    raise TypeError(f"{function}() takes bytes, not {type(data).__name__}")
+
+
+def decode(data: BytesLike) -> str:
+    """Return the text of well-formed UTF-8 ('' for b''); raise `DecodeError` at the first error.
+
+    Strict: nothing is replaced, skipped or normalized, and U+FEFF is kept wherever it stands.
+    The error's `offset` is the number of leading bytes that are well-formed.
+    """
+    data = _as_bytes(data, "decode")
+    if data.isascii():
+        return data.decode("ascii")
+    text = []
+    for piece in pieces(data):
+        if not isinstance(piece, str):
+            raise DecodeError(data, *piece)
+        text.append(piece)
+    return "".join(text)
+
+
+def decode_replace(data: BytesLike) -> str:
+    """Return the text of `data` with one U+FFFD per maximal subpart ('' for b'').
+
+    This is the practice of the Unicode Standard §3.9 (after D93b) that WHATWG Encoding requires.
+    """
+    data = _as_bytes(data, "decode_replace")
+    if data.isascii():
+        return data.decode("ascii")
+    return "".join(
+        piece if isinstance(piece, str) else REPLACEMENT_CHARACTER for piece in pieces(data)
+    )
+
+
+def errors(data: BytesLike) -> list[DecodeError]:
+    """Return every ill-formed maximal subpart of `data`, in order ([] for well-formed input)."""
+    data = _as_bytes(data, "errors")
+    return [DecodeError(data, *piece) for piece in pieces(data) if not isinstance(piece, str)]
+
+
+def validate(data: BytesLike) -> bool:
+    """Return True if `data` is well-formed UTF-8 per RFC 3629 §4 (True for b'')."""
+    data = _as_bytes(data, "validate")
+    return data.isascii() or _RUN.fullmatch(data) is not None
+
+
+def strip_signature(data: BytesLike) -> bytes:
+    """Return `data` without one leading EF BB BF (RFC 3629 §6); any other U+FEFF stays."""
+    data = _as_bytes(data, "strip_signature")
+    return data.removeprefix(SIGNATURE)

@@ -1,0 +1,1 @@
+"""The YAML test vectors, shipped as package data."""
