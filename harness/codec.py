@@ -1,0 +1,90 @@
+"""What utf8cert can ask of a codec under test, and the outcomes it can observe."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Capability = Literal["decode", "replace", "validate", "encode", "incremental"]
+"""decode: strict decoding; replace: U+FFFD decoding; incremental: decoding fed in chunks."""
+
+CAPABILITIES: tuple[Capability, ...] = ("decode", "replace", "validate", "encode", "incremental")
+
+
+@dataclass(frozen=True)
+class Returned:
+    """The codec returned a value: text (decode, replace, incremental), bytes (encode), a bool."""
+
+    value: str | bytes | bool
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The codec refused the input (raised `ValueError`, or said so over the protocol).
+
+    `offset` is where it placed the error (`UnicodeDecodeError.start`, the encoder's index), when
+    it said.
+    """
+
+    message: str
+    offset: int | None = None
+
+
+FailureKind = Literal["crash", "timeout", "wrong-type"]
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The codec misbehaved: raised something other than ValueError, hung, died, or returned
+    the wrong type. Always a difference, never a crash of utf8cert."""
+
+    kind: FailureKind
+    message: str
+
+
+@dataclass(frozen=True)
+class Inapplicable:
+    """The codec cannot be asked this (e.g. a `str` encoder and a value above U+10FFFF)."""
+
+    reason: str
+
+
+Outcome = Returned | Refused | Failed | Inapplicable
+
+
+class Codec(Protocol):
+    """A codec under test, with the capabilities it was found to offer."""
+
+    spec: str
+    """The spec string the user gave (MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND)."""
+    capabilities: frozenset[Capability]
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the outcome of strict decoding."""
+        ...
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the outcome of decoding with U+FFFD replacement."""
+        ...
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the outcome of validation (`Returned(bool)` when it answers)."""
+        ...
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the outcome of strict encoding of these code points."""
+        ...
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the outcome of feeding `chunks` to a fresh incremental decoder.
+
+        Every chunk but the last is fed with final=False; the last with final=True, unless
+        `final_empty`, in which case all chunks are fed with final=False and then b'' with
+        final=True. The outcome's text is everything the decoder returned, joined.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release what the codec holds (a child process, for cmd: and --isolate)."""
+        ...
