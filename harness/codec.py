@@ -58,6 +58,8 @@ class Codec(Protocol):
 
     spec: str
     """The spec string the user gave (MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND)."""
+    description: str
+    """What the codec is, in words (e.g. "Python's utf-8 codec (errors='strict')")."""
     capabilities: frozenset[Capability]
 
     def decode(self, data: bytes) -> Outcome:

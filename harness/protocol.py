@@ -1,0 +1,199 @@
+"""The utf8cert line protocol (harness/PROTOCOL.md): writing and reading its lines, both sides.
+
+A line is words separated by single spaces. Byte strings travel as lowercase hex, text as the hex
+of its UTF-32BE (eight digits per code point, so a lone surrogate a buggy decoder returns arrives
+intact), and `-` stands for an empty field. The parsers raise `ProtocolError` for a line outside
+the protocol; an answer that is well formed but carries the wrong kind of value becomes
+`Failed('wrong-type')`, as a wrong return type does in process.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .codec import CAPABILITIES, Capability, Failed, Inapplicable, Outcome, Refused, Returned
+
+VERSION = 1
+GREETING = "utf8cert-protocol"
+EMPTY = "-"
+LARGEST_SENDABLE = 0xFFFFFFFF
+"""Code points travel as eight hex digits; values above U+10FFFF are sent, for int encoders."""
+
+FAILURE_STATUSES = ("crash", "wrong-type")
+BYTES_INPUT: tuple[Capability, ...] = ("decode", "replace", "validate")
+"""The capabilities whose input is one byte string."""
+
+
+class ProtocolError(ValueError):
+    """A line that does not follow the protocol; the message quotes it."""
+
+
+def _quoted(line: str) -> str:
+    return repr(line if len(line) <= 80 else line[:77] + "...")
+
+
+def hex_of_bytes(data: bytes) -> str:
+    """Return `data` in lowercase hex, or '-' for b''."""
+    return data.hex() or EMPTY
+
+
+def bytes_of_hex(field: str) -> bytes:
+    """Return the bytes a hex field stands for (b'' for '-'); raise ValueError if it is not hex."""
+    return b"" if field == EMPTY else bytes.fromhex(field)
+
+
+def hex_of_text(text: str) -> str:
+    """Return the code points of `text` as eight hex digits each (UTF-32BE), or '-' for ''."""
+    # surrogatepass: a lone surrogate is a code point like any other here, and must be carried.
+    return text.encode("utf-32-be", "surrogatepass").hex() or EMPTY
+
+
+def text_of_hex(field: str) -> str:
+    """Return the text a UTF-32BE hex field stands for ('' for '-').
+
+    Raises ValueError for bad hex, a length not a multiple of 8 digits, or a value above U+10FFFF.
+    """
+    return bytes_of_hex(field).decode("utf-32-be", "surrogatepass")
+
+
+def hex_of_scalars(scalars: Sequence[int]) -> str:
+    """Return the values as eight hex digits each ('-' for none); ValueError outside 0..FFFFFFFF."""
+    try:
+        return struct.pack(f">{len(scalars)}I", *scalars).hex() or EMPTY
+    except struct.error:
+        raise ValueError("code points travel as 0..FFFFFFFF") from None
+
+
+def scalars_of_hex(field: str) -> tuple[int, ...]:
+    """Return the values of an eight-digits-each hex field (() for '-'); ValueError if malformed."""
+    data = bytes_of_hex(field)
+    if len(data) % 4:
+        raise ValueError("code points take eight hex digits each")
+    return struct.unpack(f">{len(data) // 4}I", data)
+
+
+def handshake_line(capabilities: frozenset[Capability]) -> str:
+    """Return the first line a program writes: the protocol, its version and its capabilities."""
+    offered = " ".join(c for c in CAPABILITIES if c in capabilities)
+    return f"{GREETING} {VERSION} {offered}"
+
+
+def parse_handshake(line: str) -> frozenset[Capability]:
+    """Return the capabilities a handshake line announces; ProtocolError if it is not one."""
+    words = line.split()
+    expected = f"expected '{GREETING} {VERSION} CAPABILITY...', got {_quoted(line)}"
+    if len(words) < 2 or words[0] != GREETING:
+        raise ProtocolError(f"handshake failure: {expected}")
+    if words[1] != str(VERSION):
+        spoken = f"{GREETING} {words[1]}"
+        raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {VERSION}")
+    unknown = [word for word in words[2:] if word not in CAPABILITIES]
+    if unknown:
+        known = ", ".join(CAPABILITIES)
+        raise ProtocolError(
+            f"handshake failure: unknown capability {unknown[0]!r} (known: {known})"
+        )
+    if len(words) == 2:
+        raise ProtocolError("handshake failure: the program announces no capability")
+    return frozenset(c for c in CAPABILITIES if c in words[2:])
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request: the capability asked, and its input."""
+
+    capability: Capability
+    data: bytes = b""
+    """The input of decode, replace and validate."""
+    scalars: tuple[int, ...] = ()
+    """The input of encode."""
+    chunks: tuple[bytes, ...] = ()
+    """The input of incremental."""
+    final_empty: bool = False
+    """For incremental: feed b'' with final=True after the chunks, instead of the last chunk."""
+
+
+def request_line(request: Request) -> str:
+    """Return the line that asks `request` (ValueError for encode values above 0xFFFFFFFF)."""
+    if request.capability == "encode":
+        return f"encode {hex_of_scalars(request.scalars)}"
+    if request.capability == "incremental":
+        flag = "1" if request.final_empty else "0"
+        return " ".join(["incremental", flag, *map(hex_of_bytes, request.chunks)])
+    return f"{request.capability} {hex_of_bytes(request.data)}"
+
+
+def parse_request(line: str) -> Request:
+    """Return the request a line asks; ProtocolError if the line is not one."""
+    operation, *fields = line.split() or [""]
+    try:
+        if operation == "encode" and len(fields) == 1:
+            return Request("encode", scalars=scalars_of_hex(fields[0]))
+        if operation == "incremental" and fields and fields[0] in ("0", "1"):
+            chunks = tuple(map(bytes_of_hex, fields[1:]))
+            return Request("incremental", chunks=chunks, final_empty=fields[0] == "1")
+        capability = next((c for c in BYTES_INPUT if c == operation), None)
+        if capability is not None and len(fields) == 1:
+            return Request(capability, data=bytes_of_hex(fields[0]))
+    except ValueError as error:
+        raise ProtocolError(f"malformed request {_quoted(line)}: {error}") from None
+    raise ProtocolError(f"malformed request {_quoted(line)}")
+
+
+def answer_line(capability: Capability, outcome: Outcome) -> str:
+    """Return the line that reports `outcome`; messages are kept to one line."""
+    if isinstance(outcome, Returned):
+        value = outcome.value
+        if isinstance(value, bool):
+            return f"ok {'true' if value else 'false'}"
+        if isinstance(value, str):
+            return f"ok {hex_of_text(value)}"
+        return f"ok {hex_of_bytes(value)}"
+    if isinstance(outcome, Refused):
+        offset = EMPTY if outcome.offset is None else str(outcome.offset)
+        return f"refused {offset} {' '.join(outcome.message.split())}".rstrip()
+    if isinstance(outcome, Failed):
+        # A timeout is the harness's finding, never the program's: report it as a crash.
+        status = outcome.kind if outcome.kind in FAILURE_STATUSES else "crash"
+        return f"{status} {' '.join(outcome.message.split())}".rstrip()
+    return f"inapplicable {' '.join(outcome.reason.split())}".rstrip()
+
+
+def parse_answer(capability: Capability, line: str) -> Outcome:
+    """Return the outcome an answer line reports to a request for `capability`.
+
+    An `ok` whose value is not the kind `capability` returns is `Failed('wrong-type')`; a line
+    that is no answer at all raises ProtocolError (the program is out of step: restart it).
+    """
+    status, _, rest = line.partition(" ")
+    if status == "ok":
+        return _returned(capability, rest)
+    if status == "refused":
+        offset, _, message = rest.partition(" ")
+        if offset == EMPTY:
+            return Refused(message, None)
+        if offset.isdigit() and offset.isascii():
+            return Refused(message, int(offset))
+        raise ProtocolError(f"answer {_quoted(line)}: the offset must be a decimal number or '-'")
+    if status == "inapplicable":
+        return Inapplicable(rest)
+    if status == "crash":
+        return Failed("crash", rest)
+    if status == "wrong-type":
+        return Failed("wrong-type", rest)
+    raise ProtocolError(f"not an answer: {_quoted(line)}")
+
+
+def _returned(capability: Capability, field: str) -> Outcome:
+    try:
+        if capability == "validate":
+            if field in ("true", "false"):
+                return Returned(field == "true")
+            raise ValueError("validate answers 'ok true' or 'ok false'")
+        if capability == "encode":
+            return Returned(bytes_of_hex(field))
+        return Returned(text_of_hex(field))
+    except ValueError as error:
+        return Failed("wrong-type", f"{capability} answered ok {_quoted(field)}: {error}")

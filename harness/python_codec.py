@@ -1,0 +1,200 @@
+"""A codec under test made of Python callables, called in this process, its behaviour as outcomes.
+
+Each call costs one try/except around the codec's own function: `ValueError` (with
+`UnicodeDecodeError` and `UnicodeEncodeError`) is a refusal, at the error's `start` when it has
+one; any other exception is a crash; a value of the wrong type is a `wrong-type` failure.
+A codec that kills or hangs the interpreter needs `--isolate` (harness/isolate.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .codec import Capability, Failed, Inapplicable, Outcome, Refused, Returned
+
+BytesFunction = Callable[[bytes], object]
+TextFunction = Callable[[str], object]
+DecoderFactory = Callable[[], Any]
+"""Returns an object with `decode(chunk: bytes, final: bool = False) -> str`."""
+
+LARGEST_CODE_POINT = 0x10FFFF
+
+
+def describe_exception(error: BaseException) -> str:
+    """Return 'TypeName: message' for an exception, even one whose message cannot be printed."""
+    try:
+        message = str(error)
+    except Exception:  # a codec's own exception class may have a broken __str__
+        message = "<message cannot be printed>"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def refusal(error: ValueError) -> Refused:
+    """Return the refusal a ValueError stands for: at its `start` for UnicodeError, else None."""
+    start = getattr(error, "start", None)
+    return Refused(describe_exception(error), start if isinstance(start, int) else None)
+
+
+def crash(error: BaseException) -> Failed:
+    """Return the failure a non-ValueError exception stands for."""
+    return Failed("crash", describe_exception(error))
+
+
+def wrong_type(function: str, result: object, expected: str) -> Failed:
+    """Return the failure of `function` returning `result` instead of an `expected`."""
+    shown = repr(result)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return Failed(
+        "wrong-type", f"{function} returned {type(result).__name__} {shown}, not {expected}"
+    )
+
+
+class PythonCodec:
+    """A codec under test whose capabilities are Python callables (None: not offered)."""
+
+    def __init__(
+        self,
+        spec: str,
+        description: str,
+        *,
+        decode: BytesFunction | None = None,
+        decode_replace: BytesFunction | None = None,
+        validate: BytesFunction | None = None,
+        encode: TextFunction | None = None,
+        incremental_decoder: DecoderFactory | None = None,
+    ) -> None:
+        self.spec = spec
+        self.description = description
+        self._decode = decode
+        self._decode_replace = decode_replace
+        self._validate = validate
+        self._encode = encode
+        self._incremental_decoder = incremental_decoder
+        offered: dict[Capability, object] = {
+            "decode": decode,
+            "replace": decode_replace,
+            "validate": validate,
+            "encode": encode,
+            "incremental": incremental_decoder,
+        }
+        self.capabilities = frozenset(c for c, function in offered.items() if function is not None)
+
+    def _absent(self, capability: Capability) -> Inapplicable:
+        return Inapplicable(f"{self.spec} has no {capability} capability")
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return Returned(text), Refused (ValueError), or Failed (other exception, non-str)."""
+        if self._decode is None:
+            return self._absent("decode")
+        try:
+            result = self._decode(data)
+        except ValueError as error:
+            return refusal(error)
+        except (Exception, SystemExit) as error:
+            return crash(error)
+        return Returned(result) if isinstance(result, str) else wrong_type("decode", result, "str")
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return Returned(text), Refused (ValueError), or Failed (other exception, non-str)."""
+        if self._decode_replace is None:
+            return self._absent("replace")
+        try:
+            result = self._decode_replace(data)
+        except ValueError as error:
+            return refusal(error)
+        except (Exception, SystemExit) as error:
+            return crash(error)
+        if isinstance(result, str):
+            return Returned(result)
+        return wrong_type("decode_replace", result, "str")
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return Returned(bool), Refused (ValueError), or Failed (other exception, non-bool)."""
+        if self._validate is None:
+            return self._absent("validate")
+        try:
+            result = self._validate(data)
+        except ValueError as error:
+            return refusal(error)
+        except (Exception, SystemExit) as error:
+            return crash(error)
+        return (
+            Returned(result) if isinstance(result, bool) else wrong_type("validate", result, "bool")
+        )
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return Returned(bytes), Refused (ValueError), Failed, or Inapplicable for values that
+        no Python str can hold (above U+10FFFF; lone surrogates can, and are offered)."""
+        if self._encode is None:
+            return self._absent("encode")
+        try:
+            text = "".join(map(chr, scalars))
+        except (ValueError, OverflowError):
+            value = next(v for v in scalars if not 0 <= v <= LARGEST_CODE_POINT)
+            return Inapplicable(f"{value:#x} cannot be held in a Python str")
+        try:
+            result = self._encode(text)
+        except ValueError as error:
+            return refusal(error)
+        except (Exception, SystemExit) as error:
+            return crash(error)
+        if isinstance(result, bytes | bytearray):
+            return Returned(bytes(result))
+        return wrong_type("encode", result, "bytes")
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return Returned(all the text the decoder gave, joined), Refused, or Failed.
+
+        A fresh decoder gets each chunk with final=False and the last with final=True (or, with
+        `final_empty` or no chunks, b'' with final=True after them). A refusal's offset is its
+        index in the whole input when the decoder reports `start` relative to the bytes it held
+        plus the chunk and offers `getstate()`, as `codecs.IncrementalDecoder` does; else None.
+        """
+        if self._incremental_decoder is None:
+            return self._absent("incremental")
+        feeds = [(chunk, False) for chunk in chunks]
+        if final_empty or not feeds:
+            feeds.append((b"", True))
+        else:
+            feeds[-1] = (feeds[-1][0], True)
+        try:
+            decoder = self._incremental_decoder()
+        except (Exception, SystemExit) as error:
+            return crash(error)
+        pieces = []
+        for index, (chunk, final) in enumerate(feeds):
+            try:
+                piece = decoder.decode(chunk, final)
+            except ValueError as error:
+                fed = [chunk for chunk, _ in feeds[:index]]
+                return Refused(describe_exception(error), self._offset_in_stream(error, fed))
+            except (Exception, SystemExit) as error:
+                return crash(error)
+            if not isinstance(piece, str):
+                return wrong_type("incremental decode", piece, "str")
+            pieces.append(piece)
+        return Returned("".join(pieces))
+
+    def _offset_in_stream(self, error: ValueError, fed: Sequence[bytes]) -> int | None:
+        """Return the error's index in the whole input, or None if the decoder does not tell.
+
+        Its `start` counts from the first byte the decoder held back before the failing chunk,
+        so a fresh decoder is fed the earlier chunks again to learn how many it held.
+        """
+        start = getattr(error, "start", None)
+        if not isinstance(start, int) or self._incremental_decoder is None:
+            return None
+        try:
+            decoder = self._incremental_decoder()
+            for chunk in fed:
+                decoder.decode(chunk, False)
+            held = decoder.getstate()[0]
+        except Exception:  # no getstate, or a decoder that does not replay: the offset is unknown
+            return None
+        if not isinstance(held, bytes):
+            return None
+        return sum(map(len, fed)) - len(held) + start
+
+    def close(self) -> None:
+        """Return at once: an in-process codec holds nothing."""

@@ -1,0 +1,203 @@
+"""Turning a codec spec string into the codec under test, or one line saying why it cannot be.
+
+    MODULE:ATTR             a Python object (ATTR may be dotted; MODULE alone is the module)
+    codec:NAME[:ERRORS]     a codec from Python's registry, e.g. codec:utf-8:surrogatepass
+    cmd:COMMAND ...         a program speaking harness/PROTOCOL.md on stdin/stdout
+
+No spec means CPython's own codec, `codec:utf-8`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib
+import os
+import shlex
+import sys
+from operator import methodcaller
+from types import ModuleType
+from typing import Any
+
+from .codec import Capability, Codec
+from .isolate import ProcessCodec, StartError, isolated_codec
+from .protocol import GREETING, VERSION
+from .python_codec import PythonCodec, describe_exception
+
+DEFAULT_SPEC = "codec:utf-8"
+
+ATTRIBUTES: dict[Capability, tuple[str, ...]] = {
+    "decode": ("decode",),
+    "replace": ("decode_replace",),
+    "validate": ("validate",),
+    "encode": ("encode",),
+    # IncrementalDecoder: the name the codecs module and utf8cert.reference give the class.
+    "incremental": ("incremental_decoder", "IncrementalDecoder"),
+}
+"""The attributes that offer each capability, in order of preference."""
+
+USAGE = "expected MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND"
+
+
+class CodecSpecError(ValueError):
+    """A spec that names no usable codec; str() is one line naming the spec and the problem."""
+
+    def __init__(self, spec: str, problem: str) -> None:
+        self.spec = spec
+        self.problem = " ".join(problem.split())
+        super().__init__(f"codec spec {spec!r}: {self.problem}")
+
+
+def load_codec(spec: str | None, *, isolate: bool = False, timeout: float = 10.0) -> Codec:
+    """Return the codec `spec` names (None: CPython's utf-8); raise CodecSpecError if it cannot.
+
+    `isolate` runs a Python codec in a child process, where a hang is a `timeout` and a death a
+    `crash` (`cmd:` codecs always run so); `timeout` is the seconds allowed per call there.
+    """
+    spec = DEFAULT_SPEC if spec is None else spec
+    if not timeout > 0:
+        raise CodecSpecError(spec, f"the timeout must be a positive number of seconds: {timeout}")
+    if spec.startswith("cmd:"):
+        return command_codec(spec, timeout=timeout)
+    codec = python_codec(spec)
+    if not isolate:
+        return codec
+    try:
+        return isolated_codec(spec, codec.description, timeout=timeout)
+    except StartError as error:
+        raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
+
+
+def python_codec(spec: str) -> PythonCodec:
+    """Return the in-process codec of a `codec:` or `MODULE:ATTR` spec; CodecSpecError if none."""
+    if spec.startswith("codec:"):
+        return registry_codec(spec)
+    return object_codec(spec)
+
+
+def command_codec(spec: str, *, timeout: float) -> ProcessCodec:
+    """Return the codec of a `cmd:` spec, its program started and its handshake read."""
+    try:
+        argv = shlex.split(spec.removeprefix("cmd:"))
+    except ValueError as error:
+        raise CodecSpecError(spec, f"cannot split the command: {error}") from None
+    if not argv:
+        raise CodecSpecError(spec, f"no command after 'cmd:' ({USAGE})")
+    description = f"program `{shlex.join(argv)}` speaking {GREETING} {VERSION}"
+    try:
+        return ProcessCodec(spec, argv, timeout=timeout, description=description)
+    except StartError as error:
+        raise CodecSpecError(spec, str(error)) from None
+
+
+def registry_codec(spec: str) -> PythonCodec:
+    """Return the codec a codec:NAME[:ERRORS] spec names; CodecSpecError for an unknown one.
+
+    ERRORS (default strict) serves decode, encode and incremental, so codec:utf-8:surrogatepass
+    both reads ED A0 80 and writes U+D800; replace always uses 'replace'.
+    """
+    name, _, errors = spec.removeprefix("codec:").partition(":")
+    errors = errors or "strict"
+    if not name:
+        raise CodecSpecError(spec, "no codec name (codec:NAME[:ERRORS], e.g. codec:utf-8)")
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise CodecSpecError(spec, f"unknown codec {name!r} (Python's registry has none)") from None
+    if not info._is_text_encoding:  # the flag bytes.decode checks: hex, base64 map bytes to bytes
+        raise CodecSpecError(spec, f"{info.name!r} is not a text encoding (bytes to bytes)")
+    try:
+        codecs.lookup_error(errors)
+    except LookupError:
+        raise CodecSpecError(spec, f"unknown error handler {errors!r}") from None
+    # A handler may serve one direction only ('namereplace' raises TypeError when decoding).
+    for direction, probe in (("decoding", b"\xff".decode), ("encoding", "\udc80".encode)):
+        try:
+            probe(info.name, errors)
+        except ValueError:
+            pass
+        except Exception as error:
+            problem = f"error handler {errors!r} fails {direction}: {describe_exception(error)}"
+            raise CodecSpecError(spec, problem) from None
+    return PythonCodec(
+        spec,
+        f"Python's {info.name} codec (errors={errors!r}; replace uses 'replace')",
+        decode=methodcaller("decode", info.name, errors),
+        decode_replace=methodcaller("decode", info.name, "replace"),
+        encode=methodcaller("encode", info.name, errors),
+        incremental_decoder=(
+            None if info.incrementaldecoder is None else lambda: info.incrementaldecoder(errors)
+        ),
+    )
+
+
+def object_codec(spec: str) -> PythonCodec:
+    """Return the codec of a MODULE:ATTR (or MODULE) spec: the object's capability attributes,
+    or the object itself as a strict decoder when it has none and is callable.
+
+    A class is instantiated with no arguments first. MODULE is imported from sys.path, to which
+    the current directory is added, as `python -m` would.
+    """
+    module_name, colon, attribute = spec.partition(":")
+    if not module_name or (colon and not attribute):
+        raise CodecSpecError(spec, USAGE)
+    target: Any = import_module(spec, module_name)
+    path = module_name
+    for part in attribute.split(".") if attribute else ():
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise CodecSpecError(spec, f"{path} has no attribute {part!r}") from None
+        except Exception as error:
+            problem = describe_exception(error)
+            raise CodecSpecError(spec, f"cannot get {path}.{part}: {problem}") from None
+        path = f"{path}.{part}"
+    if isinstance(target, str | bytes | bytearray):  # their decode/encode methods are no codec
+        raise CodecSpecError(spec, f"{path} is a {type(target).__name__}, not a codec")
+    kind = "module" if isinstance(target, ModuleType) else type(target).__name__
+    if isinstance(target, type):
+        try:
+            target = target()
+        except Exception as error:
+            problem = f"cannot make a {path} with no arguments: {describe_exception(error)}"
+            raise CodecSpecError(spec, problem) from None
+        kind = f"{path} object"
+    found: dict[str, Any] = {}
+    for capability, names in ATTRIBUTES.items():
+        functions = (getattr(target, name, None) for name in names)
+        found[capability] = next((f for f in functions if callable(f)), None)
+    description = f"Python {kind} {path}"
+    if any(found.values()):
+        return PythonCodec(
+            spec,
+            description,
+            decode=found["decode"],
+            decode_replace=found["replace"],
+            validate=found["validate"],
+            encode=found["encode"],
+            incremental_decoder=found["incremental"],
+        )
+    if callable(target):
+        return PythonCodec(spec, f"{description}, as a strict decoder", decode=target)
+    wanted = ", ".join(name for names in ATTRIBUTES.values() for name in names)
+    raise CodecSpecError(spec, f"{path} is not callable and has none of {wanted}")
+
+
+def import_module(spec: str, name: str) -> ModuleType:
+    """Return the module `name`, imported from sys.path and the current directory."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except (Exception, SystemExit) as error:
+        problem = f"cannot import module {name!r}: {describe_exception(error)}"
+    if _is_codec_name(name):
+        problem += f" (for Python's codec, write codec:{name})"
+    raise CodecSpecError(spec, problem)
+
+
+def _is_codec_name(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return False
+    return True
