@@ -104,6 +104,8 @@ class EncodeVector:
     """The encoding; None when the encoder must refuse."""
     error: EncodeFailure | None
     level: Level = "must"
+    legacy: bytes | None = None
+    """How an RFC 2279 encoder writes the values that RFC 3629 refuses, where the vector says so."""
 
     def has_flag(self, flag: str) -> bool:
         """Return True if the vector carries `flag`."""
@@ -111,6 +113,18 @@ class EncodeVector:
 
 
 Vector = DecodeVector | EncodeVector
+
+
+@dataclass(frozen=True)
+class Note:
+    """What a flag means: the defect its vectors catch and, where relevant, the attack it allows."""
+
+    defect: str
+    attack: str | None = None
+
+    def __str__(self) -> str:
+        """Return the defect, followed by "Attack: ..." when the note names one."""
+        return self.defect if self.attack is None else f"{self.defect} Attack: {self.attack}"
 
 
 @dataclass(frozen=True)
@@ -127,6 +141,8 @@ class VectorFile:
     vectors: tuple[Vector, ...]
     retired: tuple[str, ...] = ()
     """Ids once used in this file and never to be used again."""
+    flag_notes: Mapping[str, Note] = field(default_factory=dict)
+    """Each flag's note in its parts; `notes` holds the same as one text (`str(note)`)."""
 
 
 @dataclass(frozen=True)

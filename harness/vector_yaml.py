@@ -1,0 +1,140 @@
+"""YAML vector files as plain data that remembers the line of every value, and the load error.
+
+PyYAML's `compose` keeps a node tree with source marks; this module turns that tree into plain
+dicts, lists and scalars (refusing duplicate keys and non-string keys, which `yaml.safe_load`
+would let pass silently) and answers "on which line is the value at this path?", so that every
+problem found later (schema, hex, flags, ids) is reported as `file:line: field: problem`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import yaml
+
+Path = tuple[str | int, ...]
+"""A path into the data: mapping keys and sequence indexes, outermost first."""
+
+
+class VectorLoadError(Exception):
+    """A malformed vector file; the message is one line: `file:line: field: problem`."""
+
+    def __init__(self, file: str, line: int, field: str, problem: str) -> None:
+        self.file = file
+        self.line = line
+        self.field = field
+        self.problem = " ".join(problem.split())  # always one line, whatever the cause said
+        super().__init__(f"{file}:{line}: {field}: {self.problem}")
+
+
+def field_name(path: Iterable[str | int]) -> str:
+    """Return a path as a field name: `decode[3].errors[0].kind` ('file' for the empty path)."""
+    name = ""
+    for step in path:
+        name += f"[{step}]" if isinstance(step, int) else (f".{step}" if name else step)
+    return name or "file"
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    """A parsed vector file: its plain data and the line of each value and of each key."""
+
+    file: str
+    data: Any
+    value_lines: dict[Path, int] = field(default_factory=dict)
+    """The 1-based line where the value at each path starts."""
+    key_lines: dict[Path, int] = field(default_factory=dict)
+    """The 1-based line of the key of each mapping entry, by the entry's path."""
+    raw_scalars: dict[Path, str] = field(default_factory=dict)
+    """The source text of each scalar value, as written (e.g. '00' where YAML reads the int 0)."""
+
+    def line_of(self, path: Sequence[str | int]) -> int:
+        """Return the line of the key at `path`, else of its value, else of the nearest parent."""
+        path = tuple(path)
+        while path:
+            line = self.key_lines.get(path) or self.value_lines.get(path)
+            if line is not None:
+                return line
+            path = path[:-1]
+        return self.value_lines.get((), 1)
+
+    def error(self, path: Sequence[str | int], problem: str) -> VectorLoadError:
+        """Return the load error for the value at `path`, at its line."""
+        return VectorLoadError(self.file, self.line_of(path), field_name(path), problem)
+
+
+def parse_yaml(file: str, text: str) -> YamlDocument:
+    """Return the document of one YAML text (data None for an empty text).
+
+    Raises `VectorLoadError` on YAML syntax errors, several documents, duplicate keys,
+    non-string keys and tags that safe YAML does not know, each at the line where it is.
+    """
+    loader = yaml.SafeLoader(text)
+    try:
+        root = _single_node(file, loader)
+        lines = YamlDocument(file, None)  # filled in by _plain as it walks the tree
+        data = None if root is None else _plain(lines, loader, root, ())
+    finally:
+        loader.dispose()
+    return replace(lines, data=data)
+
+
+def _single_node(file: str, loader: yaml.SafeLoader) -> yaml.Node | None:
+    """Return the root node of the one document in the stream; `VectorLoadError` if not YAML."""
+    try:
+        return loader.get_single_node()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = error.problem or error.context or "not YAML"
+        if error.problem and error.context and error.context_mark is not None:
+            # e.g. "found unexpected end of stream" is clearer with where the quote was opened
+            problem += f" ({error.context} on line {error.context_mark.line + 1})"
+        raise VectorLoadError(file, line, "yaml", f"YAML syntax: {problem}") from None
+    except yaml.YAMLError as error:
+        raise VectorLoadError(file, 1, "yaml", f"YAML syntax: {error}") from None
+
+
+def _plain(document: YamlDocument, loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
+    """Return the plain value of `node`, recording the lines of it and everything under it."""
+    document.value_lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        mapping: dict[str, Any] = {}
+        loader.flatten_mapping(node)  # resolves YAML merge keys (<<) the way safe_load does
+        for key_node, value_node in node.value:
+            key = _scalar(document, loader, key_node, path)
+            if not isinstance(key, str):
+                raise document.error(path, f"key {key!r} is not a string")
+            if key in mapping:
+                first = document.key_lines[(*path, key)]
+                raise VectorLoadError(
+                    document.file,
+                    key_node.start_mark.line + 1,
+                    field_name((*path, key)),
+                    f"duplicate key (first on line {first})",
+                )
+            document.key_lines[(*path, key)] = key_node.start_mark.line + 1
+            mapping[key] = _plain(document, loader, value_node, (*path, key))
+        return mapping
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _plain(document, loader, item, (*path, index)) for index, item in enumerate(node.value)
+        ]
+    document.raw_scalars[path] = node.value
+    return _scalar(document, loader, node, path)
+
+
+def _scalar(document: YamlDocument, loader: yaml.SafeLoader, node: yaml.Node, path: Path) -> Any:
+    """Return the value of a scalar node as safe YAML reads it (str, int, bool, None, ...)."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise VectorLoadError(
+            document.file, node.start_mark.line + 1, field_name(path), "a key must be a string"
+        )
+    try:
+        return loader.construct_object(node, deep=True)
+    except yaml.constructor.ConstructorError as error:
+        raise VectorLoadError(
+            document.file, node.start_mark.line + 1, field_name(path), str(error.problem)
+        ) from None
