@@ -14,6 +14,10 @@ from typing import Any
 
 import yaml
 
+# libyaml's loader where PyYAML was built with it (ten times faster: loading the vectors is most of
+# a `utf8cert check` run); the pure-Python one otherwise. Both give the same nodes and marks.
+Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 Path = tuple[str | int, ...]
 """A path into the data: mapping keys and sequence indexes, outermost first."""
 
@@ -71,7 +75,7 @@ def parse_yaml(file: str, text: str) -> YamlDocument:
     Raises `VectorLoadError` on YAML syntax errors, several documents, duplicate keys,
     non-string keys and tags that safe YAML does not know, each at the line where it is.
     """
-    loader = yaml.SafeLoader(text)
+    loader = Loader(text)
     try:
         root = _single_node(file, loader)
         lines = YamlDocument(file, None)  # filled in by _plain as it walks the tree

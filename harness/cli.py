@@ -1,0 +1,69 @@
+"""The `utf8cert` command: returns its exit status (0 pass, 1 differences, 2 usage or load error).
+
+Each subcommand lives in its own module with a `register(subcommands)` function that adds its
+parser and sets `run` (a function of the parsed arguments returning the exit status). To add a
+subcommand, add its module to COMMANDS; keep heavy imports inside `run`, so that `--help` and the
+other subcommands stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .run import utf8cert_version
+
+COMMANDS: list[str] = [
+    "utf8cert.harness.check_command",
+    "utf8cert.harness.vectors_command",
+    "utf8cert.harness.fuzz_cli",
+]
+"""Modules that each register one subcommand."""
+
+USAGE_ERROR = 2
+
+
+class UsageFailure(Exception):
+    """A problem with what the user asked for; str() is the one line to print (exit 2)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr (and exit 2), not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        """Never return: print `message` as one line on stderr and exit with status 2."""
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of the whole command, every module in COMMANDS registered."""
+    parser = OneLineParser(
+        prog="utf8cert",
+        description="Certify a UTF-8 codec against RFC 3629: vectors, variants, a verdict.",
+    )
+    parser.add_argument("--version", action="version", version=f"utf8cert {utf8cert_version()}")
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(name).register(subcommands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Return the exit status of `utf8cert ARGS` (sys.argv when None), printing one line on
+    stderr for a usage or load error instead of a traceback."""
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
+    if arguments.command is None:  # plain `utf8cert`: check CPython's own codec
+        arguments = parser.parse_args(["check"])
+    try:
+        status: int = arguments.run(arguments)
+    except UsageFailure as failure:
+        print(f"utf8cert: error: {failure}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print("utf8cert: interrupted", file=sys.stderr)
+        return 130
+    return status

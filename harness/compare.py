@@ -1,0 +1,265 @@
+"""The one definition of a difference: a codec's outcome for one input against the expectation.
+
+`utf8cert check`, the pytest plugin and the fuzzer all call these functions, so a difference
+means the same thing wherever it is found. Each function asks the codec once (or once per
+chunking) and returns the differences found, [] when the codec did what is expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .codec import Capability, Codec, Failed, Outcome, Refused, Returned
+from .diagnose import (
+    Finding,
+    Marks,
+    describe_bytes,
+    describe_outcome,
+    describe_text,
+    encode_mismatch,
+    offset_mismatch,
+    replaced_mismatch,
+    text_mismatch,
+)
+from .expected import Expected, ExpectedEncoding
+from .model import Level
+
+FAILURE_WHAT = {"crash": "crashed", "timeout": "timed out", "wrong-type": "returned the wrong type"}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way a codec departs from the expectation for one input, and how much it matters."""
+
+    vector: str
+    """The vector's id ('input' for an ad-hoc byte string)."""
+    variant: str
+    """Which variant of the vector (as-is, mid-stream, shift-N, straddle-N), and for
+    incremental decoding how it was cut."""
+    capability: Capability
+    level: Level
+    what: str
+    """A few words: 'accepted ill-formed input', 'wrong error offset', 'wrong U+FFFD count'."""
+    input: bytes | tuple[int, ...]
+    """The bytes decoded, or the code points encoded."""
+    expected: str
+    actual: str
+    window: tuple[int, int]
+    """Where the vector's bytes (or code points) lie in `input`."""
+    marks: Marks = ()
+    """(start, end) of the bytes to point at in a hex dump: the ill-formed or mis-decoded ones."""
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """Return what identifies this difference across runs (for a baseline)."""
+        return (self.vector, self.variant, self.capability, self.what)
+
+
+Label = tuple[str, str]
+"""(vector id, variant name) of the input being compared."""
+
+Verdict = Finding | Failed | None
+"""What is wrong with one outcome: a finding, a misbehaviour, or nothing (None)."""
+
+
+def _describe_expected(expected: Expected | ExpectedEncoding, capability: Capability) -> str:
+    """Return the expected outcome in a few words, as the report prints it."""
+    if isinstance(expected, ExpectedEncoding):
+        if expected.encoded is None:
+            return f"refusal at index {expected.error_index}"
+        return describe_bytes(expected.encoded)
+    if capability == "validate":
+        return str(expected.valid)
+    if expected.text is not None:
+        return describe_text(expected.text)
+    if capability == "replace":
+        return describe_text(expected.replaced)
+    if capability == "incremental":
+        return f"refusal, or {describe_text(expected.replaced)}"
+    return f"refusal at offset {expected.first_error}"
+
+
+def _differences(
+    verdict: Verdict,
+    expected: Expected | ExpectedEncoding,
+    outcome: Outcome,
+    capability: Capability,
+    label: Label,
+) -> list[Difference]:
+    """Return [] for no verdict, else the one Difference it makes (a failure is always must)."""
+    if verdict is None:
+        return []
+    finding: Finding
+    if isinstance(verdict, Failed):
+        outcome, finding = verdict, ("must", FAILURE_WHAT[verdict.kind], ())
+    else:
+        finding = verdict
+    level, what, marks = finding
+    data = expected.data if isinstance(expected, Expected) else expected.scalars
+    described, actual = _describe_expected(expected, capability), describe_outcome(outcome)
+    return [
+        Difference(*label, capability, level, what, data, described, actual, expected.span, marks)
+    ]
+
+
+def _error_marks(expected: Expected) -> Marks:
+    return tuple((error.offset, error.offset + error.length) for error in expected.errors)
+
+
+def _wrong_type(value: object, wanted: str) -> Failed:
+    return Failed("wrong-type", f"returned {type(value).__name__}, not {wanted}")
+
+
+def _judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> Verdict:
+    """Return what is wrong with decoded text, or a refusal, given the expectation.
+
+    A strict decoder must refuse ill-formed input, at the first error's offset when it says
+    one; a replacing one must give the replaced text; an incremental one may do either.
+    """
+    if isinstance(outcome, Failed):
+        return outcome
+    if isinstance(outcome, Refused):
+        if expected.text is not None:
+            at = () if outcome.offset is None else ((outcome.offset, outcome.offset + 1),)
+            return expected.levels["valid"], "rejected well-formed input", at
+        if capability == "replace":
+            return expected.levels["replaced"], "refused instead of replacing", ()
+        if outcome.offset is not None and outcome.offset != expected.first_error:
+            return offset_mismatch(expected, outcome.offset)
+        return None
+    if not isinstance(outcome, Returned):
+        return None  # Inapplicable: nothing was asked
+    text = outcome.value
+    if not isinstance(text, str):
+        return _wrong_type(text, "str")
+    if expected.text is not None:
+        return None if text == expected.text else text_mismatch(expected, text)
+    if capability == "decode":
+        return expected.levels["valid"], "accepted ill-formed input", _error_marks(expected)
+    return None if text == expected.replaced else replaced_mismatch(expected, text)
+
+
+def compare_decode(codec: Codec, expected: Expected, label: Label) -> list[Difference]:
+    """Return how strict decoding departs from `expected`: verdict, text, error offset."""
+    outcome = codec.decode(expected.data)
+    return _differences(
+        _judge_text(expected, outcome, "decode"), expected, outcome, "decode", label
+    )
+
+
+def compare_replace(codec: Codec, expected: Expected, label: Label) -> list[Difference]:
+    """Return how decoding with U+FFFD departs from `expected` (exact output)."""
+    outcome = codec.decode_replace(expected.data)
+    verdict = _judge_text(expected, outcome, "replace")
+    return _differences(verdict, expected, outcome, "replace", label)
+
+
+def compare_validate(codec: Codec, expected: Expected, label: Label) -> list[Difference]:
+    """Return how the validator's verdict departs from `expected` ([] when it agrees).
+
+    A validator that raises ValueError on ill-formed input has said no.
+    """
+    outcome = codec.validate(expected.data)
+    verdict: Verdict = None
+    if isinstance(outcome, Failed):
+        verdict = outcome
+    elif isinstance(outcome, Returned) and not isinstance(outcome.value, bool):
+        verdict = _wrong_type(outcome.value, "bool")
+    elif isinstance(outcome, Returned | Refused):
+        said = isinstance(outcome, Returned) and outcome.value is True
+        if said != expected.valid:
+            what = "rejected well-formed input" if expected.valid else "accepted ill-formed input"
+            verdict = expected.levels["valid"], what, _error_marks(expected)
+    return _differences(verdict, expected, outcome, "validate", label)
+
+
+def chunkings(
+    expected: Expected, cuts: Sequence[int] | None = None, bytewise: bool = True
+) -> Iterator[tuple[str, list[bytes]]]:
+    """Yield (description, chunks) for each way to feed the input: whole, bytewise, cut in two.
+
+    Bytewise (unless turned off), only the bytes under test (the window) are fed one at a time.
+    The input is cut in two at each of `cuts`, or, when None, at every point inside and at the
+    edges of the window.
+    """
+    data = expected.data
+    yield "whole", [data]
+    start, end = expected.span
+    if end - start == 0 or len(data) < 2:
+        return
+    if bytewise:
+        before, after = [data[:start]] if start else [], [data[end:]] if end < len(data) else []
+        yield "bytewise", [*before, *(data[i : i + 1] for i in range(start, end)), *after]
+    if cuts is None:
+        cuts = range(max(1, start), min(len(data) - 1, end) + 1)
+    for cut in cuts:
+        yield f"cut at {cut}", [data[:cut], data[cut:]]
+
+
+def compare_chunks(
+    codec: Codec, expected: Expected, chunks: Sequence[bytes], final_empty: bool, label: Label
+) -> list[Difference]:
+    """Return how incremental decoding of `chunks` departs from the one-shot expectation.
+
+    Ill-formed input may be refused (a strict decoder; its offset in the whole input is checked
+    when the adapter can tell it) or replaced (a replacing decoder): each is the one-shot
+    result of its mode.
+    """
+    outcome = codec.decode_chunks(chunks, final_empty)
+    verdict = _judge_text(expected, outcome, "incremental")
+    return _differences(verdict, expected, outcome, "incremental", label)
+
+
+def compare_incremental(
+    codec: Codec,
+    expected: Expected,
+    label: Label,
+    cuts: Sequence[int] | None = None,
+    bytewise: bool = True,
+) -> list[Difference]:
+    """Return the differences of incremental decoding over every chunking (see `chunkings`),
+    with and without a final empty chunk; the variant of each names the chunking."""
+    differences: list[Difference] = []
+    vector, variant = label
+    for description, chunks in chunkings(expected, cuts, bytewise):
+        for final_empty in (False, True):
+            suffix = ", then final b''" if final_empty else ""
+            chunk_label = (vector, f"{variant}, {description}{suffix}")
+            differences += compare_chunks(codec, expected, chunks, final_empty, chunk_label)
+    return differences
+
+
+def compare_encode(codec: Codec, expected: ExpectedEncoding, label: Label) -> list[Difference]:
+    """Return how strict encoding departs from `expected`: the bytes, or the refusal and index."""
+    outcome = codec.encode(expected.scalars)
+    verdict: Verdict
+    if isinstance(outcome, Failed):
+        verdict = outcome
+    elif isinstance(outcome, Returned) and not isinstance(outcome.value, bytes):
+        verdict = _wrong_type(outcome.value, "bytes")
+    else:
+        verdict = encode_mismatch(expected, outcome)
+    return _differences(verdict, expected, outcome, "encode", label)
+
+
+def compare(
+    codec: Codec,
+    capability: Capability,
+    expected: Expected,
+    label: Label = ("input", "as-is"),
+    cuts: Sequence[int] | None = None,
+    bytewise: bool = True,
+) -> list[Difference]:
+    """Return the differences of one decoding capability on one input ([] if none); `cuts` and
+    `bytewise` say how incremental decoding is fed (see `chunkings`). Encoding takes code
+    points, not bytes: ask `compare_encode`."""
+    if capability == "decode":
+        return compare_decode(codec, expected, label)
+    if capability == "replace":
+        return compare_replace(codec, expected, label)
+    if capability == "validate":
+        return compare_validate(codec, expected, label)
+    if capability == "incremental":
+        return compare_incremental(codec, expected, label, cuts, bytewise)
+    raise ValueError(f"compare() judges decoding; for {capability!r} call compare_encode()")

@@ -1,0 +1,131 @@
+"""What a conformant codec gives for one input, from a vector's own values or the reference.
+
+The comparison engine reads only these objects, so vectors (and their derived variants) and
+arbitrary fuzz inputs are judged by one and the same comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from utf8cert.reference import REPLACEMENT_CHARACTER, EncodeError, ErrorKind, encode
+from utf8cert.reference.decoder import pieces
+
+from .model import (
+    DEFAULT_DECODE_LEVELS,
+    DecodeExpectation,
+    DecodeVector,
+    EncodeVector,
+    ExpectedError,
+    Level,
+)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """The bytes to decode and everything a conformant decoder must (or should) make of them."""
+
+    data: bytes
+    text: str | None
+    """The decoded text of well-formed input; None for ill-formed input."""
+    errors: tuple[ExpectedError, ...]
+    """Every maximal subpart, in order; empty for well-formed input."""
+    replaced: str
+    """The output with one U+FFFD per maximal subpart (the text itself for well-formed input)."""
+    levels: Mapping[DecodeExpectation, Level] = field(
+        default_factory=lambda: dict(DEFAULT_DECODE_LEVELS)
+    )
+    window: tuple[int, int] | None = None
+    """Where the bytes under test lie in `data` (the vector inside its padding); None: all."""
+
+    @property
+    def valid(self) -> bool:
+        """Return True for well-formed input."""
+        return self.text is not None
+
+    @property
+    def first_error(self) -> int | None:
+        """Return the offset of the first ill-formed byte, None for well-formed input."""
+        return self.errors[0].offset if self.errors else None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Return (start, end) of the bytes under test: the window, or the whole input."""
+        return self.window if self.window is not None else (0, len(self.data))
+
+
+@dataclass(frozen=True)
+class ExpectedEncoding:
+    """The code points to encode, and their UTF-8 or the refusal due."""
+
+    scalars: tuple[int, ...]
+    encoded: bytes | None
+    """The UTF-8 bytes; None when the encoder must refuse."""
+    error_index: int | None
+    """Index of the first value that cannot be encoded; None when the encoder must not refuse."""
+    level: Level = "must"
+    window: tuple[int, int] | None = None
+    """Where the values under test lie in `scalars`; None: all of them."""
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Return (start, end) of the values under test: the window, or all of them."""
+        return self.window if self.window is not None else (0, len(self.scalars))
+
+
+def expected_of(vector: DecodeVector) -> Expected:
+    """Return the expectation written by hand in a decoding vector (never computed)."""
+    return Expected(
+        data=vector.data,
+        text=vector.text,
+        errors=vector.errors,
+        replaced=vector.replaced,
+        levels=vector.levels,
+    )
+
+
+def encoding_of(vector: EncodeVector) -> ExpectedEncoding:
+    """Return the expectation written by hand in an encoding vector (never computed)."""
+    return ExpectedEncoding(
+        scalars=vector.scalars,
+        encoded=vector.expected,
+        error_index=None if vector.error is None else vector.error.index,
+        level=vector.level,
+    )
+
+
+def expectation_for(
+    data: bytes, levels: Mapping[DecodeExpectation, Level] = DEFAULT_DECODE_LEVELS
+) -> Expected:
+    """Return the expectation for any byte string, computed by the reference (b'' is valid).
+
+    This is how fuzz inputs and `utf8cert check --input HEX` are judged: the same structure a
+    vector gives, so the same comparison applies.
+    """
+    text: list[str] = []
+    replaced: list[str] = []
+    errors: list[ExpectedError] = []
+    for piece in pieces(data):
+        if isinstance(piece, str):
+            text.append(piece)
+            replaced.append(piece)
+        else:
+            offset, length, kind = piece
+            errors.append(ExpectedError(offset, length, kind, kind is ErrorKind.TRUNCATED))
+            replaced.append(REPLACEMENT_CHARACTER)
+    return Expected(
+        data=data,
+        text=None if errors else "".join(text),
+        errors=tuple(errors),
+        replaced="".join(replaced),
+        levels=levels,
+    )
+
+
+def encoding_for(scalars: Sequence[int], level: Level = "must") -> ExpectedEncoding:
+    """Return the expectation for encoding any code points, computed by the reference."""
+    try:
+        return ExpectedEncoding(tuple(scalars), encode(scalars), None, level)
+    except EncodeError as error:
+        return ExpectedEncoding(tuple(scalars), None, error.index, level)

@@ -1,0 +1,134 @@
+"""A difference explained in plain lines: what was expected, what came, and the bytes at fault.
+
+The terminal report, the markdown certificate and the pytest plugin all print these lines, so a
+difference reads the same wherever it is shown. Marked bytes are bracketed: `61 61 [C0 AF] 61`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from .compare import Difference
+from .model import LEVELS, Vector
+
+ROW: Final = 16
+"""Bytes per hex dump row."""
+CONTEXT: Final = 8
+"""Bytes of context shown on each side of the vector's bytes in a long input."""
+REPRODUCIBLE: Final = 96
+"""Inputs up to this length get a `utf8cert check --input HEX` line."""
+
+
+def _skipped(values: Sequence[int], start: int, end: int, name: Callable[[int], str]) -> str:
+    """Return a line standing for values[start:end], left out of a dump."""
+    count = end - start
+    if len(set(values[start:end])) == 1:
+        return f"  … {count} times {name(values[start])} …"
+    return f"  … {count} more …"
+
+
+def _shown_range(size: int, window: tuple[int, int], marks: Sequence[tuple[int, int]]) -> range:
+    """Return the indices worth showing: the window and the marks near it, with some context."""
+    start, end = window
+    for mark_start, mark_end in marks:
+        if start - 4 * ROW <= mark_start <= end + 4 * ROW:
+            start, end = min(start, mark_start), max(end, mark_end)
+    return range(max(0, start - CONTEXT), min(size, end + CONTEXT))
+
+
+def dump(
+    values: Sequence[int],
+    window: tuple[int, int],
+    marks: Sequence[tuple[int, int]],
+    name: Callable[[int], str],
+    per_row: int = ROW,
+) -> list[str]:
+    """Return dump lines of `values` (bytes or code points), marked ranges bracketed, the far
+    padding of a long input left out; ['  (empty)'] for no values."""
+    if not values:
+        return ["  (empty)"]
+    shown = _shown_range(len(values), window, marks)
+    first = shown.start // per_row * per_row
+    marked = [False] * len(values)
+    for mark_start, mark_end in marks:
+        for index in range(max(mark_start, first), min(mark_end, shown.stop)):
+            marked[index] = True
+    lines = [_skipped(values, 0, first, name)] if first else []
+    for row in range(first, shown.stop, per_row):
+        cells = []
+        for index in range(row, min(row + per_row, shown.stop)):
+            cell = name(values[index])
+            if marked[index] and (index == 0 or not marked[index - 1]):
+                cell = "[" + cell
+            if marked[index] and (index + 1 == len(values) or not marked[index + 1]):
+                cell += "]"
+            cells.append(cell)
+        lines.append(f"  {row:06X}  " + " ".join(cells))
+    if shown.stop < len(values):
+        lines.append(_skipped(values, shown.stop, len(values), name))
+    return lines
+
+
+def _hex(value: int) -> str:
+    return f"{value:02X}"
+
+
+def _code_point(value: int) -> str:
+    return f"U+{value:04X}"
+
+
+def headline(difference: Difference) -> str:
+    """Return the one-line title of a difference: vector, capability, variant, level, what."""
+    return (
+        f"{difference.vector} [{difference.capability}, {difference.variant}] "
+        f"{difference.level}: {difference.what}"
+    )
+
+
+def explain(
+    difference: Difference,
+    vector: Vector | None = None,
+    note: Callable[[str], str] = lambda flag: "",
+    spec: str | None = None,
+    also: Sequence[str] = (),
+    notes: bool = True,
+) -> list[str]:
+    """Return the lines that explain one difference: headline, the vector and (if `notes`) its
+    flags' notes, the marked dump, expected and actual, other variants alike (`also`), and a
+    reproducer."""
+    lines = [headline(difference)]
+    if vector is not None:
+        lines.append(f"  vector: {vector.description} ({vector.source}; {vector.origin})")
+        if notes:
+            lines += [f"  flag {flag}: {note(flag)}".rstrip(": ") for flag in vector.flags]
+    data = difference.input
+    if isinstance(data, bytes):
+        lines.append(f"  input, {len(data)} bytes (the vector's at {difference.window[0]}):")
+        lines += dump(data, difference.window, difference.marks, _hex)
+    else:
+        lines.append(f"  input, {len(data)} code points:")
+        lines += dump(data, difference.window, difference.marks, _code_point, per_row=8)
+    lines.append(f"  expected: {difference.expected}")
+    lines.append(f"  actual:   {difference.actual}")
+    if also:
+        # Variant names have commas of their own ("as-is, cut at 2"): semicolons between them.
+        shown = "; ".join(also[:8]) + (f"; … ({len(also)} more)" if len(also) > 8 else "")
+        lines.append(f"  also in: {shown}")
+    if isinstance(data, bytes) and len(data) <= REPRODUCIBLE and spec is not None:
+        lines.append(f"  reproduce: utf8cert check {shlex.quote(spec)} --input {data.hex()}")
+    return lines
+
+
+def grouped(differences: Sequence[Difference]) -> list[tuple[Difference, list[str]]]:
+    """Return the differences grouped by vector, capability, level and what: (the first of each
+    group, the variants of the others), `must` groups first, otherwise in order found."""
+    groups: dict[tuple[str, str, str, str], tuple[Difference, list[str]]] = {}
+    for difference in differences:
+        key = (difference.vector, difference.capability, difference.level, difference.what)
+        if key in groups:
+            groups[key][1].append(difference.variant)
+        else:
+            groups[key] = (difference, [])
+    return sorted(groups.values(), key=lambda group: LEVELS.index(group[0].level))

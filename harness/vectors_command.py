@@ -1,0 +1,78 @@
+"""`utf8cert vectors export|list`: returns 0 after writing the vectors out (2 for a load error)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subcommands: Any) -> None:
+    """Add the `vectors` subcommand's parser, with `export` and `list` under it."""
+    parser = subcommands.add_parser("vectors", help="export or list the test vectors")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    export = actions.add_parser(
+        "export", help="write every vector as one JSON document (for harnesses in any language)"
+    )
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    listing = actions.add_parser(
+        "list", help="list the vectors: id, kind, expectation, description"
+    )
+    for action in (export, listing):
+        action.add_argument(
+            "--vectors",
+            action="extend",
+            nargs="+",
+            default=[],
+            metavar="PATH",
+            help="extra vector files or directories",
+        )
+    export.set_defaults(run=run_export)
+    listing.set_defaults(run=run_list)
+
+
+def _load(paths: list[str]) -> Any:
+    """Return the built-in vectors and those at `paths`; UsageFailure for a bad file."""
+    from .cli import UsageFailure
+    from .vectors import VectorLoadError, load_vectors
+
+    try:
+        return load_vectors(paths)
+    except VectorLoadError as error:
+        raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"{error.filename or ''}: {error.strerror or error}") from None
+
+
+def run_export(arguments: argparse.Namespace) -> int:
+    """Return 0 once the JSON document is written to the output file or stdout."""
+    from .cli import UsageFailure
+    from .export import export_json
+
+    document = export_json(_load(arguments.vectors))
+    if arguments.output is None:
+        sys.stdout.write(document)
+        return 0
+    try:
+        Path(arguments.output).write_text(document, encoding="utf-8")
+    except OSError as error:
+        raise UsageFailure(f"{arguments.output}: {error.strerror or error}") from None
+    return 0
+
+
+def run_list(arguments: argparse.Namespace) -> int:
+    """Return 0 once one line per vector is printed, file by file."""
+    from .model import DecodeVector
+
+    for vector_file in _load(arguments.vectors).files:
+        print(f"# {vector_file.path}: {vector_file.theme} ({len(vector_file.vectors)} vectors)")
+        for vector in vector_file.vectors:
+            if isinstance(vector, DecodeVector):
+                what = f"decode {vector.data.hex(' ') or '(empty)'} -> "
+                what += "valid" if vector.valid else f"{len(vector.errors)} errors"
+            else:
+                what = f"encode {len(vector.scalars)} values -> "
+                what += "refused" if vector.expected is None else "bytes"
+            print(f"{vector.id}\t{what}\t{vector.description}")
+    return 0

@@ -1,0 +1,396 @@
+"""UTF-8 codecs with one realistic defect each, and correct ones, to prove utf8cert catches bugs.
+
+`HandRolled` is a correct codec written from the WHATWG Encoding Standard's UTF-8 decoder
+algorithm (its byte ranges are RFC 3629 §4's), independent of utf8cert's reference. Each broken
+codec changes one thing in it, the way such bugs are written in real decoders: a missing range
+check, a forgotten carry between chunks, a fast path with a wrong mask. Each is a class, loadable
+as `broken_codecs:NAME` (spec.py instantiates it).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Final
+
+ASCII_RUN: Final = re.compile(b"[\x00-\x7f]+")
+REPLACEMENT: Final = "\ufffd"
+
+Step = tuple[int, int, str | None]
+"""(start, end, text): a run of characters, or an ill-formed maximal subpart (text None)."""
+
+
+def whatwg_steps(data: bytes, *, lax: bool = False, surrogates: bool = False) -> Iterator[Step]:
+    """Yield the input as runs of characters and ill-formed maximal subparts, in order.
+
+    The WHATWG UTF-8 decoder: a lead byte sets how many continuation bytes follow and narrows
+    the range of the first (RFC 3629 §4: after E0 A0..BF, after ED 80..9F, after F0 90..BF,
+    after F4 80..8F); a byte out of range ends the subpart and is read again. With `lax`, any
+    lead byte by its high bits (C0..F7) and any 80..BF continuation: the naive bit decoder.
+    With `surrogates`, ED may be followed by A0..BF too.
+    """
+    position, end = 0, len(data)
+    while position < end:
+        run = ASCII_RUN.match(data, position)
+        if run is not None:  # an ASCII run at once: real decoders all have this fast path
+            yield position, run.end(), run.group().decode("ascii")
+            position = run.end()
+            continue
+        lead, start = data[position], position
+        low, high = 0x80, 0xBF
+        if (0xC2 if not lax else 0xC0) <= lead <= 0xDF:
+            needed, value = 1, lead & 0x1F
+        elif 0xE0 <= lead <= 0xEF:
+            needed, value = 2, lead & 0x0F
+            if not lax:
+                low = 0xA0 if lead == 0xE0 else low
+                high = 0x9F if lead == 0xED and not surrogates else high
+        elif 0xF0 <= lead <= (0xF4 if not lax else 0xF7):
+            needed, value = 3, lead & 0x07
+            if not lax:
+                low = 0x90 if lead == 0xF0 else low
+                high = 0x8F if lead == 0xF4 else high
+        else:
+            yield start, start + 1, None
+            position += 1
+            continue
+        position += 1
+        while needed and position < end and low <= data[position] <= high:
+            value = value << 6 | data[position] & 0x3F
+            low, high, needed, position = 0x80, 0xBF, needed - 1, position + 1
+        if needed:
+            yield start, position, None
+        else:
+            yield start, position, chr(value) if value <= 0x10FFFF else None
+
+
+class HandRolled:
+    """A correct codec: every capability, written from the WHATWG algorithm."""
+
+    writes_surrogates = False
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        """Yield the input as runs of characters and ill-formed maximal subparts."""
+        return whatwg_steps(data)
+
+    def decode(self, data: bytes) -> str:
+        """Return the text of well-formed input; UnicodeDecodeError at the first error."""
+        text = []
+        for start, end, piece in self.steps(data):
+            if piece is None:
+                raise UnicodeDecodeError("utf-8", data, start, end, "ill-formed UTF-8")
+            text.append(piece)
+        return "".join(text)
+
+    def replacement(self, subpart: bytes) -> str:
+        """Return what stands for one ill-formed maximal subpart: one U+FFFD."""
+        return REPLACEMENT
+
+    def decode_replace(self, data: bytes) -> str:
+        """Return the text with each ill-formed maximal subpart replaced."""
+        return "".join(
+            self.replacement(data[start:end]) if piece is None else piece
+            for start, end, piece in self.steps(data)
+        )
+
+    def validate(self, data: bytes) -> bool:
+        """Return True for well-formed input."""
+        return all(piece is not None for _, _, piece in self.steps(data))
+
+    def encode(self, text: str) -> bytes:
+        """Return the UTF-8 of `text`; UnicodeEncodeError for a lone surrogate."""
+        out = bytearray()
+        for index, character in enumerate(text):
+            value = ord(character)
+            if 0xD800 <= value <= 0xDFFF and not self.writes_surrogates:
+                raise UnicodeEncodeError("utf-8", text, index, index + 1, "surrogate")
+            if value < 0x80:
+                out.append(value)
+            elif value < 0x800:
+                out += bytes([0xC0 | value >> 6, 0x80 | value & 0x3F])
+            elif value < 0x10000:
+                out += bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
+            else:
+                out += bytes(
+                    [
+                        0xF0 | value >> 18,
+                        0x80 | value >> 12 & 0x3F,
+                        0x80 | value >> 6 & 0x3F,
+                        0x80 | value & 0x3F,
+                    ]
+                )
+        return bytes(out)
+
+    def incremental_decoder(self) -> ChunkDecoder:
+        """Return a fresh strict decoder fed in chunks."""
+        return ChunkDecoder(self)
+
+
+class ChunkDecoder:
+    """A strict incremental decoder that holds back an unfinished last character."""
+
+    def __init__(self, codec: HandRolled) -> None:
+        self.codec = codec
+        self.held = b""
+
+    def unfinished(self, data: bytes) -> int:
+        """Return how many bytes at the end begin a character that more bytes could finish."""
+        steps = list(whatwg_steps(data[-3:]))
+        start, end, piece = steps[-1] if steps else (0, 0, "")
+        truncated = piece is None and end == len(data[-3:]) and 0xC2 <= data[-3:][start] <= 0xF4
+        return end - start if truncated else 0
+
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        """Return the text of the characters completed by `chunk`."""
+        data = self.held + chunk
+        keep = 0 if final else self.unfinished(data)
+        self.held = data[len(data) - keep :]
+        return self.codec.decode(data[: len(data) - keep])
+
+
+class NaiveBitDecoder(HandRolled):
+    """Reads the length from the lead byte's high bits and checks only that tails are 10xxxxxx:
+    accepts overlong forms (C0 AF for '/'), surrogates and F5..F7 leads (RFC 3629 §10)."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        return whatwg_steps(data, lax=True)
+
+
+class TruncatedTailDropper(HandRolled):
+    """Stops at the end of input when the last character is unfinished, as a `while i + need
+    <= len(data)` loop does: the truncated tail vanishes without an error."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        for start, end, piece in whatwg_steps(data):
+            if piece is None and end == len(data) and 0xC2 <= data[start] <= 0xF4:
+                return
+            yield start, end, piece
+
+
+class OneFffdPerByte(HandRolled):
+    """Replaces every byte of an ill-formed sequence with its own U+FFFD (E2 82 41 gives
+    U+FFFD U+FFFD 'A' instead of U+FFFD 'A')."""
+
+    def replacement(self, subpart: bytes) -> str:
+        return REPLACEMENT * len(subpart)
+
+
+class OneFffdPerBadRun(HandRolled):
+    """Skips to the next good character after an error and writes one U+FFFD for the whole
+    bad run (ED A0 80 gives one U+FFFD instead of three)."""
+
+    def decode_replace(self, data: bytes) -> str:
+        text: list[str] = []
+        for _, _, piece in self.steps(data):
+            if piece is not None:
+                text.append(piece)
+            elif not text or text[-1] != REPLACEMENT:
+                text.append(REPLACEMENT)
+        return "".join(text)
+
+
+class Cesu8Decoder(HandRolled):
+    """Reads ED A0..BF xx as a surrogate and joins a surrogate pair into one character, as
+    CESU-8 and Java's modified UTF-8 do (RFC 3629 §3 forbids it)."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        high: Step | None = None
+        for step in whatwg_steps(data, surrogates=True):
+            _, end, piece = step
+            value = ord(piece) if piece is not None and len(piece) == 1 else None
+            if high is not None and value is not None and 0xDC00 <= value <= 0xDFFF:
+                pair = 0x10000 + ((ord(high[2] or "?") - 0xD800) << 10) + value - 0xDC00
+                yield high[0], end, chr(pair)
+                high = None
+                continue
+            if high is not None:
+                yield high
+                high = None
+            if value is not None and 0xD800 <= value <= 0xDBFF:
+                high = step
+            else:
+                yield step
+        if high is not None:
+            yield high
+
+
+class AlignedFastPath(HandRolled):
+    """Copies 8-byte words of ASCII at aligned offsets at once; its mask misses the high bit of
+    each word's last byte, so a non-ASCII byte at offset 8k+7 is copied as Latin-1."""
+
+    MASK: Final = 0x0080_8080_8080_8080  # should be 0x8080_8080_8080_8080
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        # The words before the first non-ASCII byte all pass any mask: skip them at once.
+        ascii_run = ASCII_RUN.match(data)
+        position = 0 if ascii_run is None else ascii_run.end() // 8 * 8
+        if position:
+            yield 0, position, data[:position].decode("ascii")
+        while position + 8 <= len(data):
+            if int.from_bytes(data[position : position + 8], "little") & self.MASK:
+                break
+            yield position, position + 8, data[position : position + 8].decode("latin-1")
+            position += 8
+        for start, end, piece in whatwg_steps(data[position:]):
+            yield start + position, end + position, piece
+
+
+class ChunkBoundaryDecoder(HandRolled):
+    """Its incremental decoder forgets an unfinished character at the end of a chunk instead of
+    holding it for the next one; one-shot decoding is right."""
+
+    def incremental_decoder(self) -> ChunkDecoder:
+        return ForgetfulChunkDecoder(self)
+
+
+class ForgetfulChunkDecoder(ChunkDecoder):
+    """Drops the held bytes, and skips the continuation bytes that start the next chunk."""
+
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        if self.held:
+            self.held = b""
+            chunk = chunk.lstrip(bytes(range(0x80, 0xC0)))
+        return super().decode(chunk, final)
+
+
+class SurrogateWritingEncoder(HandRolled):
+    """Encodes every code point by the bit layout, lone surrogates included (RFC 3629 §3)."""
+
+    writes_surrogates = True
+
+
+class LaxRangeValidator:
+    """A validator that checks structure, overlongs and surrogates but not the upper limit of
+    U+10FFFF: F4 90 80 80 and the F5..F7 leads pass (RFC 3629 §3 ends at U+10FFFF)."""
+
+    SMALLEST: Final = (0x80, 0x800, 0x10000)
+    """The smallest value of a 2-, 3- and 4-byte form: anything less is overlong."""
+
+    def validate(self, data: bytes) -> bool:
+        """Return True for input it thinks well-formed."""
+        position = 0
+        while position < len(data):
+            run = ASCII_RUN.match(data, position)
+            if run is not None:
+                position = run.end()
+                continue
+            lead = data[position]
+            if 0xC2 <= lead <= 0xDF:
+                tails = 1
+            elif 0xE0 <= lead <= 0xEF:
+                tails = 2
+            elif 0xF0 <= lead <= 0xF7:  # should end at F4, with F4 followed by 80..8F only
+                tails = 3
+            else:
+                return False
+            sequence = data[position : position + 1 + tails]
+            if len(sequence) <= tails or any(not 0x80 <= byte <= 0xBF for byte in sequence[1:]):
+                return False
+            value = lead & 0x7F >> tails + 1
+            for byte in sequence[1:]:
+                value = value << 6 | byte & 0x3F
+            if value < self.SMALLEST[tails - 1] or 0xD800 <= value <= 0xDFFF:
+                return False
+            position += len(sequence)
+        return True
+
+
+class BomStripper(HandRolled):
+    """Removes U+FEFF wherever it is ("cleaning" text), not only a leading signature."""
+
+    def decode(self, data: bytes) -> str:
+        return super().decode(data).replace("\ufeff", "")
+
+
+class NormalizingDecoder(HandRolled):
+    """Returns NFC text: U+0065 U+0301 comes back as U+00E9 (RFC 3629 §10: the codec must not)."""
+
+    def decode(self, data: bytes) -> str:
+        return unicodedata.normalize("NFC", super().decode(data))
+
+
+class Block64Decoder(HandRolled):
+    """Decodes long input in independent 64-byte blocks (a SIMD validator without carry): a
+    character across a block boundary is an error, and offsets count from the block."""
+
+    BLOCK = 64
+
+    def decode(self, data: bytes) -> str:
+        if len(data) < self.BLOCK:
+            return super().decode(data)
+        blocks = range(0, len(data), self.BLOCK)
+        return "".join(super(Block64Decoder, self).decode(data[i : i + self.BLOCK]) for i in blocks)
+
+
+class Page4096Decoder(HandRolled):
+    """Reads 4096-byte pages and resynchronises at each page start: a character across a page
+    boundary is dropped without an error."""
+
+    PAGE = 4096
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        for page in range(0, len(data), self.PAGE):
+            chunk = data[page : page + self.PAGE]
+            skip = len(chunk) - len(chunk.lstrip(bytes(range(0x80, 0xC0)))) if page else 0
+            for start, end, piece in whatwg_steps(chunk[skip:]):
+                if piece is None and end == len(chunk) - skip and page + self.PAGE < len(data):
+                    break  # unfinished at the page end: dropped, the next page resyncs
+                yield start + page + skip, end + page + skip, piece
+
+
+class CrashingDecoder(HandRolled):
+    """Builds its UnicodeDecodeError with three arguments instead of five: every ill-formed
+    input ends in TypeError."""
+
+    def decode(self, data: bytes) -> str:
+        for start, _, piece in self.steps(data):
+            if piece is None:
+                raise UnicodeDecodeError("utf-8", data, start)  # type: ignore[call-arg]
+        return super().decode(data)
+
+
+class BytesReturningDecoder(HandRolled):
+    """Returns ASCII input as it came, bytes, forgetting to decode it on its fast path."""
+
+    def decode(self, data: bytes) -> str:
+        if data.isascii():
+            return data  # type: ignore[return-value]
+        return super().decode(data)
+
+
+class HangingDecoder(HandRolled):
+    """Counts characters first (to size its output) by stepping from lead byte to lead byte; no
+    case steps past a continuation byte where a lead is due, so it loops forever on one."""
+
+    def decode(self, data: bytes) -> str:
+        position = count = 0
+        while position < len(data):
+            byte = data[position]
+            if byte < 0x80:
+                position += 1
+            elif byte >= 0xC0:
+                position += 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            count += 1
+        return super().decode(data)
+
+
+class CPythonUtf8:
+    """A correct codec: a thin wrapper on CPython's own UTF-8 codec."""
+
+    def decode(self, data: bytes) -> str:
+        """Return the strict decoding."""
+        return data.decode("utf-8")
+
+    def decode_replace(self, data: bytes) -> str:
+        """Return the decoding with U+FFFD."""
+        return data.decode("utf-8", "replace")
+
+    def encode(self, text: str) -> bytes:
+        """Return the strict encoding."""
+        return text.encode("utf-8")
+
+    def incremental_decoder(self) -> codecs.IncrementalDecoder:
+        """Return CPython's incremental decoder."""
+        return codecs.getincrementaldecoder("utf-8")()

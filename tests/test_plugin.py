@@ -1,0 +1,205 @@
+"""The pytest plugin, run with pytester: the suite as items from any directory, with -k, -x,
+--junitxml, xdist, the --utf8-* options, and the one-line suite in a project's own tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness import pytest_suite
+from utf8cert.harness.cli import main
+from utf8cert.harness.model import EncodeVector, VectorSet
+from utf8cert.harness.vectors import load_vectors
+
+pytest_plugins = ["pytester"]
+
+TESTS = Path(__file__).resolve().parent
+NO_CACHE = ("-p", "no:cacheprovider")
+
+
+@cache
+def builtin() -> VectorSet:
+    return load_vectors()
+
+
+def cached_load(paths: Sequence[str | Path] = (), *, builtin_files: bool = True) -> VectorSet:
+    return builtin() if not paths else load_vectors(paths)
+
+
+@pytest.fixture(autouse=True)
+def builtin_vectors_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parse the built-in vector files once for every in-process pytest run of this module."""
+    monkeypatch.setattr(pytest_suite, "load_vectors", cached_load)
+
+
+def items_for_cpython() -> int:
+    """Return how many items CPython's codec gets: decode, replace and incremental for each
+    decoding vector, encode for each encoding vector (it has no validator)."""
+    return sum(1 if isinstance(vector, EncodeVector) else 3 for vector in builtin())
+
+
+def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_capability(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest("--utf8-codec", "codec:utf-8", "--collect-only", "-q", *NO_CACHE)
+    items = [line for line in result.outlines if line.startswith("utf8cert::")]
+    assert len(items) == items_for_cpython()
+    assert {"utf8cert::sec-10[decode]", "utf8cert::sec-10[incremental]"} <= set(items)
+
+
+def test_cpython_passes_every_item_and_the_header_says_how_to_reproduce(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest("--utf8-codec", "codec:utf-8", *NO_CACHE)
+    result.assert_outcomes(passed=items_for_cpython())
+    result.stdout.fnmatch_lines(
+        [
+            f"utf8cert *: codec codec:utf-8 (decode, encode, incremental, replace), "
+            f"{len(builtin())} vectors in *",
+            "utf8cert reproduce: pytest --utf8-codec codec:utf-8 --utf8-fail-on must",
+        ]
+    )
+
+
+def test_without_the_option_the_plugin_adds_nothing(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest(*NO_CACHE)
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    assert "utf8cert reproduce" not in result.stdout.str()
+    assert "utf8cert::" not in result.stdout.str()
+
+
+def test_k_selects_by_vector_id_and_a_failure_is_explained_as_by_the_cli(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest(
+        "--utf8-codec", "codec:utf-8:surrogatepass", "-k", "sec-10", *NO_CACHE
+    )
+    result.assert_outcomes(passed=1, failed=2)  # replace is right; decode and incremental are not
+    result.stdout.fnmatch_lines(
+        [
+            "sec-10 [[]decode, as-is[]] must: accepted ill-formed input",
+            "  vector: ED A1 8C ED BE B4*",
+            "  000000  [[]ED A1 8C ED BE B4[]]",
+            "  expected: refusal at offset 0",
+            "  actual:   U+D84C U+DFB4",
+            "  also in: mid-stream; shift-1; *",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_x_stops_at_the_first_failing_item(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--utf8-codec", "codec:utf-8:surrogatepass", "-x", *NO_CACHE)
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 1
+    assert outcomes.get("passed", 0) < items_for_cpython() - 1
+
+
+def test_junitxml_records_each_item_with_its_vector_id(pytester: pytest.Pytester) -> None:
+    report = pytester.path / "junit.xml"
+    spec = "codec:utf-8:surrogatepass"
+    pytester.runpytest("--utf8-codec", spec, "-k", "sec-1", f"--junitxml={report}", *NO_CACHE)
+    cases = ElementTree.parse(report).getroot().iter("testcase")
+    by_name = {case.get("name"): case for case in cases}
+    assert "sec-10[decode]" in by_name and "sec-1[decode]" in by_name
+    failure = by_name["sec-10[decode]"].find("failure")
+    assert failure is not None and "accepted ill-formed input" in (failure.text or "")
+    assert by_name["sec-1[decode]"].find("failure") is None
+
+
+@pytest.mark.slow
+def test_xdist_runs_the_suite_on_two_workers(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(TESTS))
+    selection = ("-k", "sec-1 or rfc3629")
+    inline = pytester.runpytest("--utf8-codec", "codec:utf-8", *selection, *NO_CACHE)
+    expected = inline.parseoutcomes()["passed"]
+    result = pytester.runpytest_subprocess(
+        "--utf8-codec", "codec:utf-8", "-n", "2", *selection, *NO_CACHE, timeout=300
+    )
+    result.assert_outcomes(passed=expected)
+    assert "2 workers" in result.stdout.str()
+
+
+def test_a_bad_spec_is_a_usage_error_in_one_line(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--utf8-codec", "no_such_module_xyz:decode", *NO_CACHE)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = [line for line in result.errlines if line.strip()]
+    assert errors == [
+        "ERROR: utf8cert: codec spec 'no_such_module_xyz:decode': cannot import module "
+        "'no_such_module_xyz': ModuleNotFoundError: No module named 'no_such_module_xyz'"
+    ]
+
+
+def test_fail_on_chooses_the_level_that_fails_an_item(pytester: pytest.Pytester) -> None:
+    # One U+FFFD per byte of a maximal subpart is recommended practice only (Unicode §3.9).
+    arguments = ("--utf8-codec", "broken_codecs:OneFffdPerByte", "-k", "replace", *NO_CACHE)
+    pytester.runpytest(*arguments).assert_outcomes(failed=0, passed=len(decoding_ids()))
+    result = pytester.runpytest(*arguments, "--utf8-fail-on", "should")
+    assert result.parseoutcomes()["failed"] > 0
+    result.stdout.fnmatch_lines(["* should: wrong U+FFFD count"])
+
+
+def decoding_ids() -> list[str]:
+    return [vector.id for vector in builtin() if not isinstance(vector, EncodeVector)]
+
+
+def test_a_baseline_written_by_the_cli_makes_the_plugin_pass(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("utf8cert.harness.vectors.load_vectors", cached_load)
+    baseline = pytester.path / "baseline.json"
+    spec = "codec:utf-8:surrogatepass"
+    assert main(["check", spec, "--write-baseline", str(baseline)]) == 0
+    selection = ("-k", "sec-1")  # sec-10 and sec-11 are among them, failing without it
+    without = pytester.runpytest("--utf8-codec", spec, *selection, *NO_CACHE)
+    assert without.parseoutcomes()["failed"] > 0
+    result = pytester.runpytest(
+        "--utf8-codec", spec, "--utf8-baseline", str(baseline), *selection, *NO_CACHE
+    )
+    assert result.ret == pytest.ExitCode.OK
+
+
+def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
+    from test_cli import EXTRA_VECTOR
+
+    extra = pytester.makefile(".yaml", extra=EXTRA_VECTOR)
+    result = pytester.runpytest(
+        "--utf8-codec", "codec:utf-8", "--utf8-vectors", str(extra), "-k", "extra", *NO_CACHE
+    )
+    result.assert_outcomes(passed=3)
+
+
+def test_one_line_puts_the_suite_in_a_projects_own_tests(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_codec="""
+        from utf8cert.harness.pytest_plugin import conformance_suite
+
+        test_utf8_conformance = conformance_suite("codec:utf-8")
+        test_cesu8 = conformance_suite("broken_codecs:Cesu8Decoder")
+        """
+    )
+    result = pytester.runpytest("-k", "conformance or sec-10", *NO_CACHE)
+    outcomes = result.parseoutcomes()
+    assert outcomes["passed"] >= items_for_cpython()
+    assert outcomes["failed"] >= 1
+    result.stdout.fnmatch_lines(["*test_cesu8?sec-10-decode*", "*accepted ill-formed input*"])
+
+
+def test_the_plugin_module_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, utf8cert.harness.pytest_plugin\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('utf8cert.', 'rich', 'yaml',"
+        " 'jsonschema'))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "['utf8cert.harness', 'utf8cert.harness.pytest_plugin']"
