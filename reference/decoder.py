@@ -114,12 +114,14 @@ def decode(data: BytesLike) -> str:
     data = _as_bytes(data, "decode")
     if data.isascii():
         return data.decode("ascii")
-    text = []
-    for piece in pieces(data):
-        if not isinstance(piece, str):
-            raise DecodeError(data, *piece)
-        text.append(piece)
-    return "".join(text)
+    well_formed = _RUN.match(data)
+    offset = 0 if well_formed is None else well_formed.end()
+    if offset == len(data):
+        return _text_of(data)
+    length, kind = sequence_at(data, offset)
+    if kind is None:
+        raise AssertionError(f"table and pattern disagree at offset {offset}")
+    raise DecodeError(data, offset, length, kind)
 
 
 def decode_replace(data: BytesLike) -> str:
@@ -130,6 +132,8 @@ def decode_replace(data: BytesLike) -> str:
     data = _as_bytes(data, "decode_replace")
     if data.isascii():
         return data.decode("ascii")
+    if _RUN.fullmatch(data):
+        return _text_of(data)  # nothing to replace: spare the walk through pieces
     return "".join(
         piece if isinstance(piece, str) else REPLACEMENT_CHARACTER for piece in pieces(data)
     )

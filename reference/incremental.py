@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .decoder import BytesLike, _as_bytes, decode, decode_replace, sequence_at
-from .kinds import ErrorKind
+from .kinds import DecodeError, ErrorKind
 
 MODES = ("strict", "replace")
 
@@ -50,9 +50,15 @@ class IncrementalDecoder:
             return decode_replace(ready)
         try:
             return decode(ready)
-        except ValueError:
+        except DecodeError as error:
             self._held = b""
-            raise
+            # Classify the error with the held-back bytes in view, as one-shot decoding would:
+            # a sequence that `ready` merely ends inside is cut short by the lead byte held
+            # after it (missing-continuation), not by the end of input (truncated).
+            length, kind = sequence_at(data, error.offset)
+            if kind is None:
+                raise AssertionError(f"no error at offset {error.offset} of the input") from None
+            raise DecodeError(data, error.offset, length, kind) from None
 
     def reset(self) -> None:
         """Forget any unfinished character."""
