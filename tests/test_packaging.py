@@ -69,7 +69,17 @@ def test_a_built_wheel_holds_only_the_utf8cert_namespace_and_its_data(tmp_path: 
 def test_a_regular_install_works_without_the_source_tree(tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(target),
+            str(ROOT),
+        ],
         check=True,
         capture_output=True,
     )
