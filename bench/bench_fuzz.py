@@ -1,0 +1,320 @@
+"""Fuzzing speed: executions per second, and time to first finding on the broken codecs.
+
+    python bench/bench_fuzz.py [--part speed|findings|all] [--seconds 20] [--seeds 5] [--cap 60]
+
+speed: `utf8cert fuzz` against CPython's codec at max-len 64 and 4096, as a ratio to a minimal
+differential atheris target run for as long in the same run: the reference against
+`bytes.decode` (verdict, text, error start and end), the reference instrumented, no custom
+mutator, seeds or dictionary. The minimal target runs twice: with libFuzzer's defaults (it then
+starts with tiny inputs and lengthens them slowly), and with -len_control=0, the length regime
+of utf8cert's campaign (libFuzzer turns length control off for a custom mutator). Target: >= 0.5.
+
+findings: seconds from the start of fuzzing (libFuzzer's `INFO: Seed:` line, after imports and
+instrumentation; Hypothesis' first example) to the first difference, for each codec of
+tests/fuzz_codecs.py, median of --seeds seeds: (a) plain atheris on raw bytes (the same
+differential target, no mutator, seeds or dictionary, the same -max_len), (b) the campaign
+`utf8cert fuzz` runs (its target script: mutator, seeds, dictionary), (c) Hypothesis
+`st.binary()` with `assert_conforms`. Also (b'): the whole `utf8cert fuzz` command, start to
+exit, minimization and vector writing included. A run with nothing found in --cap seconds
+counts as ">cap". Target: (b) fastest on every codec, and >= 10x faster than (a).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from utf8cert.harness.fuzz import (
+    DEFAULT_MAX_LEN,
+    Campaign,
+    default_dictionary,
+    libfuzzer_argv,
+    seed_corpus,
+    write_script,
+)
+from utf8cert.harness.vectors import load_vectors
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+CODECS = (
+    "AlignedAsciiFastPath",
+    "LongInputValidator",
+    "BlockBufferedDecoder",
+    "ForgetfulIncremental",
+    "SurrogateWritingEncoder",
+)
+Run = tuple[bool, float]
+"""(found a difference, seconds)."""
+
+MINIMAL = """#!{python}
+import sys
+import atheris
+
+with atheris.instrument_imports(include=["utf8cert"]):
+    from utf8cert import reference
+
+
+def test_one_input(data: bytes) -> None:
+    try:
+        expected, error = reference.decode(data), None
+    except reference.DecodeError as failure:
+        expected, error = None, (failure.start, failure.end)
+    try:
+        actual, actual_error = data.decode("utf-8"), None
+    except UnicodeDecodeError as failure:
+        actual, actual_error = None, (failure.start, failure.end)
+    if (expected, error) != (actual, actual_error):
+        raise AssertionError(data.hex())
+
+
+atheris.Setup(sys.argv, test_one_input)
+atheris.Fuzz()
+"""
+
+PLAIN = """#!{python}
+import sys
+
+from utf8cert.harness.fuzz_target import import_atheris, load_instrumented
+
+atheris = import_atheris()
+codec = load_instrumented(atheris, {spec!r})
+from utf8cert.harness.differential import DifferentialTarget
+
+target = DifferentialTarget(codec)
+
+
+def test_one_input(data: bytes) -> None:
+    target(data)
+
+
+atheris.Setup(sys.argv, test_one_input)
+atheris.Fuzz()
+"""
+
+HYPOTHESIS = """
+import json, time
+from hypothesis import Phase, given, seed, settings, strategies as st
+from utf8cert.harness.strategies import assert_conforms
+
+class OutOfTime(BaseException):
+    pass
+
+started = None
+
+@seed({seed})
+@settings(phases=[Phase.generate], database=None, deadline=None, max_examples=10**9)
+@given(st.binary())
+def test(data):
+    global started
+    started = started or time.monotonic()
+    if time.monotonic() - started > {cap}:
+        raise OutOfTime
+    assert_conforms({spec!r}, data)
+
+try:
+    test()
+    found = False
+except OutOfTime:
+    found = False
+except AssertionError:
+    found = True
+print(json.dumps({{"found": found, "seconds": time.monotonic() - started}}))
+"""
+
+
+def environment() -> dict[str, str]:
+    """Return the environment of the runs: tests/ importable, hashing fixed."""
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    return dict(os.environ, PYTHONPATH=path, PYTHONHASHSEED="0")
+
+
+def script(directory: Path, name: str, text: str) -> Path:
+    """Write an executable target script, its shebang this interpreter; return its path."""
+    path = directory / name
+    path.write_text(text.replace("{python}", sys.executable), encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def timed_run(argv: Sequence[str], directory: Path, cap: float) -> tuple[bool, float, str]:
+    """Run a libFuzzer process in `directory` (its crash files go there); return (stopped on a
+    finding, seconds from its `INFO: Seed:` line to its end, its output). It is stopped after
+    `cap` seconds of fuzzing, counted as no finding."""
+    process = subprocess.Popen(
+        argv,
+        cwd=directory,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=environment(),
+        text=True,
+        errors="replace",
+    )
+    assert process.stdout is not None
+    lines, started = [], time.monotonic()
+    for line in process.stdout:
+        lines.append(line)
+        if line.startswith("INFO: Seed:"):
+            started = time.monotonic()
+    status = process.wait()
+    seconds = time.monotonic() - started
+    return status != 0 and seconds < cap, seconds, "".join(lines)
+
+
+def executions_per_second(output: str) -> float:
+    """Return libFuzzer's final executions per second (its -print_final_stats lines)."""
+    rate = re.search(r"stat::average_exec_per_sec:\s+(\d+)", output)
+    if rate is None:
+        raise RuntimeError("no final stats in the output:\n" + output[-2000:])
+    return float(rate.group(1))
+
+
+def campaign_argv(work: Path, spec: str, seconds: int, max_len: int, seed: int) -> list[str]:
+    """Return the command line of the campaign `utf8cert fuzz` would run (its target script)."""
+    campaign = Campaign(
+        spec=spec,
+        artifacts=work,
+        max_len=max_len,
+        max_time=seconds,
+        seed=seed,
+        dictionary=default_dictionary(),
+    )
+    seed_corpus(campaign, load_vectors())
+    write_script(campaign)
+    return [*libfuzzer_argv(campaign), "-print_final_stats=1"]
+
+
+def speed(seconds: int) -> None:
+    """Print executions per second of utf8cert's campaign and of the minimal target."""
+    print(f"\nexecutions per second against CPython's codec, {seconds} s each, seed 1\n")
+    print(
+        "| max-len | minimal target | minimal, -len_control=0 | utf8cert fuzz | ratio "
+        "| ratio, same lengths |"
+    )
+    print("|--:|--:|--:|--:|--:|--:|")
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        minimal = script(scratch, "minimal_fuzzer.py", MINIMAL)
+        for max_len in (64, 4096):
+            flags = [f"-max_len={max_len}", f"-max_total_time={seconds}", "-seed=1"]
+            rates = []
+            for extra in ([], ["-len_control=0"]):
+                argv = [str(minimal), *flags, *extra, "-print_final_stats=1"]
+                rates.append(executions_per_second(timed_run(argv, scratch, seconds + 60)[2]))
+            work = Path(tempfile.mkdtemp(dir=scratch))
+            argv = campaign_argv(work, "codec:utf-8", seconds, max_len, 1)
+            found, _, output = timed_run(argv, work, seconds + 60)
+            if found:
+                raise RuntimeError("the campaign found a difference in CPython's codec")
+            ours = executions_per_second(output)
+            print(
+                f"| {max_len} | {rates[0]:,.0f} | {rates[1]:,.0f} | {ours:,.0f} "
+                f"| {ours / rates[0]:.2f} | {ours / rates[1]:.2f} |",
+                flush=True,
+            )
+
+
+def hypothesis_run(spec: str, seed: int, cap: int) -> Run:
+    """Return (found, seconds) of Hypothesis st.binary() on one codec and seed."""
+    code = HYPOTHESIS.format(spec=spec, seed=seed, cap=cap)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment()
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return bool(result["found"]), float(result["seconds"])
+
+
+def command_run(spec: str, seed: int, cap: int, work: Path) -> Run:
+    """Return (found, seconds) of the whole `utf8cert fuzz` command, start to exit."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "utf8cert.harness",
+            "fuzz",
+            spec,
+            "--artifacts",
+            str(work),
+            "--seed",
+            str(seed),
+            "--max-time",
+            str(cap),
+        ],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        cwd=work.parent,
+    )
+    return done.returncode == 1, time.monotonic() - started
+
+
+def median(runs: list[Run], cap: int) -> str:
+    """Return the median time, '>cap' when it falls on a run that found nothing."""
+    values = sorted(seconds if found else float("inf") for found, seconds in runs)
+    middle = statistics.median_low(values)
+    return f">{cap}" if middle == float("inf") else f"{middle:.2f}"
+
+
+def ratio(slow: str, fast: str) -> str:
+    """Return slow / fast, as '>N' when the slow one gave up."""
+    if fast.startswith(">"):
+        return "—"
+    bound = ">" if slow.startswith(">") else ""
+    return f"{bound}{float(slow.lstrip('>')) / max(float(fast), 0.01):.0f}"
+
+
+def findings(seeds: int, cap: int) -> None:
+    """Print the median time to first finding of each method on each broken codec."""
+    print(f"\nseconds to first finding, median of {seeds} seeds (cap {cap} s)\n")
+    print(
+        "| codec | (a) plain atheris | (b) utf8cert fuzz | (c) Hypothesis binary() | a/b "
+        "| (b') whole command |"
+    )
+    print("|---|--:|--:|--:|--:|--:|")
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        for name in CODECS:
+            spec = f"fuzz_codecs:{name}"
+            plain = script(
+                scratch, f"plain_{name}_fuzzer.py", PLAIN.replace("{spec!r}", repr(spec))
+            )
+            runs: dict[str, list[Run]] = {"a": [], "b": [], "c": [], "command": []}
+            for seed in range(1, seeds + 1):
+                flags = [f"-seed={seed}", f"-max_total_time={cap}", f"-max_len={DEFAULT_MAX_LEN}"]
+                found, seconds, _ = timed_run([str(plain), *flags], scratch, cap)
+                runs["a"].append((found, seconds))
+                work = Path(tempfile.mkdtemp(dir=scratch))
+                argv = campaign_argv(work, spec, cap, DEFAULT_MAX_LEN, seed)
+                found, seconds, _ = timed_run(argv, work, cap)
+                runs["b"].append((found, seconds))
+                runs["c"].append(hypothesis_run(spec, seed, cap))
+                work = Path(tempfile.mkdtemp(dir=scratch))
+                runs["command"].append(command_run(spec, seed, cap, work / "artifacts"))
+            a, b, c, command = (median(runs[key], cap) for key in ("a", "b", "c", "command"))
+            print(f"| {name} | {a} | {b} | {c} | {ratio(a, b)} | {command} |", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("speed", "findings", "all"), default="all")
+    parser.add_argument("--seconds", type=int, default=20, help="length of each speed run")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--cap", type=int, default=60, help="seconds before a run gives up")
+    arguments = parser.parse_args()
+    if arguments.part in ("speed", "all"):
+        speed(arguments.seconds)
+    if arguments.part in ("findings", "all"):
+        findings(arguments.seeds, arguments.cap)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""The seed corpus: every vector's input as one raw file, for libFuzzer to start from.
+
+`utf8cert corpus build` writes `corpus/seeds/` (committed) from the vectors; a campaign writes the
+same seeds into its own working corpus. A decoding vector gives its bytes; an encoding vector
+gives its code points written the RFC 2279 way (surrogates and values up to U+7FFFFFFF
+included), which is how the fuzz target reads code points back out of bytes (`probe.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from utf8cert.reference import encode_legacy
+
+from .finding import write_atomically
+from .model import DecodeVector, VectorSet
+
+SEED_NAME: Final = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+"""A seed file is named after the vector it comes from (schema `id`), with no suffix."""
+LEGACY_LIMIT: Final = 0x7FFFFFFF
+
+
+def named_seeds(vectors: VectorSet) -> dict[str, bytes]:
+    """Return {vector id: input bytes}, one per distinct non-empty input, first vector first.
+
+    An encoding vector with a value above U+7FFFFFFF (no RFC 2279 form) gives no seed.
+    """
+    seeds: dict[str, bytes] = {}
+    seen: set[bytes] = set()
+    for vector in vectors:
+        if isinstance(vector, DecodeVector):
+            data = vector.data
+        elif all(0 <= value <= LEGACY_LIMIT for value in vector.scalars):
+            data = encode_legacy(vector.scalars)
+        else:
+            continue
+        if data and data not in seen:
+            seen.add(data)
+            seeds[vector.id] = data
+    return seeds
+
+
+def seed_inputs(vectors: VectorSet) -> list[bytes]:
+    """Return the distinct non-empty inputs of the vectors, in vector order ([] for none)."""
+    return list(named_seeds(vectors).values())
+
+
+@dataclass(frozen=True)
+class CorpusChange:
+    """What building a seed directory did: files written, removed, and left as they were."""
+
+    written: int
+    removed: int
+    unchanged: int
+
+
+def build_corpus(vectors: VectorSet, directory: Path, *, prune: bool = True) -> CorpusChange:
+    """Write one file per seed into `directory` (created if need be); return what changed.
+
+    Files already holding the right bytes are left alone, so a rebuild of an up-to-date corpus
+    changes nothing. With `prune`, seed files (named like vector ids) of vectors that are gone
+    are removed; other files are never touched.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    seeds = named_seeds(vectors)
+    written = unchanged = removed = 0
+    for name, data in seeds.items():
+        path = directory / name
+        if path.is_file() and path.read_bytes() == data:
+            unchanged += 1
+            continue
+        write_atomically(path, data)
+        written += 1
+    if prune:
+        for path in directory.iterdir():
+            if path.is_file() and SEED_NAME.match(path.name) and path.name not in seeds:
+                path.unlink()
+                removed += 1
+    return CorpusChange(written, removed, unchanged)

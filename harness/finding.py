@@ -1,0 +1,270 @@
+"""A fuzzing finding made durable: the smallest input that keeps the difference, saved as a vector.
+
+For each finding three files are written, each atomically (a temporary file renamed into place),
+under one stem named after the kind of difference (`decode-rejected-well-formed-input`):
+`.bin` the input's raw bytes (a libFuzzer reproducer), `.txt` the difference and a one-line
+`utf8cert check` reproducer, `.yaml` a vector file that `load_vectors` reads, its expected values
+from the reference, ready to drop into a project's vectors directory as a regression test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shlex
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from utf8cert.reference import sequence_at
+from utf8cert.reference.encoder import refusal
+
+from .compare import Difference
+from .expected import expectation_for
+from .probe import code_points_of, encoding_expectation
+from .vectors import SCHEMA_VERSION
+
+MAX_TRIES: Final = 2000
+"""Probes a minimization may spend; a 64 KiB input needs about a thousand."""
+MAX_SECONDS: Final = 60.0
+CHARACTERWISE: Final = 1024
+"""Inputs up to this size are also minimized one character at a time."""
+
+DOING: Final = {
+    "decode": "decoding strictly",
+    "replace": "decoding with U+FFFD",
+    "validate": "validating",
+    "encode": "encoding",
+    "incremental": "decoding in chunks",
+}
+
+
+def slug(difference: Difference) -> str:
+    """Return the kind of a difference as a file-name stem: capability and what, hyphenated."""
+    words = re.sub(r"[^a-z0-9]+", "-", difference.what.lower()).strip("-")
+    return f"{difference.capability}-{words}"
+
+
+def minimize(
+    data: bytes,
+    keeps: Callable[[bytes], bool],
+    *,
+    max_tries: int = MAX_TRIES,
+    max_seconds: float = MAX_SECONDS,
+) -> bytes:
+    """Return the shortest, most ASCII version of `data` found for which `keeps` stays True.
+
+    First whole slices are deleted (halves, then quarters, down to single bytes), then whole
+    characters (in inputs up to CHARACTERWISE bytes), then slices are overwritten with ASCII "a"
+    (which keeps offsets: a bug at byte 4096 stays at 4096). Stops after `max_tries` calls of
+    `keeps` or `max_seconds`; `data` itself if nothing helps.
+    """
+    tries, deadline = 0, time.monotonic() + max_seconds
+
+    def attempt(candidate: bytes) -> bool:
+        nonlocal tries
+        if tries >= max_tries or time.monotonic() > deadline:
+            return False
+        tries += 1
+        return keeps(candidate)
+
+    for edit in (_deleted, _overwritten):
+        size = max(1, len(data) // 2)
+        while size >= 1:
+            start = 0
+            while start < len(data):
+                candidate = edit(data, start, size)
+                if candidate != data and attempt(candidate):
+                    data = candidate  # keep `start`: the next slice has moved into its place
+                    if edit is _overwritten:
+                        start += size
+                else:
+                    start += size
+            size //= 2
+        if edit is _deleted and len(data) <= CHARACTERWISE:
+            data = _delete_characters(data, attempt)
+    return data
+
+
+def _delete_characters(data: bytes, attempt: Callable[[bytes], bool]) -> bytes:
+    """Return `data` less each character (or maximal subpart) whose deletion `attempt` accepts."""
+    start = 0
+    while start < len(data):
+        length, _ = sequence_at(data, start)
+        candidate = data[:start] + data[start + length :]
+        if attempt(candidate):
+            data = candidate
+        else:
+            start += length
+    return data
+
+
+def _deleted(data: bytes, start: int, size: int) -> bytes:
+    return data[:start] + data[start + size :]
+
+
+def _overwritten(data: bytes, start: int, size: int) -> bytes:
+    return data[:start] + b"a" * len(data[start : start + size]) + data[start + size :]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A difference on a (minimized) input, and the codec it was found on."""
+
+    spec: str
+    data: bytes
+    difference: Difference
+
+    @property
+    def stem(self) -> str:
+        """Return the file-name stem of the finding: its kind of difference."""
+        return slug(self.difference)
+
+    @property
+    def digest(self) -> str:
+        """Return the first 12 hex digits of the SHA-1 of the input (the vector id's tail)."""
+        return hashlib.sha1(self.data).hexdigest()[:12]
+
+
+def reproducer(finding: Finding, vector_file: Path) -> str:
+    """Return the one shell line that shows the difference again with `utf8cert check`.
+
+    Decoding differences are shown by the input's bytes (`--input HEX`); an encoding difference
+    needs the code points, so it is shown by the vector file.
+    """
+    spec = shlex.quote(finding.spec)
+    if finding.difference.capability == "encode":
+        return f"utf8cert check {spec} --vectors {shlex.quote(str(vector_file))}"
+    return f"utf8cert check {spec} --input {finding.data.hex().upper()}"
+
+
+def _scalars(values: list[int]) -> list[str]:
+    """Return values as U+ strings, a run of one value written once with *N (schema `scalar`)."""
+    written: list[str] = []
+    index = 0
+    while index < len(values):
+        run = index
+        while run < len(values) and values[run] == values[index]:
+            run += 1
+        count = run - index
+        written.append(f"U+{values[index]:04X}" + (f"*{count}" if count > 1 else ""))
+        index = run
+    return written
+
+
+def _hex(data: bytes) -> str:
+    return data.hex(" ").upper()
+
+
+def _decode_vector(finding: Finding, vector_id: str, description: str) -> dict[str, Any]:
+    expected = expectation_for(finding.data)
+    vector: dict[str, Any] = {
+        "id": vector_id,
+        "description": description,
+        "source": "RFC 3629 §4",
+        "flags": ["fuzz-finding", finding.stem],
+        "bytes": _hex(finding.data),
+        "valid": expected.valid,
+    }
+    if expected.text is not None:
+        vector["scalars"] = _scalars([ord(c) for c in expected.text])
+    else:
+        vector["errors"] = [
+            {"offset": e.offset, "length": e.length, "kind": str(e.kind)}
+            | ({"incomplete": True} if e.incomplete else {})
+            for e in expected.errors
+        ]
+        vector["replaced"] = _scalars([ord(c) for c in expected.replaced])
+    return vector
+
+
+def _encode_vector(finding: Finding, vector_id: str, description: str) -> dict[str, Any]:
+    values = finding.difference.input
+    values = values if isinstance(values, tuple) else code_points_of(finding.data)
+    expected = encoding_expectation(values)
+    vector: dict[str, Any] = {
+        "id": vector_id,
+        "description": description,
+        "source": "RFC 3629 §3",
+        "flags": ["fuzz-finding", finding.stem],
+        "scalars": [f"U+{value:04X}" for value in values],
+    }
+    if expected.encoded is not None:
+        vector["bytes"] = _hex(expected.encoded)
+    else:
+        assert expected.error_index is not None
+        kind = refusal(values[expected.error_index])
+        vector["error"] = {"index": expected.error_index, "kind": str(kind)}
+    return vector
+
+
+def vector_document(finding: Finding) -> str:
+    """Return the text of a vector file holding the finding as one vector (schema 1.0)."""
+    d = finding.difference
+    description = f"{d.capability}: {d.what}; expected {d.expected}, got {d.actual}"
+    description = description if len(description) <= 200 else description[:199] + "…"
+    vector_id = f"fuzz-{finding.stem}-{finding.digest}"
+    notes = {
+        "fuzz-finding": {"defect": "An input found by `utf8cert fuzz` on which a codec differed."},
+        finding.stem: {"defect": f"A codec that {d.what} when {DOING[d.capability]}."},
+    }
+    document: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "theme": f"fuzz-{finding.stem}",
+        "description": f"A finding of `utf8cert fuzz` on {finding.spec}: {d.what} ({d.level}).",
+        "sources": ["RFC 3629 §3" if d.capability == "encode" else "RFC 3629 §4"],
+        "notes": notes,
+    }
+    if d.capability == "encode":
+        document["encode"] = [_encode_vector(finding, vector_id, description)]
+    else:
+        document["decode"] = [_decode_vector(finding, vector_id, description)]
+    header = (
+        f"# Found by `utf8cert fuzz {finding.spec}`: {d.capability} {d.what} ({d.level}).\n"
+        "# Expected values are the reference's (utf8cert.reference). Put this file in your\n"
+        "# vectors directory (utf8cert check --vectors DIR) to keep the bug from coming back.\n"
+    )
+    body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=1 << 20)
+    return header + body
+
+
+def write_atomically(path: Path, content: bytes) -> None:
+    """Write `content` to `path` through a temporary file in the same directory and a rename."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(content)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def save(finding: Finding, directory: Path) -> Path:
+    """Write the finding's .bin, .txt and .yaml under `directory`; return the .yaml's path.
+
+    The .yaml is written last: its presence means the finding is complete.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = directory / finding.stem
+    vector_file = stem.with_suffix(".yaml")
+    d = finding.difference
+    summary = (
+        f"{d.capability}: {d.what} ({d.level})\n"
+        f"codec:    {finding.spec}\n"
+        f"input:    {_hex(finding.data) or '(no bytes)'}\n"
+        f"variant:  {d.variant}\n"
+        f"expected: {d.expected}\n"
+        f"actual:   {d.actual}\n"
+        f"reproduce: {reproducer(finding, vector_file)}\n"
+    )
+    write_atomically(stem.with_suffix(".bin"), finding.data)
+    write_atomically(stem.with_suffix(".txt"), summary.encode("utf-8"))
+    write_atomically(vector_file, vector_document(finding).encode("utf-8"))
+    return vector_file

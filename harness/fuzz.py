@@ -1,0 +1,229 @@
+"""`utf8cert fuzz`: run a libFuzzer campaign on a codec, show its progress, and gather findings.
+
+The campaign runs in a child process: a target script written into the artifacts directory,
+executable, its shebang naming this interpreter (libFuzzer's -fork and -jobs modes re-execute
+it, so `python script.py` would not do). The driver reads libFuzzer's status lines for the
+progress display, and afterwards turns what the campaign left (pending differences, crash and
+timeout files) into minimized findings (triage.py).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Final
+
+from .codec import Capability
+from .model import Level, VectorSet
+
+DEFAULT_MAX_LEN: Final = 65536 + 512
+"""Room for an input to straddle the 65536-byte boundary with a few hundred bytes after it."""
+DEFAULT_TIMEOUT: Final = 20
+"""Seconds one execution may take before libFuzzer calls it a hang."""
+SCRIPT_NAME: Final = "utf8cert_fuzzer.py"
+
+SCRIPT: Final = '''#!{python}
+"""A utf8cert fuzz target for {spec}, written by `utf8cert fuzz`: run it to fuzz again,
+or give it a file to replay one input (libFuzzer flags as arguments)."""
+
+import sys
+
+from utf8cert.harness.fuzz_target import run
+
+run(
+    {spec!r},
+    sys.argv,
+    findings={findings!r},
+    capabilities={capabilities!r},
+    fail_on={fail_on!r},
+    keep_going={keep_going!r},
+    splices={splices!r},
+)
+'''
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """What the user asked of one campaign."""
+
+    spec: str
+    artifacts: Path
+    capabilities: tuple[Capability, ...] | None = None
+    fail_on: Level = "must"
+    keep_going: bool = False
+    max_len: int = DEFAULT_MAX_LEN
+    max_time: int | None = None
+    runs: int | None = None
+    jobs: int = 1
+    seed: int | None = None
+    timeout: int = DEFAULT_TIMEOUT
+    libfuzzer_flags: tuple[str, ...] = ()
+    dictionary: Path | None = None
+
+    @property
+    def corpus(self) -> Path:
+        """Return the campaign's working corpus: every input libFuzzer keeps."""
+        return self.artifacts / "corpus"
+
+    @property
+    def seeds(self) -> Path:
+        """Return the campaign's seeds: the vectors' inputs, read by libFuzzer and spliced by
+        the mutator."""
+        return self.artifacts / "seeds"
+
+    @property
+    def crashes(self) -> Path:
+        """Return where libFuzzer writes its crash-, timeout- and oom- files."""
+        return self.artifacts / "libfuzzer"
+
+    @property
+    def script(self) -> Path:
+        """Return the path of the campaign's target script."""
+        return self.artifacts / SCRIPT_NAME
+
+
+def default_dictionary() -> Path | None:
+    """Return corpus/utf8.dict of the source tree utf8cert runs from, None when not there."""
+    candidate = Path(__file__).resolve().parents[1] / "corpus" / "utf8.dict"
+    return candidate if candidate.is_file() else None
+
+
+def write_script(campaign: Campaign) -> Path:
+    """Write the campaign's target script, executable; return its path."""
+    text = SCRIPT.format(
+        python=sys.executable,
+        spec=campaign.spec,
+        findings=str(campaign.artifacts),
+        capabilities=campaign.capabilities,
+        fail_on=campaign.fail_on,
+        keep_going=campaign.keep_going,
+        splices=str(campaign.seeds),
+    )
+    campaign.script.write_text(text, encoding="utf-8")
+    campaign.script.chmod(0o755)
+    return campaign.script
+
+
+def libfuzzer_argv(campaign: Campaign) -> list[str]:
+    """Return the command line of the campaign: the script, its corpus, then libFuzzer flags
+    (the user's pass-through flags last, so that they win)."""
+    argv = [
+        str(campaign.script),
+        str(campaign.corpus),  # libFuzzer writes new inputs into its first directory only
+        str(campaign.seeds),
+        f"-max_len={campaign.max_len}",
+        f"-timeout={campaign.timeout}",
+        f"-artifact_prefix={campaign.crashes}{os.sep}",
+        "-print_final_stats=1",
+    ]
+    if campaign.dictionary is not None:
+        argv.append(f"-dict={campaign.dictionary}")
+    if campaign.runs is not None:
+        argv.append(f"-runs={campaign.runs}")
+    if campaign.max_time is not None:
+        argv.append(f"-max_total_time={campaign.max_time}")
+    if campaign.seed is not None:
+        argv.append(f"-seed={campaign.seed}")
+    if campaign.jobs > 1:
+        # Fork mode: one corpus shared by `jobs` worker processes, merged as they finish.
+        argv.append(f"-fork={campaign.jobs}")
+        if campaign.keep_going:
+            argv.append("-ignore_crashes=1")
+    return argv + list(campaign.libfuzzer_flags)
+
+
+# `#4096	pulse  cov: 46 ft: 74 corp: 17/66b lim: 64 exec/s: 2048 rss: 41Mb`, and in fork mode
+# `#8192: cov: 46 ft: 74 corp: 17 exec/s: 4096 oom/timeout/crash: 0/0/0 time: 2s job: 3`.
+_STATUS_LINE: Final = re.compile(r"^#(\d+):?\s")
+_STATUS_FIELDS: Final = re.compile(r"(cov|corp|exec/s):? (\d+)")
+
+
+@dataclass
+class Progress:
+    """The campaign's state as libFuzzer last reported it."""
+
+    executions: int = 0
+    per_second: int = 0
+    corpus: int = 0
+    coverage: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def read(self, line: str) -> bool:
+        """Update from one line of libFuzzer's output; return True if it was a status line."""
+        status = _STATUS_LINE.match(line)
+        if status is None:
+            return False
+        self.executions = int(status.group(1))
+        for name, value in _STATUS_FIELDS.findall(line):
+            if name == "cov":
+                self.coverage = int(value)
+            elif name == "corp":
+                self.corpus = int(value)
+            else:
+                self.per_second = int(value)
+        return True
+
+    @property
+    def elapsed(self) -> float:
+        """Return the seconds since the campaign started."""
+        return time.monotonic() - self.started
+
+
+def seed_corpus(campaign: Campaign, vectors: VectorSet) -> None:
+    """Create the campaign's directories and write the vectors' inputs as its seeds."""
+    from .corpus import build_corpus
+
+    for directory in (campaign.crashes, campaign.corpus):
+        directory.mkdir(parents=True, exist_ok=True)
+    build_corpus(vectors, campaign.seeds)
+
+
+def fuzz(
+    campaign: Campaign,
+    vectors: VectorSet,
+    show: Callable[[Progress], None],
+    log: IO[str],
+    environment: dict[str, str] | None = None,
+) -> tuple[int, Progress]:
+    """Run the campaign to its end; return libFuzzer's exit status and its last progress.
+
+    Every line libFuzzer prints goes to `log`; `show` is called on each status line. The
+    child runs with PYTHONHASHSEED=0, so that a given -seed replays the same campaign.
+    """
+    seed_corpus(campaign, vectors)
+    write_script(campaign)
+    env = dict(os.environ if environment is None else environment, PYTHONHASHSEED="0")
+    progress = Progress()
+    process = subprocess.Popen(
+        libfuzzer_argv(campaign),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        text=True,
+        errors="replace",
+    )
+    assert process.stdout is not None
+    try:
+        for line in process.stdout:
+            log.write(line)
+            if progress.read(line):
+                show(progress)
+    finally:
+        status = process.wait()
+        log.flush()
+    return status, progress
+
+
+def pass_through(flags: Sequence[str]) -> tuple[str, ...]:
+    """Return the libFuzzer flags given after `--`; ValueError for one not `-name=value`."""
+    for flag in flags:
+        if not re.fullmatch(r"-[a-z_]+=\S*", flag):
+            raise ValueError(f"{flag!r} is not a libFuzzer flag (-name=value)")
+    return tuple(flags)

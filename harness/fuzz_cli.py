@@ -1,0 +1,276 @@
+"""`utf8cert fuzz [SPEC]` and `utf8cert corpus build`: the fuzzing subcommands.
+
+fuzz returns 0 when the campaign found nothing, 1 when it found differences, 2 for a usage or
+load error (one line on stderr); corpus build returns 0, or 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .codec import CAPABILITIES
+from .model import LEVELS
+
+if TYPE_CHECKING:
+    from .fuzz import Progress
+
+REPRODUCER_SHOWN = 300
+"""Longer reproducer lines are left to the finding's .txt file."""
+
+
+def register(subcommands: Any) -> None:
+    """Add the `fuzz` and `corpus` subcommands' parsers."""
+    from .fuzz import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
+
+    fuzz = subcommands.add_parser(
+        "fuzz",
+        help="fuzz a codec against the reference with atheris (libFuzzer)",
+        description="Run a coverage-guided differential campaign: every input goes to every "
+        "capability of the codec and is judged against the reference, as `check` judges "
+        "vectors. Findings are minimized and written as vectors under --artifacts. Exit "
+        "status: 0 nothing found, 1 findings, 2 usage or load error. libFuzzer flags go "
+        "after `--` (e.g. -- -only_ascii=1).",
+    )
+    # One positional for the spec and the libFuzzer flags after `--`: argparse cannot give a
+    # second positional the words after `--` once the first has been matched.
+    fuzz.add_argument(
+        "words",
+        nargs="*",
+        metavar="SPEC [-- FLAG ...]",
+        help="the codec (default: codec:utf-8), then libFuzzer flags after `--`; put options "
+        "before SPEC when flags follow",
+    )
+    fuzz.add_argument("--max-time", type=int, metavar="S", help="stop after S seconds")
+    fuzz.add_argument("--runs", type=int, metavar="N", help="stop after N executions")
+    fuzz.add_argument(
+        "--max-len",
+        type=int,
+        default=DEFAULT_MAX_LEN,
+        metavar="N",
+        help=f"longest input in bytes (default {DEFAULT_MAX_LEN}: past the 64 KiB boundary)",
+    )
+    fuzz.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="worker processes (libFuzzer -fork=N)"
+    )
+    fuzz.add_argument(
+        "--artifacts", default="artifacts", metavar="DIR", help="where findings go (artifacts)"
+    )
+    fuzz.add_argument(
+        "--capability",
+        action="append",
+        choices=CAPABILITIES,
+        help="fuzz only this capability (repeatable; default: all the codec offers)",
+    )
+    fuzz.add_argument("--seed", type=int, metavar="N", help="libFuzzer's random seed")
+    fuzz.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="collect every kind of difference instead of stopping at the first",
+    )
+    fuzz.add_argument(
+        "--fail-on", choices=LEVELS, default="must", help="least binding level that is a finding"
+    )
+    fuzz.add_argument(
+        "--timeout",
+        type=int,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds one input may take before it is a hang (default {DEFAULT_TIMEOUT})",
+    )
+    fuzz.add_argument(
+        "--vectors",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="extra vector files or directories to seed and splice from",
+    )
+    fuzz.set_defaults(run=run_fuzz)
+
+    corpus = subcommands.add_parser("corpus", help="manage the seed corpus")
+    actions = corpus.add_subparsers(dest="action", metavar="ACTION", required=True)
+    build = actions.add_parser(
+        "build",
+        help="write one seed file per vector input",
+        description="Write the seed corpus: one raw file per distinct vector input, named "
+        "after the vector; seeds of vectors that are gone are removed.",
+    )
+    build.add_argument("--out", default="corpus/seeds", metavar="DIR", help="(corpus/seeds)")
+    build.add_argument(
+        "--vectors", action="extend", nargs="+", default=[], metavar="PATH", help="extra vectors"
+    )
+    build.set_defaults(run=run_corpus_build)
+
+
+def _positive(name: str, value: int | None) -> None:
+    from .cli import UsageFailure
+
+    if value is not None and value < 1:
+        raise UsageFailure(f"{name} must be at least 1, not {value}")
+
+
+def run_fuzz(arguments: argparse.Namespace) -> int:
+    """Return the exit status of one campaign, its progress and summary printed."""
+    from rich.console import Console
+
+    from .cli import UsageFailure
+    from .differential import FINDING_EXIT
+    from .fuzz import Campaign, default_dictionary, fuzz, pass_through
+    from .fuzz_target import ATHERIS_MISSING
+    from .spec import CodecSpecError, load_codec
+    from .triage import triage_crashes, triage_pending
+    from .vectors import VectorLoadError, load_vectors
+
+    words: list[str] = arguments.words
+    has_spec = bool(words) and not words[0].startswith("-")
+    spec, flags = (words[0], words[1:]) if has_spec else (None, words)
+    for name in ("max_time", "runs", "max_len", "jobs", "timeout"):
+        _positive(f"--{name.replace('_', '-')}", getattr(arguments, name))
+    if importlib.util.find_spec("atheris") is None:
+        raise UsageFailure(ATHERIS_MISSING)
+    try:
+        libfuzzer_flags = pass_through(flags)
+        vectors = load_vectors(arguments.vectors)
+        codec = load_codec(spec)
+    except (ValueError, VectorLoadError) as error:
+        raise UsageFailure(str(error)) from None
+    capabilities = tuple(arguments.capability) if arguments.capability else None
+    offered = codec.capabilities & frozenset(capabilities or codec.capabilities)
+    if not offered:
+        asked = ", ".join(capabilities or ())
+        raise UsageFailure(f"{codec.spec} offers none of the capabilities asked ({asked})")
+    artifacts = Path(arguments.artifacts)
+    campaign = Campaign(
+        spec=codec.spec,
+        artifacts=artifacts.resolve(),
+        capabilities=capabilities,
+        fail_on=arguments.fail_on,
+        keep_going=arguments.keep_going,
+        max_len=arguments.max_len,
+        max_time=arguments.max_time,
+        runs=arguments.runs,
+        jobs=arguments.jobs,
+        seed=arguments.seed,
+        timeout=arguments.timeout,
+        libfuzzer_flags=libfuzzer_flags,
+        dictionary=default_dictionary(),
+    )
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err.print(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}")
+    err.print(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}")
+    view = ProgressView(err, campaign.artifacts)
+    try:
+        artifacts.mkdir(parents=True, exist_ok=True)
+        with (artifacts / "libfuzzer.log").open("w", encoding="utf-8") as log:
+            status, progress = fuzz(campaign, vectors, view.show, log)
+        found = list(
+            triage_pending(
+                codec.spec,
+                codec,
+                campaign.artifacts,
+                capabilities=capabilities,
+                fail_on=campaign.fail_on,
+            )
+        )
+        found += triage_crashes(
+            codec.spec,
+            campaign.artifacts,
+            campaign.crashes,
+            capabilities=capabilities,
+            fail_on=campaign.fail_on,
+            timeout=float(campaign.timeout),
+        )
+    except (OSError, CodecSpecError) as error:
+        raise UsageFailure(str(error)) from None
+    finally:
+        view.close()
+        codec.close()
+    findings = [item for item in found if item.finding is not None]
+    if status not in (0, FINDING_EXIT) and not found:
+        tail = _tail(artifacts / "libfuzzer.log")
+        raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
+    out.print(
+        f"{progress.executions:,} executions in {progress.elapsed:.1f} s "
+        f"({progress.per_second:,}/s), corpus {progress.corpus} inputs, "
+        f"coverage {progress.coverage}; {len(findings)} finding(s)"
+    )
+    for item in found:
+        if item.finding is None:
+            out.print(f"[yellow]unreproduced[/] {item.source}: {item.problem}")
+            continue
+        finding = item.finding
+        difference = finding.difference
+        out.print(
+            f"[red]{difference.capability}: {difference.what}[/] ({difference.level}), "
+            f"{len(finding.data)} bytes\n  vector    {item.vector_file}"
+        )
+        assert item.vector_file is not None
+        line = item.vector_file.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[-1]
+        shown = line if len(line) <= REPRODUCER_SHOWN else f"see {item.vector_file.stem}.txt"
+        out.print(f"  {shown}")
+    return 1 if found else 0
+
+
+def _tail(log: Path) -> str:
+    lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+class ProgressView:
+    """The campaign's progress on stderr: a live line on a terminal, a line a minute otherwise."""
+
+    def __init__(self, console: Any, artifacts: Path) -> None:
+        self.console = console
+        self.pending = artifacts / "pending"
+        self.live = console.is_terminal
+        self.status = console.status("starting libFuzzer") if self.live else None
+        if self.status is not None:
+            self.status.start()
+        self.last_line = self.last_update = time.monotonic()
+
+    def show(self, progress: Progress) -> None:
+        """Show the campaign's state (at most twice a second on a terminal)."""
+        now = time.monotonic()
+        if now - self.last_update < 0.5:
+            return
+        self.last_update = now
+        found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
+        text = (
+            f"{progress.executions:,} execs, {progress.per_second:,}/s, corpus "
+            f"{progress.corpus}, coverage {progress.coverage}, findings {found}, "
+            f"{progress.elapsed:.0f} s"
+        )
+        if self.status is not None:
+            self.status.update(text)
+        elif time.monotonic() - self.last_line >= 60:
+            self.console.print(text)
+            self.last_line = time.monotonic()
+
+    def close(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+
+
+def run_corpus_build(arguments: argparse.Namespace) -> int:
+    """Return 0 after writing the seed corpus, printing what changed."""
+    from .cli import UsageFailure
+    from .corpus import build_corpus
+    from .vectors import VectorLoadError, load_vectors
+
+    try:
+        vectors = load_vectors(arguments.vectors)
+        change = build_corpus(vectors, Path(arguments.out))
+    except (VectorLoadError, OSError) as error:
+        raise UsageFailure(str(error)) from None
+    print(
+        f"{arguments.out}: {change.written} written, {change.removed} removed, "
+        f"{change.unchanged} unchanged",
+        file=sys.stdout,
+    )
+    return 0

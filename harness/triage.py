@@ -1,0 +1,116 @@
+"""What a campaign left behind, turned into findings: minimized, saved, and written as vectors.
+
+Two sources: inputs the target recorded under pending/ (a difference, named by its kind), and
+the crash-, timeout- and oom- files libFuzzer wrote when the codec took the process down or hung.
+The latter are replayed in a separate process (`load_codec(..., isolate=True)`), where a death is
+a `crash` and a hang a `timeout`: the same differences compare.py reports for `check --isolate`.
+An input that shows no difference on replay is reported, never dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .codec import Capability, Codec
+from .differential import PENDING, DifferentialTarget
+from .finding import Finding, minimize, save, slug
+from .model import Level
+from .spec import load_codec
+
+LIBFUZZER_ARTIFACTS: Final = ("crash-", "timeout-", "oom-", "leak-")
+TRIAGED: Final = "triaged"
+"""Where libFuzzer's files go once they are findings (under the crash directory)."""
+ISOLATED_TRIES: Final = 200
+"""Probes allowed when minimizing in a separate process (each costs a round trip or more)."""
+
+
+@dataclass(frozen=True)
+class Triaged:
+    """One thing a campaign left: the finding made of it, or why none could be made."""
+
+    source: Path
+    finding: Finding | None = None
+    vector_file: Path | None = None
+    problem: str | None = None
+
+
+def _make_finding(
+    spec: str, target: DifferentialTarget, data: bytes, stem: str | None, max_tries: int
+) -> Finding | None:
+    """Return the finding for `data`, minimized: of the kind named `stem`, else of its first
+    difference; None when `data` shows no difference."""
+    differences = target.differences(data)
+    if stem is not None:
+        differences = [d for d in differences if slug(d) == stem]
+    if not differences:
+        return None
+    wanted = slug(differences[0])
+
+    def keeps(candidate: bytes) -> bool:
+        return any(slug(d) == wanted for d in target.differences(candidate))
+
+    small = minimize(data, keeps, max_tries=max_tries)
+    difference = next((d for d in target.differences(small) if slug(d) == wanted), None)
+    if difference is None:  # a flaky codec: keep the input as found
+        small, difference = data, differences[0]
+    return Finding(spec, small, difference)
+
+
+def triage_pending(
+    spec: str,
+    codec: Codec,
+    artifacts: Path,
+    *,
+    capabilities: Iterable[Capability] | None,
+    fail_on: Level,
+) -> Iterator[Triaged]:
+    """Yield a finding for each input under pending/, removing the inputs that became one."""
+    target = DifferentialTarget(codec, capabilities=capabilities, fail_on=fail_on)
+    for source in sorted((artifacts / PENDING).glob("*.bin")):
+        finding = _make_finding(spec, target, source.read_bytes(), source.stem, max_tries=2000)
+        if finding is None:
+            kept = source.rename(source.with_suffix(".unreproduced"))  # not pending any more
+            yield Triaged(kept, problem="no longer shows the difference (a flaky codec?)")
+            continue
+        vector_file = save(finding, artifacts)
+        source.unlink()
+        yield Triaged(source, finding, vector_file)
+
+
+def triage_crashes(
+    spec: str,
+    artifacts: Path,
+    crashes: Path,
+    *,
+    capabilities: Iterable[Capability] | None,
+    fail_on: Level,
+    timeout: float,
+) -> Iterator[Triaged]:
+    """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation."""
+    sources = sorted(
+        path
+        for path in crashes.glob("*")
+        if path.is_file() and path.name.startswith(LIBFUZZER_ARTIFACTS)
+    )
+    if not sources:
+        return
+    codec = load_codec(spec, isolate=True, timeout=timeout)
+    try:
+        target = DifferentialTarget(codec, capabilities=capabilities, fail_on=fail_on)
+        for source in sources:
+            tries = 0 if source.name.startswith("timeout-") else ISOLATED_TRIES
+            finding = _make_finding(spec, target, source.read_bytes(), None, max_tries=tries)
+            if finding is None:
+                problem = "shows no difference when replayed in a separate process"
+                yield Triaged(source, problem=f"{problem}: see libfuzzer.log")
+                continue
+            vector_file = save(finding, artifacts)
+            # Kept, but out of the way of the next campaign's triage.
+            (crashes / TRIAGED).mkdir(exist_ok=True)
+            source = source.rename(crashes / TRIAGED / source.name)
+            yield Triaged(source, finding, vector_file)
+    finally:
+        codec.close()

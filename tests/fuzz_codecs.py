@@ -1,0 +1,219 @@
+"""Codecs with the bugs the fuzzer exists for, each hidden where a plain vector does not reach.
+
+Each is a realistic optimisation gone wrong, written the way a C or Rust decoder would be (word
+loops, fixed buffers, hand-written bit layouts), with CPython's codec as the slow path that is
+right. `Conformant` is the control: it must give no finding. Specs: `fuzz_codecs:NAME`, with
+tests/ on sys.path (pytest puts it there; campaigns get it through PYTHONPATH).
+"""
+
+from __future__ import annotations
+
+import codecs
+import ctypes
+
+WORD = 8
+BLOCK = 4096
+VECTOR_THRESHOLD = 64
+
+
+def _decode_slowly(data: bytes, start: int, end: int) -> str:
+    """Return CPython's strict decoding of data[start:end], its error offsets made absolute."""
+    try:
+        return data[start:end].decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UnicodeDecodeError(
+            "utf-8", data, start + error.start, start + error.end, error.reason
+        ) from None
+
+
+class AlignedAsciiFastPath:
+    """Skips ASCII a machine word at a time, but its mask misses the high bit of the word's last
+    byte: a non-ASCII byte at an offset of 7 modulo 8, after seven ASCII bytes, is taken as
+    ASCII (copied as Latin-1) — but only when the word loop reaches it aligned."""
+
+    @staticmethod
+    def _ascii_end(data: bytes, position: int) -> int:
+        while position < len(data) and position % WORD:
+            if data[position] >= 0x80:
+                return position
+            position += 1
+        while position + WORD <= len(data):
+            word = int.from_bytes(data[position : position + WORD], "little")
+            if word & 0x0080_8080_8080_8080:  # BUG: lane 7's bit is 0x80 << 56, left out
+                break
+            position += WORD
+        while position < len(data) and data[position] < 0x80:
+            position += 1
+        return position
+
+    def decode(self, data: bytes) -> str:
+        text, position = [], 0
+        while position < len(data):
+            ascii_end = self._ascii_end(data, position)
+            text.append(data[position:ascii_end].decode("latin-1"))
+            position = end = ascii_end
+            while end < len(data) and data[end] >= 0x80:
+                end += 1  # RFC 3629 §1: no ASCII byte is inside a multi-byte sequence
+            text.append(_decode_slowly(data, position, end))
+            position = end
+        return "".join(text)
+
+
+class LongInputValidator:
+    """From 64 bytes on, a 'vector' path checks only the shape of each sequence (lead bits and
+    the number of 10xxxxxx tails) and assembles the value from its bits: the narrowed second
+    bytes of RFC 3629 §4 (after E0, ED, F0, F4) and the leads C0, C1 are never checked, so
+    overlongs and surrogates pass. Shorter inputs go to the careful scalar path."""
+
+    @staticmethod
+    def _length(lead: int) -> int:
+        return 1 if lead < 0x80 else 2 if 0xC0 <= lead < 0xE0 else 3 if lead < 0xF0 else 4
+
+    def decode(self, data: bytes) -> str:
+        if len(data) < VECTOR_THRESHOLD:
+            return data.decode("utf-8")
+        text, position = [], 0
+        while position < len(data):
+            lead = data[position]
+            length = self._length(lead)
+            sequence = data[position : position + length]
+            if (
+                0x80 <= lead < 0xC0
+                or lead >= 0xF8
+                or len(sequence) < length
+                or any(byte >> 6 != 0b10 for byte in sequence[1:])
+            ):
+                return data.decode("utf-8")  # malformed shape: let the scalar path report it
+            value = lead & (0x7F >> length) if length > 1 else lead
+            for byte in sequence[1:]:
+                value = value << 6 | byte & 0x3F
+            if value > 0x10FFFF:
+                return data.decode("utf-8")
+            text.append(chr(value))
+            position += length
+        return "".join(text)
+
+
+class BlockBufferedDecoder:
+    """Reads its input in 4096-byte blocks, holding back an unfinished character for the next
+    block — in a one-byte buffer. A three- or four-byte character with two or more bytes before
+    a block boundary loses its head, and well-formed input is refused."""
+
+    def decode(self, data: bytes) -> str:
+        text, held = [], b""
+        for start in range(0, len(data), BLOCK):
+            block = held + data[start : start + BLOCK]
+            final = start + BLOCK >= len(data)
+            try:
+                piece, used = codecs.utf_8_decode(block, "strict", final)
+            except UnicodeDecodeError as error:
+                at = start - len(held)
+                raise UnicodeDecodeError(
+                    "utf-8", data, at + error.start, at + error.end, error.reason
+                ) from None
+            text.append(piece)
+            held = block[used : used + 1]  # BUG: room for one held-back byte only
+        return "".join(text)
+
+
+class _ForgetfulDecoder:
+    def __init__(self) -> None:
+        self.held = b""
+
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        data = self.held + chunk
+        text, used = codecs.utf_8_decode(data, "strict", final)
+        unfinished = len(data) - used
+        # BUG: the unfinished tail is taken from the new chunk alone; when it began in bytes
+        # held from an earlier chunk, those bytes are forgotten.
+        self.held = chunk[len(chunk) - unfinished :] if unfinished else b""
+        return text
+
+    def getstate(self) -> tuple[bytes, int]:
+        return (self.held, 0)
+
+
+class ForgetfulIncremental:
+    """Decodes correctly in one go, but its incremental decoder forgets held-back bytes when a
+    character arrives in three or more chunks."""
+
+    def decode(self, data: bytes) -> str:
+        return data.decode("utf-8")
+
+    def incremental_decoder(self) -> _ForgetfulDecoder:
+        return _ForgetfulDecoder()
+
+
+class SurrogateWritingEncoder:
+    """Encodes by the bit layout of RFC 3629 §3 but forgets that U+D800..U+DFFF are excluded:
+    a lone surrogate comes out as ED A0..BF xx instead of a refusal."""
+
+    def decode(self, data: bytes) -> str:
+        return data.decode("utf-8")
+
+    def encode(self, text: str) -> bytes:
+        out = bytearray()
+        for character in text:
+            value = ord(character)
+            if value < 0x80:
+                out.append(value)
+            elif value < 0x800:
+                out += bytes([0xC0 | value >> 6, 0x80 | value & 0x3F])
+            elif value < 0x10000:  # BUG: no refusal of U+D800..U+DFFF
+                out += bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
+            else:
+                out += bytes(
+                    [
+                        0xF0 | value >> 18,
+                        0x80 | value >> 12 & 0x3F,
+                        0x80 | value >> 6 & 0x3F,
+                        0x80 | value & 0x3F,
+                    ]
+                )
+        return bytes(out)
+
+
+class SignatureLoop:
+    """Strips U+FEFF signatures with a loop that never moves past one found after the start:
+    an input with EF BB BF anywhere but at offset 0 hangs it."""
+
+    def decode(self, data: bytes) -> str:
+        position = 0
+        while (found := data.find(b"\xef\xbb\xbf", position)) != -1:
+            if found == 0:
+                data = data[3:]
+            # BUG: `position = found + 3` is missing
+        return data.decode("utf-8")
+
+
+class NullPointerOnOverlong:
+    """A C extension's decoder that reads through a null pointer when its lookup table has no
+    entry for the lead byte C0 (emulated with ctypes): the process dies with SIGSEGV."""
+
+    def decode(self, data: bytes) -> str:
+        if b"\xc0" in data:
+            ctypes.string_at(0)
+        return data.decode("utf-8")
+
+
+class Conformant:
+    """Every capability, done right by CPython's codec: the fuzzer must find nothing."""
+
+    def decode(self, data: bytes) -> str:
+        return data.decode("utf-8")
+
+    def decode_replace(self, data: bytes) -> str:
+        return data.decode("utf-8", "replace")
+
+    def validate(self, data: bytes) -> bool:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    def encode(self, text: str) -> bytes:
+        return text.encode("utf-8")
+
+    def incremental_decoder(self) -> codecs.IncrementalDecoder:
+        return codecs.getincrementaldecoder("utf-8")()

@@ -1,0 +1,123 @@
+"""The ClusterFuzzLite / OSS-Fuzz layout, tested in parts (there is no Docker engine here).
+
+build.sh runs with stand-ins for the base image's `pip3` and `compile_python_fuzzer` that record
+their arguments; the fuzz targets run for real with `-runs=`; the user-project example of
+FUZZING.md is run as written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+LAYOUT = ROOT / ".clusterfuzzlite"
+TARGETS = sorted((ROOT / "fuzz").glob("*_fuzzer.py"))
+
+
+def stand_in(directory: Path, name: str, body: str) -> None:
+    path = directory / name
+    path.write_text(f'#!/bin/bash\necho "$0 $*" >> {directory}/calls.log\n{body}\n')
+    path.chmod(0o755)
+
+
+def test_project_yaml_and_dockerfile_describe_a_python_project() -> None:
+    assert yaml.safe_load((LAYOUT / "project.yaml").read_text()) == {"language": "python"}
+    dockerfile = (LAYOUT / "Dockerfile").read_text()
+    assert "FROM gcr.io/oss-fuzz-base/base-builder-python" in dockerfile
+    assert "COPY .clusterfuzzlite/build.sh $SRC/" in dockerfile
+
+
+def test_build_script_compiles_each_target_with_its_seed_corpus_and_dictionary(
+    tmp_path: Path,
+) -> None:
+    bin_dir, src, out = tmp_path / "bin", tmp_path / "src", tmp_path / "out"
+    for directory in (bin_dir, src, out):
+        directory.mkdir()
+    (src / "utf8cert").symlink_to(ROOT)
+    stand_in(bin_dir, "pip3", "")
+    # The base image's compile_python_fuzzer packages a target with PyInstaller into $OUT.
+    stand_in(bin_dir, "compile_python_fuzzer", 'cp "$1" "$OUT/$(basename "$1" .py)"')
+    environment = dict(os.environ, SRC=str(src), OUT=str(out))
+    environment["PATH"] = f"{bin_dir}{os.pathsep}{environment['PATH']}"
+    done = subprocess.run(
+        ["bash", str(LAYOUT / "build.sh")], env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    calls = (bin_dir / "calls.log").read_text().splitlines()
+    assert calls[0].endswith("pip3 install .")
+    for target in TARGETS:
+        name = target.stem
+        assert any(
+            call.endswith(
+                f"compile_python_fuzzer fuzz/{name}.py --hidden-import=atheris "
+                "--collect-submodules=utf8cert --collect-data=utf8cert.vectors"
+            )
+            for call in calls
+        )
+        assert (out / name).is_file()
+        with zipfile.ZipFile(out / f"{name}_seed_corpus.zip") as archive:
+            seeds = {Path(entry).name: archive.read(entry) for entry in archive.namelist()}
+        committed = {path.name: path.read_bytes() for path in (ROOT / "corpus/seeds").iterdir()}
+        assert seeds == committed
+        assert (out / f"{name}.dict").read_bytes() == (ROOT / "corpus/utf8.dict").read_bytes()
+
+
+def test_each_target_is_executable_and_starts_and_stops_with_runs(tmp_path: Path) -> None:
+    assert TARGETS
+    for target in TARGETS:
+        assert os.access(target, os.X_OK)
+        assert target.read_text().startswith("#!/usr/bin/env python3\n")
+        done = subprocess.run(
+            [str(target), "-runs=300", "-seed=1", f"-dict={ROOT / 'corpus/utf8.dict'}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert re.search(r"Dictionary: \d+ entries", done.stderr)
+        assert "Done 300 runs" in done.stderr
+
+
+def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None:
+    guide = (ROOT / "FUZZING.md").read_text()
+    example = re.search(r"```python\n(#!/usr/bin/env python3\n.*?)```", guide, re.DOTALL)
+    assert example, "FUZZING.md shows a fuzz target"
+    script = example.group(1)
+    assert 'run("mycodec:Utf8Codec"' in script
+    target = tmp_path / "mycodec_fuzzer.py"
+    target.write_text(script.replace("mycodec:Utf8Codec", "fuzz_codecs:Conformant"))
+    target.chmod(0o755)
+    environment = dict(os.environ, PYTHONPATH=str(TESTS))
+    done = subprocess.run(
+        [sys.executable, str(target), "-runs=200", "-seed=1"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    broken = target.read_text().replace(
+        "fuzz_codecs:Conformant", "fuzz_codecs:ForgetfulIncremental"
+    )
+    target.write_text(broken)
+    done = subprocess.run(
+        [sys.executable, str(target), "-runs=20000", "-seed=1"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode != 0
+    output = done.stdout + done.stderr  # atheris prints the exception on stdout
+    assert "CodecDiffers: incremental: rejected well-formed input" in output

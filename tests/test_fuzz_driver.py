@@ -1,0 +1,106 @@
+"""The campaign driver's parts: the target script, libFuzzer's command line, its status lines."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness.fuzz import (
+    DEFAULT_MAX_LEN,
+    Campaign,
+    Progress,
+    default_dictionary,
+    libfuzzer_argv,
+    pass_through,
+    write_script,
+)
+
+
+def test_the_default_max_len_straddles_the_64_kib_boundary() -> None:
+    assert DEFAULT_MAX_LEN > 65536 + 64
+
+
+def test_the_target_script_is_executable_and_names_this_interpreter(tmp_path: Path) -> None:
+    campaign = Campaign(spec="codec:utf-8", artifacts=tmp_path, capabilities=("decode",))
+    script = write_script(campaign)
+    assert os.access(script, os.X_OK)
+    text = script.read_text()
+    assert text.splitlines()[0] == f"#!{sys.executable}"
+    assert "'codec:utf-8'" in text and "capabilities=('decode',)" in text
+    compile(text, str(script), "exec")  # valid Python
+
+
+def test_libfuzzer_gets_the_corpus_the_seeds_and_every_option(tmp_path: Path) -> None:
+    campaign = Campaign(
+        spec="codec:utf-8",
+        artifacts=tmp_path,
+        max_len=4096,
+        max_time=30,
+        runs=1000,
+        jobs=2,
+        seed=7,
+        keep_going=True,
+        dictionary=tmp_path / "utf8.dict",
+        libfuzzer_flags=("-only_ascii=1", "-max_len=64"),
+    )
+    argv = libfuzzer_argv(campaign)
+    assert argv[:3] == [str(campaign.script), str(campaign.corpus), str(campaign.seeds)]
+    for flag in (
+        "-max_len=4096",
+        "-max_total_time=30",
+        "-runs=1000",
+        "-fork=2",
+        "-ignore_crashes=1",
+        "-seed=7",
+        f"-dict={tmp_path / 'utf8.dict'}",
+        f"-artifact_prefix={campaign.crashes}{os.sep}",
+    ):
+        assert flag in argv
+    assert argv[-2:] == ["-only_ascii=1", "-max_len=64"]  # last, so that they win
+
+
+def test_one_job_means_no_fork_mode(tmp_path: Path) -> None:
+    argv = libfuzzer_argv(Campaign(spec="codec:utf-8", artifacts=tmp_path))
+    assert not any(flag.startswith(("-fork", "-runs", "-seed", "-dict")) for flag in argv)
+
+
+def test_status_lines_of_both_modes_are_read() -> None:
+    progress = Progress()
+    assert progress.read("#4096\tpulse  cov: 46 ft: 74 corp: 17/66b lim: 64 exec/s: 2048 rss: 41Mb")
+    assert (progress.executions, progress.coverage, progress.corpus, progress.per_second) == (
+        4096,
+        46,
+        17,
+        2048,
+    )
+    assert progress.read("#8192: cov: 50 ft: 80 corp: 20 exec/s 300 oom/timeout/crash: 0/0/0")
+    assert (progress.executions, progress.coverage, progress.corpus) == (8192, 50, 20)
+    assert not progress.read("INFO: Seed: 1")
+
+
+def test_only_libfuzzer_flags_pass_through() -> None:
+    assert pass_through(["-only_ascii=1", "-dict=a"]) == ("-only_ascii=1", "-dict=a")
+    for bad in ("runs=5", "--runs=5", "-runs", "corpus_dir"):
+        with pytest.raises(ValueError, match="is not a libFuzzer flag"):
+            pass_through([bad])
+
+
+def test_the_dictionary_is_found_in_the_source_tree() -> None:
+    found = default_dictionary()
+    assert found is not None and found.name == "utf8.dict"
+
+
+def test_the_target_script_replays_one_input(tmp_path: Path) -> None:
+    campaign = Campaign(spec="codec:utf-8", artifacts=tmp_path)
+    campaign.seeds.mkdir()
+    (campaign.seeds / "seed").write_bytes("€".encode())
+    script = write_script(campaign)
+    replay = tmp_path / "input"
+    replay.write_bytes(b"\xf0\x9f\x98\x80 ok")
+    done = subprocess.run([str(script), str(replay)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Executed" in done.stderr

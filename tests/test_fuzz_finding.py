@@ -1,0 +1,158 @@
+"""Findings: minimized, saved atomically, written as vectors that load; and their triage.
+
+The vectors written are checked against CPython's codec (independent of the reference that
+wrote their expected values) and loaded by the project's own loader and schema.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness.differential import PENDING, CodecDiffers, DifferentialTarget
+from utf8cert.harness.finding import Finding, minimize, reproducer, save, slug, vector_document
+from utf8cert.harness.model import DecodeVector, EncodeVector
+from utf8cert.harness.probe import probe
+from utf8cert.harness.spec import load_codec
+from utf8cert.harness.triage import TRIAGED, triage_crashes, triage_pending
+from utf8cert.harness.vectors import load_vectors
+
+
+def finding_of(spec: str, data: bytes, **asked: object) -> Finding:
+    [difference, *_] = probe(load_codec(spec), data, **asked)  # type: ignore[arg-type]
+    return Finding(spec, data, difference)
+
+
+def test_minimize_keeps_the_property_and_shrinks_the_input() -> None:
+    data = b"x" * 300 + b"\xc0\x80" + b"y" * 300
+    smallest = minimize(data, lambda candidate: b"\xc0\x80" in candidate)
+    assert smallest == b"\xc0\x80"
+
+
+def test_minimize_overwrites_with_ascii_where_offsets_matter() -> None:
+    # A bug at offset 100 only: deleting anything before it loses it; overwriting keeps it.
+    data = bytes(range(128)) * 2
+    smallest = minimize(data, lambda candidate: len(candidate) > 100 and candidate[100] == 100)
+    assert smallest == b"a" * 100 + b"\x64"
+
+
+def test_minimize_stops_at_its_budget() -> None:
+    calls = []
+
+    def keeps(candidate: bytes) -> bool:
+        calls.append(candidate)
+        return False  # nothing helps: without a budget, hundreds of tries
+
+    assert minimize(b"abcdefgh" * 100, keeps, max_tries=5) == b"abcdefgh" * 100
+    assert len(calls) == 5
+
+
+def test_a_decoding_finding_is_a_vector_that_agrees_with_cpython(tmp_path: Path) -> None:
+    finding = finding_of("fuzz_codecs:AlignedAsciiFastPath", b"aaaaaaa\x80bc")
+    assert slug(finding.difference) == "decode-accepted-ill-formed-input"
+    vector_file = save(finding, tmp_path)
+    [vector] = list(load_vectors([vector_file], builtin=False))
+    assert isinstance(vector, DecodeVector)
+    assert vector.data == b"aaaaaaa\x80bc" and not vector.valid
+    with pytest.raises(UnicodeDecodeError) as cpython:
+        vector.data.decode("utf-8")
+    assert vector.errors[0].offset == cpython.value.start
+    assert vector.replaced == vector.data.decode("utf-8", "replace")
+    assert vector.has_flag("fuzz-finding") and vector.has_flag(finding.stem)
+    assert vector.id == f"fuzz-{finding.stem}-{finding.digest}"
+
+
+def test_a_well_formed_finding_lists_its_scalars_with_runs_shortened(tmp_path: Path) -> None:
+    data = b"a" * 4094 + "€".encode()
+    finding = finding_of("fuzz_codecs:BlockBufferedDecoder", data)
+    vector_file = save(finding, tmp_path)
+    assert "U+0061*4094" in vector_file.read_text()
+    [vector] = list(load_vectors([vector_file], builtin=False))
+    assert isinstance(vector, DecodeVector) and vector.text == data.decode("utf-8")
+
+
+def test_an_encoding_finding_is_an_encoding_vector(tmp_path: Path) -> None:
+    finding = finding_of("fuzz_codecs:SurrogateWritingEncoder", b"a\xed\xa0\x80")
+    vector_file = save(finding, tmp_path)
+    [vector] = list(load_vectors([vector_file], builtin=False))
+    assert isinstance(vector, EncodeVector)
+    assert vector.scalars == (0x61, 0xD800)
+    assert vector.error is not None and vector.error.index == 1
+    with pytest.raises(UnicodeEncodeError):  # CPython agrees: no UTF-8 for U+D800
+        "a\ud800".encode("utf-8")
+    assert reproducer(finding, vector_file).endswith(f"--vectors {vector_file}")
+
+
+def test_saving_writes_three_files_and_leaves_no_temporary_one(tmp_path: Path) -> None:
+    finding = finding_of("fuzz_codecs:ForgetfulIncremental", "€".encode(), final_empty=False)
+    save(finding, tmp_path)
+    stem = "incremental-rejected-well-formed-input"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        f"{stem}.bin",
+        f"{stem}.txt",
+        f"{stem}.yaml",
+    ]
+    assert (tmp_path / f"{stem}.bin").read_bytes() == "€".encode()
+    summary = (tmp_path / f"{stem}.txt").read_text()
+    assert summary.splitlines()[-1] == (
+        "reproduce: utf8cert check fuzz_codecs:ForgetfulIncremental --input E282AC"
+    )
+    assert "# Found by `utf8cert fuzz fuzz_codecs:ForgetfulIncremental`" in vector_document(finding)
+
+
+def test_a_target_without_a_findings_directory_raises_the_difference() -> None:
+    target = DifferentialTarget(load_codec("fuzz_codecs:ForgetfulIncremental"))
+    with pytest.raises(CodecDiffers, match="incremental: rejected well-formed input"):
+        target("€".encode())
+    target(b"plain ascii")  # no difference, nothing raised
+
+
+def test_keep_going_records_each_kind_once(tmp_path: Path) -> None:
+    target = DifferentialTarget(
+        load_codec("codec:utf-8:surrogatepass"), findings=tmp_path, keep_going=True
+    )
+    target(b"\xed\xa0\x80")
+    target(b"x\xed\xbf\xbf")
+    pending = sorted(path.name for path in (tmp_path / PENDING).iterdir())
+    assert "decode-accepted-ill-formed-input.bin" in pending
+    assert "encode-encoded-a-surrogate.bin" in pending
+    assert (tmp_path / PENDING / "encode-encoded-a-surrogate.bin").read_bytes() == b"\xed\xa0\x80"
+
+
+def test_triage_minimizes_pending_inputs_into_findings(tmp_path: Path) -> None:
+    (tmp_path / PENDING).mkdir()
+    data = b"padding " * 10 + "€".encode() + b" more"
+    (tmp_path / PENDING / "incremental-rejected-well-formed-input.bin").write_bytes(data)
+    (tmp_path / PENDING / "decode-accepted-ill-formed-input.bin").write_bytes(b"fine")
+    codec = load_codec("fuzz_codecs:ForgetfulIncremental")
+    done = list(triage_pending(codec.spec, codec, tmp_path, capabilities=None, fail_on="must"))
+    found = [item for item in done if item.finding is not None]
+    lost = [item for item in done if item.finding is None]
+    assert len(found) == 1 and found[0].finding is not None
+    assert len(found[0].finding.data) < len(data)
+    assert len(lost) == 1 and lost[0].source.suffix == ".unreproduced"  # kept, and said so
+    assert not list((tmp_path / PENDING).glob("*.bin"))
+
+
+def test_triage_replays_libfuzzer_crash_files_in_a_separate_process(tmp_path: Path) -> None:
+    crashes = tmp_path / "libfuzzer"
+    crashes.mkdir()
+    (crashes / "crash-1").write_bytes(b"ab\xc0\x80cd")
+    (crashes / "crash-2").write_bytes(b"nothing wrong here")
+    done = list(
+        triage_crashes(
+            "fuzz_codecs:NullPointerOnOverlong",
+            tmp_path,
+            crashes,
+            capabilities=None,
+            fail_on="must",
+            timeout=10.0,
+        )
+    )
+    [crashed] = [item for item in done if item.finding is not None]
+    assert crashed.finding is not None and crashed.finding.difference.what == "crashed"
+    assert b"\xc0" in crashed.finding.data and len(crashed.finding.data) < 6
+    assert crashed.source == crashes / TRIAGED / "crash-1"
+    [unexplained] = [item for item in done if item.finding is None]
+    assert unexplained.source == crashes / "crash-2"
