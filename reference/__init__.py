@@ -18,7 +18,6 @@ from .decoder import (
     decode,
     decode_replace,
     errors,
-    scalar_of,
     sequence_at,
     strip_signature,
     validate,
@@ -27,6 +26,7 @@ from .encoder import encode
 from .incremental import IncrementalDecoder
 from .kinds import DecodeError, EncodeError, ErrorKind, StrEncodeError
 from .legacy import decode_legacy, encode_legacy
+from .text import scalar_of
 
 __all__ = [
     "REPLACEMENT_CHARACTER",

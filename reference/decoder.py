@@ -7,12 +7,10 @@ from collections.abc import Iterator
 from typing import Final
 
 from .kinds import DecodeError, ErrorKind
-from .table import CHAR_PATTERN, ROW_OF_BYTE, TAIL, Row
+from .table import ROW_OF_BYTE, RUN_PATTERN, TAIL, Row
+from .text import text_of
 
-# One UTF8-char, and a run of one or more. The run is possessive (`++`): a well-formed prefix is
-# never given back, so `re` keeps no backtracking state and memory stays flat on long inputs.
-_CHAR: Final = re.compile(CHAR_PATTERN)
-_RUN: Final = re.compile(b"(?:" + CHAR_PATTERN + b")++")
+_RUN: Final = re.compile(RUN_PATTERN)
 
 REPLACEMENT_CHARACTER: Final = "\ufffd"
 SIGNATURE: Final = b"\xef\xbb\xbf"  # U+FEFF encoded, RFC 3629 §6
@@ -44,39 +42,6 @@ def sequence_at(data: bytes, start: int) -> tuple[int, ErrorKind | None]:
     return meaning.length, None
 
 
-def scalar_of(sequence: bytes) -> int:
-    """Return the scalar value of one well-formed sequence, by the bit layout of RFC 3629 §3."""
-    if len(sequence) == 1:
-        return sequence[0]
-    # The lead keeps 7 - n value bits for an n-byte sequence (110xxxxx, 1110xxxx, 11110xxx).
-    value = sequence[0] & (0x7F >> len(sequence))
-    for tail in sequence[1:]:
-        value = value << 6 | tail & 0x3F  # each UTF8-tail is 10xxxxxx
-    return value
-
-
-class _CharacterOf(dict[bytes, str]):
-    """A memo of `chr(scalar_of(sequence))`: text repeats its characters, and a lookup is cheap."""
-
-    LIMIT: Final = 1 << 16  # about 10 MB at most; 4-byte forms beyond it are recomputed
-
-    def __missing__(self, sequence: bytes) -> str:
-        character = chr(scalar_of(sequence))
-        if len(self) < self.LIMIT:
-            self[sequence] = character
-        return character
-
-
-_character_of: Final = _CharacterOf()
-
-
-def _text_of(run: bytes) -> str:
-    """Return the text of a run already matched as well-formed, one character per UTF8-char."""
-    if run.isascii():
-        return run.decode("ascii")  # RFC 3629 §3: US-ASCII characters are their own bytes
-    return "".join(map(_character_of.__getitem__, _CHAR.findall(run)))
-
-
 def pieces(data: bytes) -> Iterator[str | tuple[int, int, ErrorKind]]:
     """Yield, in order, runs of decoded text and each maximal subpart as (offset, length, kind).
 
@@ -86,7 +51,7 @@ def pieces(data: bytes) -> Iterator[str | tuple[int, int, ErrorKind]]:
     while position < end:
         run = _RUN.match(data, position)
         if run is not None:
-            yield _text_of(run.group())
+            yield text_of(run.group())
             position = run.end()
             if position == end:
                 return
@@ -117,7 +82,7 @@ def decode(data: BytesLike) -> str:
     well_formed = _RUN.match(data)
     offset = 0 if well_formed is None else well_formed.end()
     if offset == len(data):
-        return _text_of(data)
+        return text_of(data)
     length, kind = sequence_at(data, offset)
     if kind is None:
         raise AssertionError(f"table and pattern disagree at offset {offset}")
@@ -133,7 +98,7 @@ def decode_replace(data: BytesLike) -> str:
     if data.isascii():
         return data.decode("ascii")
     if _RUN.fullmatch(data):
-        return _text_of(data)  # nothing to replace: spare the walk through pieces
+        return text_of(data)  # nothing to replace: spare the walk through pieces
     return "".join(
         piece if isinstance(piece, str) else REPLACEMENT_CHARACTER for piece in pieces(data)
     )

@@ -1,0 +1,108 @@
+"""The text of well-formed UTF-8, its value bits read six at a time as RFC 3629 §3 lays them out.
+
+RFC 3629 §3 writes a character's scalar value into its bytes from the right, six bits into each
+UTF8-tail (10xxxxxx) and the rest into the lead (0xxxxxxx, 110xxxxx, 1110xxxx, 11110xxx):
+
+    scalar value                 UTF-8 octets
+    0000 0000-0000 007F          0xxxxxxx
+    0000 0080-0000 07FF          110xxxxx 10xxxxxx
+    0000 0800-0000 FFFF          1110xxxx 10xxxxxx 10xxxxxx
+    0001 0000-0010 FFFF          11110xxx 10xxxxxx 10xxxxxx 10xxxxxx
+
+Six bits is one base64 digit (RFC 4648 §4). So each byte here is rewritten as the base64 digits
+of its value bits: one digit for a UTF8-tail, and for a lead as many as make four digits (24
+bits) for its whole character, the scalar value zero-padded on the left. Decoding that base64
+leaves each scalar value in three bytes, big-endian; with a zero byte in front of each it is
+UTF-32BE. Every step is a byte-for-byte table or a fixed stride, done in C by `bytes.translate`,
+slicing and `binascii`; no step reads CPython's UTF-8 codec. The tests prove the result on every
+scalar value and every string of up to three bytes.
+
+The input must be a run that the RFC 3629 §4 pattern has matched: this module checks nothing.
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import Final
+
+from .table import ROW_OF_BYTE, TAIL, Row
+
+BASE64_DIGITS: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+"""RFC 4648 §4, Table 1: the digit of each six-bit value."""
+
+DIGITS_PER_CHARACTER: Final = 4  # 24 bits: room for U+10FFFF (21 bits)
+NO_DIGIT: Final = b"*"  # not a base64 digit: binascii.a2b_base64 discards it (non-strict mode)
+
+CHUNK: Final = 1 << 16
+"""Bytes decoded at a time: the working buffers stay small (and in cache) on long input."""
+
+
+def digits_of(byte: int) -> bytes:
+    """Return the base64 digits that stand for `byte` in a run of well-formed UTF-8.
+
+    A UTF8-tail gives its six value bits as one digit. A lead byte of an n-byte character gives
+    its value bits (RFC 3629 §3: 7 for n = 1, else 7 - n) as 4 - (n - 1) digits, the leading
+    ones zero, so that its tails complete four. A byte that begins no character gives none.
+    """
+    if byte in TAIL:
+        return BASE64_DIGITS[byte & 0x3F : (byte & 0x3F) + 1]
+    row = ROW_OF_BYTE[byte]
+    if not isinstance(row, Row):
+        return b""
+    value = byte if row.length == 1 else byte & (0x7F >> row.length)
+    count = DIGITS_PER_CHARACTER - row.tails
+    return bytes(BASE64_DIGITS[value >> 6 * (count - 1 - place) & 0x3F] for place in range(count))
+
+
+def _slot_tables() -> tuple[bytes, ...]:
+    """Return four `bytes.translate` tables: the first, second, third and fourth digit of each
+    byte's digits, NO_DIGIT where it has fewer."""
+    padded = [digits_of(byte).ljust(DIGITS_PER_CHARACTER, NO_DIGIT) for byte in range(256)]
+    return tuple(bytes(digits[slot] for digits in padded) for slot in range(DIGITS_PER_CHARACTER))
+
+
+_SLOTS: Final = _slot_tables()
+
+
+def scalar_of(sequence: bytes) -> int:
+    """Return the scalar value of one well-formed sequence, by the bit layout of RFC 3629 §3."""
+    if len(sequence) == 1:
+        return sequence[0]
+    # The lead keeps 7 - n value bits for an n-byte sequence (110xxxxx, 1110xxxx, 11110xxx).
+    value = sequence[0] & (0x7F >> len(sequence))
+    for tail in sequence[1:]:
+        value = value << 6 | tail & 0x3F  # each UTF8-tail is 10xxxxxx
+    return value
+
+
+def _text_of_chunk(run: bytes) -> str:
+    if run.isascii():
+        return run.decode("ascii")  # RFC 3629 §3: US-ASCII characters are their own bytes
+    lead = ROW_OF_BYTE[run[0]]
+    if isinstance(lead, Row) and len(run) == lead.length:
+        return chr(scalar_of(run))  # one character, as between two errors: spare the setting up
+    digits = bytearray(DIGITS_PER_CHARACTER * len(run))
+    for slot, table in enumerate(_SLOTS):
+        digits[slot::DIGITS_PER_CHARACTER] = run.translate(table)
+    packed = binascii.a2b_base64(digits)  # three bytes a character: its scalar value
+    utf32 = bytearray(len(packed) // 3 * 4)  # four bytes a character, the first one zero
+    utf32[1::4], utf32[2::4], utf32[3::4] = packed[0::3], packed[1::3], packed[2::3]
+    return utf32.decode("utf-32-be")
+
+
+def text_of(run: bytes) -> str:
+    """Return the text of a run of well-formed UTF-8, one character per UTF8-char ('' for b'').
+
+    Long runs are taken CHUNK bytes at a time, each cut before a lead byte (RFC 3629 §1: a
+    character boundary is where a byte is not a UTF8-tail).
+    """
+    if len(run) <= CHUNK:
+        return _text_of_chunk(run)
+    texts, start = [], 0
+    while start < len(run):
+        end = min(start + CHUNK, len(run))
+        while end < len(run) and run[end] in TAIL:
+            end -= 1
+        texts.append(_text_of_chunk(run[start:end]))
+        start = end
+    return "".join(texts)
