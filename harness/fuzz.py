@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import IO, Final
 
@@ -89,8 +90,8 @@ class Campaign:
 
 
 def default_dictionary() -> Path | None:
-    """Return corpus/utf8.dict of the source tree utf8cert runs from, None when not there."""
-    candidate = Path(__file__).resolve().parents[1] / "corpus" / "utf8.dict"
+    """Return the path of corpus/utf8.dict as installed (package data), None if it is missing."""
+    candidate = Path(str(files("utf8cert.corpus").joinpath("utf8.dict")))
     return candidate if candidate.is_file() else None
 
 

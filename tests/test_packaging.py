@@ -18,6 +18,9 @@ from importlib.resources import files
 yaml_files = [p.name for p in files("utf8cert.vectors").iterdir() if p.name.endswith(".yaml")]
 assert yaml_files, "no vector files shipped"
 assert (files("utf8cert.vectors") / "schema.json").is_file(), "schema.json not shipped"
+assert (files("utf8cert.corpus") / "utf8.dict").is_file(), "the fuzzing dictionary not shipped"
+from utf8cert.harness.fuzz import default_dictionary
+assert default_dictionary() is not None, "utf8cert fuzz finds no dictionary"
 for bare in ("reference", "harness", "vectors"):
     assert importlib.util.find_spec(bare) is None, f"bare top-level {bare!r} is importable"
 print(utf8cert.reference.decode(b"\\xf0\\x9f\\x98\\x80"))
@@ -59,6 +62,7 @@ def test_a_built_wheel_holds_only_the_utf8cert_namespace_and_its_data(tmp_path: 
         "utf8cert/reference/py.typed",
         "utf8cert/harness/py.typed",
         "utf8cert/vectors/schema.json",
+        "utf8cert/corpus/utf8.dict",
     ):
         assert expected in names
     assert any(n.startswith("utf8cert/vectors/") and n.endswith(".yaml") for n in names)

@@ -1,0 +1,1 @@
+"""The libFuzzer dictionary of `utf8cert fuzz`, shipped as package data."""
