@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from .baseline import Key
 from .codec import CAPABILITIES, Capability, Codec
 from .compare import Difference, compare, compare_chunks, compare_encode
-from .expected import encoding_for, expectation_for
+from .expected import expectation_for
 from .model import LEVELS, EncodeVector, Level, Vector, VectorSet
 from .variants import decode_variants, encode_variants
 
@@ -65,7 +65,8 @@ def check_vector(
 
 def check_input(codec: Codec, data: bytes) -> list[Difference]:
     """Return the differences of every capability on one ad-hoc byte string, judged by the
-    reference; a well-formed one is also encoded back from its code points.
+    reference; the encoder is offered the code points the fuzzer offers for the same bytes
+    (`probe.encoder_request`), so that every fuzz finding reproduces here, encoding ones too.
 
     A long input is fed to an incremental decoder cut where the fuzzer cuts it (so that a fuzz
     finding reproduces), a short one at every point.
@@ -84,9 +85,10 @@ def check_input(codec: Codec, data: bytes) -> list[Difference]:
                 differences += compare_chunks(codec, expected, chunks, final_empty, label)
         else:
             differences += compare(codec, capability, expected, label)
-    if expected.text is not None and "encode" in codec.capabilities:
-        encoding = encoding_for([ord(character) for character in expected.text])
-        differences += compare_encode(codec, encoding, label)
+    if "encode" in codec.capabilities:
+        from .probe import ENCODE_LABEL, encoder_request
+
+        differences += compare_encode(codec, encoder_request(expected), ENCODE_LABEL)
     return differences
 
 

@@ -122,6 +122,17 @@ def test_an_ad_hoc_input_is_judged_by_the_reference(capsys: pytest.CaptureFixtur
     assert "follows recommended practice" in capsys.readouterr().out
 
 
+def test_an_encoding_finding_of_the_fuzzer_reproduces_from_its_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # ED A0 80 is U+D800 written the RFC 2279 way: the fuzzer offers that value to the encoder,
+    # and so must the reproducer it prints, or an encoder that writes surrogates passes it.
+    assert check("fuzz_codecs:SurrogateWritingEncoder", "--input", "ed a0 80") == 1
+    output = capsys.readouterr().out
+    assert "[encode, code points read from it] must" in output
+    assert check("codec:utf-8", "--input", "ed a0 80") == 0
+
+
 def test_the_markdown_certificate_names_codec_verdict_table_and_differences(
     tmp_path: Path,
 ) -> None:
