@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import ctypes
 
+from broken_codecs import CPythonUtf8
+
 WORD = 8
 BLOCK = 4096
 VECTOR_THRESHOLD = 64
@@ -196,14 +198,8 @@ class NullPointerOnOverlong:
         return data.decode("utf-8")
 
 
-class Conformant:
+class Conformant(CPythonUtf8):
     """Every capability, done right by CPython's codec: the fuzzer must find nothing."""
-
-    def decode(self, data: bytes) -> str:
-        return data.decode("utf-8")
-
-    def decode_replace(self, data: bytes) -> str:
-        return data.decode("utf-8", "replace")
 
     def validate(self, data: bytes) -> bool:
         try:
@@ -211,9 +207,3 @@ class Conformant:
         except UnicodeDecodeError:
             return False
         return True
-
-    def encode(self, text: str) -> bytes:
-        return text.encode("utf-8")
-
-    def incremental_decoder(self) -> codecs.IncrementalDecoder:
-        return codecs.getincrementaldecoder("utf-8")()
