@@ -9,7 +9,8 @@
     strip_signature(data) -> bytes      drops one leading EF BB BF (RFC 3629 §6)
     decode_legacy / encode_legacy       RFC 2044/2279: 1 to 6 octets, up to U+7FFFFFFF
 
-Everything is driven by the RFC 3629 §4 table in `table.py` (and the §3 table in `encoder.py`).
+Everything is driven by the RFC 3629 §4 table in `table.py` (and the §3 table in `encoder.py`);
+the text of well-formed runs comes from the §3 bit layout in `text.py`.
 """
 
 from .decoder import (
