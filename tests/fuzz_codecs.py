@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import ctypes
 
-from broken_codecs import CPythonUtf8
+from hand_rolled import CPythonUtf8
 
 WORD = 8
 BLOCK = 4096
