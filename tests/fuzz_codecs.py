@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import ctypes
 
+import broken_codecs
 from hand_rolled import CPythonUtf8
 
 WORD = 8
@@ -154,25 +155,7 @@ class SurrogateWritingEncoder:
         return data.decode("utf-8")
 
     def encode(self, text: str) -> bytes:
-        out = bytearray()
-        for character in text:
-            value = ord(character)
-            if value < 0x80:
-                out.append(value)
-            elif value < 0x800:
-                out += bytes([0xC0 | value >> 6, 0x80 | value & 0x3F])
-            elif value < 0x10000:  # BUG: no refusal of U+D800..U+DFFF
-                out += bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
-            else:
-                out += bytes(
-                    [
-                        0xF0 | value >> 18,
-                        0x80 | value >> 12 & 0x3F,
-                        0x80 | value >> 6 & 0x3F,
-                        0x80 | value & 0x3F,
-                    ]
-                )
-        return bytes(out)
+        return broken_codecs.SurrogateWritingEncoder().encode(text)
 
 
 class SignatureLoop:
