@@ -9,10 +9,18 @@ run is right wherever a long run is cut into chunks.
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 
 import pytest
 
-from utf8cert.reference.text import CHUNK, digits_of, scalar_of, text_of
+from utf8cert.reference.text import (
+    CHUNK,
+    bulk_text_of,
+    characters_of,
+    digits_of,
+    scalar_of,
+    text_of,
+)
 
 SCALARS = [*range(0xD800), *range(0xE000, 0x110000)]
 # One character of each length, and the first and last scalar of each length (RFC 3629 §3).
@@ -37,9 +45,12 @@ def test_one_sequence_gives_its_scalar_value() -> None:
         assert scalar_of(character.encode("utf-8")) == ord(character)
 
 
-def test_a_run_of_every_scalar_value_decodes_as_cpython_does() -> None:
+@pytest.mark.parametrize("reader", [bulk_text_of, characters_of, text_of])
+def test_a_run_of_every_scalar_value_decodes_as_cpython_does(
+    reader: Callable[[bytes], str],
+) -> None:
     text = "".join(map(chr, SCALARS))
-    assert text_of(text.encode("utf-8")) == text
+    assert reader(text.encode("utf-8")) == text
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4])
@@ -52,6 +63,7 @@ def test_a_long_run_is_cut_only_between_characters(length: int, shift: int) -> N
     assert text_of(text.encode("utf-8")) == text
 
 
+@pytest.mark.parametrize("reader", [bulk_text_of, characters_of, text_of])
 @pytest.mark.parametrize("text", ["", "ascii only", "é", "aé", "中文", "😀!", SAMPLES])
-def test_short_runs_decode_as_cpython_does(text: str) -> None:
-    assert text_of(text.encode("utf-8")) == text
+def test_short_runs_decode_as_cpython_does(reader: Callable[[bytes], str], text: str) -> None:
+    assert reader(text.encode("utf-8")) == text
