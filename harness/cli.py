@@ -25,6 +25,10 @@ COMMANDS: list[str] = [
 
 USAGE_ERROR = 2
 
+PASSING_THROUGH: frozenset[str] = frozenset({"fuzz"})
+"""Subcommands that hand the words after `--` to another program (fuzz: libFuzzer's flags), as
+`arguments.passed`, wherever `--` stands; for the others argparse reads `--` itself."""
+
 
 class UsageFailure(Exception):
     """A problem with what the user asked for; str() is the one line to print (exit 2)."""
@@ -51,11 +55,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def split_passed(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Return (the words utf8cert parses, the words it passes on): split at the first `--` for
+    a subcommand in PASSING_THROUGH, else (argv, []).
+
+    argparse gives the words after `--` to a positional only while it is still unmatched, so
+    `fuzz SPEC --max-time 5 -- -seed=1` would fail; split first, it works wherever `--` is.
+    """
+    words = list(argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    if command not in PASSING_THROUGH or "--" not in words:
+        return words, []
+    separator = words.index("--")
+    return words[:separator], words[separator + 1 :]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Return the exit status of `utf8cert ARGS` (sys.argv when None), printing one line on
     stderr for a usage or load error instead of a traceback."""
     parser = build_parser()
-    arguments = parser.parse_args(argv)
+    own, passed = split_passed(sys.argv[1:] if argv is None else argv)
+    arguments = parser.parse_args(own)
+    arguments.passed = passed
     if arguments.command is None:  # plain `utf8cert`: check CPython's own codec
         arguments = parser.parse_args(["check"])
     try:

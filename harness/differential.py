@@ -18,6 +18,7 @@ from .compare import Difference
 from .finding import slug, write_atomically
 from .model import Level
 from .probe import at_or_above, probe
+from .screen import conforms
 
 FINDING_EXIT: Final = 79
 """The exit status of a target that stopped at its first finding (recorded under pending/).
@@ -78,6 +79,10 @@ class DifferentialTarget:
         return [difference for difference in found if difference.level in self.binding]
 
     def __call__(self, data: bytes) -> None:
+        # The screen costs a fraction of a probe and passes nearly every input; only what it
+        # does not pass is probed, and only a difference the probe finds counts.
+        if conforms(self.codec, data, self.capabilities):
+            return
         differences = self.differences(data)
         if not differences:
             return

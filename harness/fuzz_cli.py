@@ -36,14 +36,13 @@ def register(subcommands: Any) -> None:
         "status: 0 nothing found, 1 findings, 2 usage or load error. libFuzzer flags go "
         "after `--` (e.g. -- -only_ascii=1).",
     )
-    # One positional for the spec and the libFuzzer flags after `--`: argparse cannot give a
-    # second positional the words after `--` once the first has been matched.
+    # The libFuzzer flags after `--` never reach this parser: cli.main splits them off first
+    # (cli.PASSING_THROUGH) and hands them over as `arguments.passed`.
     fuzz.add_argument(
-        "words",
-        nargs="*",
-        metavar="SPEC [-- FLAG ...]",
-        help="the codec (default: codec:utf-8), then libFuzzer flags after `--`; put options "
-        "before SPEC when flags follow",
+        "spec",
+        nargs="?",
+        metavar="SPEC",
+        help="the codec (default: codec:utf-8); libFuzzer flags go last, after `--`",
     )
     fuzz.add_argument("--max-time", type=int, metavar="S", help="stop after S seconds")
     fuzz.add_argument("--runs", type=int, metavar="N", help="stop after N executions")
@@ -126,9 +125,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from .triage import triage_crashes, triage_pending
     from .vectors import VectorLoadError, load_vectors
 
-    words: list[str] = arguments.words
-    has_spec = bool(words) and not words[0].startswith("-")
-    spec, flags = (words[0], words[1:]) if has_spec else (None, words)
+    spec: str | None = arguments.spec
+    flags: list[str] = getattr(arguments, "passed", [])
     for name in ("max_time", "runs", "max_len", "jobs", "timeout"):
         _positive(f"--{name.replace('_', '-')}", getattr(arguments, name))
     if importlib.util.find_spec("atheris") is None:

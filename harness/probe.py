@@ -40,7 +40,7 @@ RANDOM_CUTS: Final = 2
 
 _NON_ASCII_RUN: Final = re.compile(b"[\x80-\xff]+")
 # RFC 2279 §2: a lead byte announces the length of its sequence in its high bits.
-_LEGACY_SEQUENCE: Final = re.compile(
+LEGACY_SEQUENCE: Final = re.compile(
     b"[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf7][\x80-\xbf]{3}"
     b"|[\xf8-\xfb][\x80-\xbf]{4}|[\xfc-\xfd][\x80-\xbf]{5}"
 )
@@ -75,6 +75,20 @@ def chunks_at(data: bytes, cuts: Iterable[int]) -> list[bytes]:
     return [data[start:end] for start, end in itertools.pairwise(edges)]
 
 
+def ends_with_empty_chunk(data: bytes) -> bool:
+    """Return True if a final b'' is fed after the chunks of `data` (a checksum bit says so)."""
+    return zlib.adler32(data) & 1 == 1
+
+
+def chunking(data: bytes) -> tuple[list[int], list[bytes], bool]:
+    """Return how the fuzzer feeds `data` to an incremental decoder: (cuts, chunks, final_empty).
+
+    The probe and the screen (screen.py) both ask this, so they put the same question.
+    """
+    cuts = cut_points(data)
+    return cuts, chunks_at(data, cuts), ends_with_empty_chunk(data)
+
+
 def code_points_of(data: bytes, errors: Sequence[ExpectedError] | None = None) -> tuple[int, ...]:
     """Return the code points to offer an encoder for a byte string (() for b'').
 
@@ -92,7 +106,7 @@ def code_points_of(data: bytes, errors: Sequence[ExpectedError] | None = None) -
         values += map(ord, decode(data[position : error.offset]))  # well-formed in between
         position = error.offset + error.length
         if error.kind in VALUE_ONLY:
-            sequence = _LEGACY_SEQUENCE.match(data, error.offset)
+            sequence = LEGACY_SEQUENCE.match(data, error.offset)
             if sequence is not None:
                 try:
                     values += decode_legacy(sequence.group())
@@ -166,14 +180,13 @@ def probe(
         differences += compare_validate(codec, expected, LABEL)
     if "incremental" in offered:
         if chunks is None:
-            cuts = cut_points(data)
-            chunks = chunks_at(data, cuts)
+            cuts, chunks, _ = chunking(data)
         elif b"".join(chunks) != data:
             raise ValueError("the chunks do not make up the input")
         else:
             cuts = list(itertools.accumulate(map(len, chunks[:-1])))
         if final_empty is None:
-            final_empty = zlib.adler32(data) & 1 == 1
+            final_empty = ends_with_empty_chunk(data)
         found = compare_chunks(codec, expected, chunks, final_empty, LABEL)
         if found:  # named only now: the description costs more than the comparison
             variant = describe_chunks(cuts, final_empty)

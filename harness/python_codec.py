@@ -9,7 +9,7 @@ A codec that kills or hangs the interpreter needs `--isolate` (harness/isolate.p
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .codec import Capability, Failed, Inapplicable, Outcome, Refused, Returned
 
@@ -19,6 +19,16 @@ DecoderFactory = Callable[[], Any]
 """Returns an object with `decode(chunk: bytes, final: bool = False) -> str`."""
 
 LARGEST_CODE_POINT = 0x10FFFF
+
+
+class Functions(NamedTuple):
+    """A Python codec's own callables, one per capability (None: not offered)."""
+
+    decode: BytesFunction | None
+    decode_replace: BytesFunction | None
+    validate: BytesFunction | None
+    encode: TextFunction | None
+    incremental_decoder: DecoderFactory | None
 
 
 def describe_exception(error: BaseException) -> str:
@@ -79,6 +89,10 @@ class PythonCodec:
             "incremental": incremental_decoder,
         }
         self.capabilities = frozenset(c for c, function in offered.items() if function is not None)
+        self.functions = Functions(decode, decode_replace, validate, encode, incremental_decoder)
+        """The callables themselves, for a caller that handles what they raise and return (the
+        fuzzer's screen, harness/screen.py): an outcome object per call costs more than a C
+        codec's call."""
 
     def _absent(self, capability: Capability) -> Inapplicable:
         return Inapplicable(f"{self.spec} has no {capability} capability")
@@ -168,7 +182,7 @@ class PythonCodec:
                 piece = decoder.decode(chunk, final)
             except ValueError as error:
                 fed = [chunk for chunk, _ in feeds[:index]]
-                return Refused(describe_exception(error), self._offset_in_stream(error, fed))
+                return Refused(describe_exception(error), self.offset_in_stream(error, fed))
             except (Exception, SystemExit) as error:
                 return crash(error)
             if not isinstance(piece, str):
@@ -176,7 +190,7 @@ class PythonCodec:
             pieces.append(piece)
         return Returned("".join(pieces))
 
-    def _offset_in_stream(self, error: ValueError, fed: Sequence[bytes]) -> int | None:
+    def offset_in_stream(self, error: ValueError, fed: Sequence[bytes]) -> int | None:
         """Return the error's index in the whole input, or None if the decoder does not tell.
 
         Its `start` counts from the first byte the decoder held back before the failing chunk,

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from utf8cert import reference
+from utf8cert.harness.cli import build_parser, main, split_passed
 from utf8cert.harness.fuzz import (
     DEFAULT_MAX_LEN,
     Campaign,
@@ -18,6 +20,7 @@ from utf8cert.harness.fuzz import (
     pass_through,
     write_script,
 )
+from utf8cert.harness.fuzz_target import COVERED, instrumented_packages
 
 
 def test_the_default_max_len_straddles_the_64_kib_boundary() -> None:
@@ -87,6 +90,40 @@ def test_only_libfuzzer_flags_pass_through() -> None:
     for bad in ("runs=5", "--runs=5", "-runs", "corpus_dir"):
         with pytest.raises(ValueError, match="is not a libFuzzer flag"):
             pass_through([bad])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["fuzz", "codec:utf-8", "--max-time", "5", "--", "-seed=1", "-only_ascii=1"],
+        ["fuzz", "--max-time", "5", "codec:utf-8", "--", "-seed=1", "-only_ascii=1"],
+        ["fuzz", "--max-time", "5", "--", "-seed=1", "-only_ascii=1"],
+    ],
+)
+def test_libfuzzer_flags_pass_through_wherever_the_options_stand(argv: list[str]) -> None:
+    own, passed = split_passed(argv)
+    arguments = build_parser().parse_args(own)
+    assert arguments.max_time == 5 and passed == ["-seed=1", "-only_ascii=1"]
+    assert arguments.spec == ("codec:utf-8" if "codec:utf-8" in argv else None)
+
+
+def test_other_subcommands_keep_argparses_own_double_dash() -> None:
+    assert split_passed(["check", "--", "codec:utf-8"]) == (["check", "--", "codec:utf-8"], [])
+    assert split_passed(["fuzz", "codec:utf-8"]) == (["fuzz", "codec:utf-8"], [])
+
+
+def test_flags_after_options_after_the_spec_reach_the_flag_check(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Checked before any campaign starts: the bad flag proves the words after `--` got there.
+    assert main(["fuzz", "codec:utf-8", "--max-time", "5", "--", "runs=5"]) == 2
+    assert "'runs=5' is not a libFuzzer flag" in capsys.readouterr().err
+
+
+def test_coverage_comes_from_the_references_deciding_functions_and_the_codecs_package() -> None:
+    assert all(callable(getattr(reference, name, None)) for name in COVERED)
+    assert instrumented_packages("codec:utf-8") == instrumented_packages("cmd:./codec") == []
+    assert instrumented_packages("mypkg.codec:Utf8") == ["mypkg"]
 
 
 def test_the_dictionary_is_found_in_the_source_tree() -> None:

@@ -1,0 +1,289 @@
+"""The fuzzer's screen: is every answer of the codec on one input exactly the conformant one?
+
+Nearly every fuzz execution finds nothing, and needs none of what `probe` builds to say what a
+difference is (Difference objects, levels, descriptions, a record per maximal subpart). The
+screen asks the reference once, as cheaply as the input allows: for well-formed input `validate`
+and `decode`; for ill-formed input one walk over its runs and maximal subparts, which gives the
+first error, the U+FFFD text and the code points the encoder is offered. It then puts to the
+codec the questions `probe` puts (the same chunking, the same code points to encode), with the
+codec's own calls where it has them, and checks each answer for equality with the reference's.
+
+The screen only passes an input when compare.py would find no difference in any answer, at any
+level (tests/test_fuzz_screen.py proves it over the vectors, the broken codecs and random input).
+Anything else, a wrong answer, an exception it did not expect, an answer it does not know, sends
+the input to `probe`, which says what the difference is: compare.py stays the one definition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from utf8cert.reference import (
+    REPLACEMENT_CHARACTER,
+    DecodeError,
+    ErrorKind,
+    decode,
+    decode_legacy,
+    encode,
+    validate,
+)
+from utf8cert.reference.decoder import pieces
+
+from .codec import CAPABILITIES, Capability, Codec, Inapplicable, Outcome, Refused, Returned
+from .probe import LEGACY_SEQUENCE, VALUE_ONLY, chunking, encoding_expectation
+from .python_codec import LARGEST_CODE_POINT, PythonCodec
+
+Piece = str | tuple[int, int, ErrorKind]
+"""What the reference's walk yields: a run of text, or a maximal subpart (offset, length, kind)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a conformant codec gives for one input, as the reference says.
+
+    Only what the capabilities asked need is worked out: the U+FFFD text of ill-formed input for
+    replace, incremental and encode; the encoder's values and their UTF-8 for encode. The rest is
+    None (one reference `encode` of a 64 KiB input costs milliseconds: a decode-only codec must
+    not pay for it on every execution).
+    """
+
+    text: str | None
+    """The decoded text; None for ill-formed input."""
+    first_error: int | None
+    replaced: str | None
+    """The text with one U+FFFD per maximal subpart (the text itself for well-formed input)."""
+    to_encode: str | tuple[int, ...] | None
+    """The code points offered to the encoder: a str when a str can hold them all."""
+    encoded: bytes | None
+    """Their UTF-8; None when the encoder must refuse them."""
+    encode_error: int | None
+    """The index of the first value the encoder must refuse."""
+
+
+WALKED: Final[frozenset[Capability]] = frozenset({"replace", "incremental", "encode"})
+"""The capabilities whose answer on ill-formed input needs every maximal subpart."""
+
+
+def reference_answer(
+    data: bytes, wanted: Iterable[Capability] = CAPABILITIES, *, str_encoder: bool = False
+) -> Answer:
+    """Return what the reference says of `data` for the capabilities `wanted`: the values
+    `expectation_for` and `encoder_request` give, from one walk and without their per-error
+    records.
+
+    For a `str_encoder` (a Python codec, which cannot be offered values above U+10FFFF) the
+    encoding of such values is not worked out: `encoded` and `encode_error` are then None.
+    """
+    wanted = frozenset(wanted)
+    encodes = "encode" in wanted
+    if validate(data):
+        text = decode(data)
+        return Answer(text, None, text, text, encode(text) if encodes else None, None)
+    if not wanted & WALKED:
+        return Answer(None, first_error_of(data), None, None, None, None)
+    walked = list(pieces(data))
+    replaced = "".join(p if isinstance(p, str) else REPLACEMENT_CHARACTER for p in walked)
+    errors = [piece for piece in walked if not isinstance(piece, str)]
+    first = errors[0][0]
+    if not encodes:
+        return Answer(None, first, replaced, None, None, None)
+    if not any(kind in VALUE_ONLY for _, _, kind in errors):
+        return Answer(None, first, replaced, replaced, encode(replaced), None)
+    values = code_points_of_pieces(data, walked)
+    if max(values, default=0) > LARGEST_CODE_POINT:
+        if str_encoder:  # not asked: the encoding of values above U+10FFFF is not worked out
+            return Answer(None, first, replaced, values, None, None)
+        refused = encoding_expectation(values)
+        return Answer(None, first, replaced, values, refused.encoded, refused.error_index)
+    request = encoding_expectation(values)
+    to_encode = "".join(map(chr, values))
+    return Answer(None, first, replaced, to_encode, request.encoded, request.error_index)
+
+
+def first_error_of(data: bytes) -> int:
+    """Return the offset of the first ill-formed byte of `data`, which must be ill-formed."""
+    try:
+        decode(data)
+    except DecodeError as error:
+        return error.offset
+    raise ValueError("well-formed input has no first error")
+
+
+def code_points_of_pieces(data: bytes, walked: Iterable[Piece]) -> tuple[int, ...]:
+    """Return `probe.code_points_of(data)` from the reference's walk of `data`.
+
+    A sequence ill-formed only for its value starts with a lead byte, the rest of its RFC 2279
+    form are UTF8-tail bytes, which no run of text starts with: its bytes are all maximal
+    subparts, and skipping those it covers skips no text.
+    """
+    values: list[int] = []
+    position = 0
+    for piece in walked:
+        if isinstance(piece, str):
+            values += map(ord, piece)
+            continue
+        offset, length, kind = piece
+        if offset < position:
+            continue  # a tail of the sequence just read the RFC 2279 way
+        position = offset + length
+        if kind in VALUE_ONLY:
+            sequence = LEGACY_SEQUENCE.match(data, offset)
+            if sequence is not None:
+                try:
+                    values += decode_legacy(sequence.group())
+                    position = sequence.end()
+                except DecodeError:
+                    pass  # an overlong five- or six-byte form: RFC 2279 §6 refuses it too
+    return tuple(values)
+
+
+def _refusal_conforms(offset: object, due: int | None) -> bool:
+    """Return True for a refusal where one is due (`due` not None), at `due` if it says where."""
+    return due is not None and (not isinstance(offset, int) or offset == due)
+
+
+def _python_conforms(
+    codec: PythonCodec, data: bytes, answer: Answer, offered: frozenset[Capability]
+) -> bool:
+    """Return True if each offered capability of a Python codec, called raw, answers as a
+    conformant codec must; False at the first that does not or raises something unexpected."""
+    functions = codec.functions
+    text, first = answer.text, answer.first_error
+    try:
+        if "decode" in offered and functions.decode is not None:
+            try:
+                result = functions.decode(data)
+                if text is None or not isinstance(result, str) or result != text:
+                    return False
+            except ValueError as error:
+                if not _refusal_conforms(getattr(error, "start", None), first):
+                    return False
+        if "replace" in offered and functions.decode_replace is not None:
+            result = functions.decode_replace(data)
+            if not isinstance(result, str) or result != answer.replaced:
+                return False
+        if "validate" in offered and functions.validate is not None:
+            try:
+                if functions.validate(data) is not (text is not None):
+                    return False
+            except ValueError:
+                if text is not None:
+                    return False
+        if "incremental" in offered and not _python_incremental_conforms(codec, data, answer):
+            return False
+        if "encode" in offered and functions.encode is not None:
+            to_encode = answer.to_encode
+            if isinstance(to_encode, str):  # else no Python str can hold them: not asked
+                try:
+                    written = functions.encode(to_encode)
+                    if not isinstance(written, bytes | bytearray) or written != answer.encoded:
+                        return False
+                except ValueError as error:
+                    if not _refusal_conforms(getattr(error, "start", None), answer.encode_error):
+                        return False
+    except (Exception, SystemExit):  # a crash: probe() asks again and reports it
+        return False
+    return True
+
+
+def _python_incremental_conforms(codec: PythonCodec, data: bytes, answer: Answer) -> bool:
+    """Return True if a fresh incremental decoder fed `data` as `probe` feeds it (PythonCodec's
+    `decode_chunks`, without its outcome objects) gives the conformant text or refusal."""
+    factory = codec.functions.incremental_decoder
+    if factory is None:
+        return True
+    _, chunks, final_empty = chunking(data)
+    decoder = factory()
+    texts = []
+    last = len(chunks) - 1
+    for index, chunk in enumerate(chunks):
+        try:
+            piece = decoder.decode(chunk, index == last and not final_empty)
+        except ValueError as error:
+            offset = codec.offset_in_stream(error, chunks[:index])
+            return _refusal_conforms(offset, answer.first_error)
+        if not isinstance(piece, str):
+            return False
+        texts.append(piece)
+    if final_empty or not chunks:
+        try:
+            piece = decoder.decode(b"", True)
+        except ValueError as error:
+            return _refusal_conforms(codec.offset_in_stream(error, chunks), answer.first_error)
+        if not isinstance(piece, str):
+            return False
+        texts.append(piece)
+    wanted = answer.replaced if answer.text is None else answer.text
+    return "".join(texts) == wanted
+
+
+def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer) -> bool:
+    """Return True for the text `wanted`, or (None) a refusal at the first error if it says."""
+    if isinstance(outcome, Refused):
+        return wanted is None and _refusal_conforms(outcome.offset, answer.first_error)
+    return (
+        wanted is not None
+        and isinstance(outcome, Returned)
+        and isinstance(outcome.value, str)
+        and outcome.value == wanted
+    )
+
+
+def _outcomes_conform(
+    codec: Codec, data: bytes, answer: Answer, offered: frozenset[Capability]
+) -> bool:
+    """Return True if each offered capability's outcome is what a conformant codec gives: the
+    screen for codecs that only answer with outcomes (cmd: programs, --isolate)."""
+    text = answer.text
+    if "decode" in offered and not _text_conforms(codec.decode(data), text, answer):
+        return False
+    if "replace" in offered and not _text_conforms(
+        codec.decode_replace(data), answer.replaced, answer
+    ):
+        return False
+    if "validate" in offered:
+        verdict = codec.validate(data)
+        said_no = isinstance(verdict, Refused) or (
+            isinstance(verdict, Returned) and verdict.value is False
+        )
+        said_yes = isinstance(verdict, Returned) and verdict.value is True
+        if not (said_yes if text is not None else said_no):
+            return False
+    if "incremental" in offered:
+        _, chunks, final_empty = chunking(data)
+        outcome = codec.decode_chunks(chunks, final_empty)
+        # Ill-formed input: a strict decoder refuses it, a replacing one gives the U+FFFD text.
+        replacing = isinstance(outcome, Returned) and text is None
+        if not _text_conforms(outcome, answer.replaced if replacing else text, answer):
+            return False
+    if "encode" in offered:
+        to_encode = answer.to_encode
+        if to_encode is None:  # not worked out: cannot happen when encode is offered
+            return False
+        values = tuple(map(ord, to_encode)) if isinstance(to_encode, str) else to_encode
+        written = codec.encode(values)
+        if isinstance(written, Refused):
+            return answer.encoded is None and _refusal_conforms(written.offset, answer.encode_error)
+        if isinstance(written, Returned):
+            value = written.value
+            return (
+                isinstance(value, bytes) and answer.encoded is not None and value == answer.encoded
+            )
+        return isinstance(written, Inapplicable)  # nothing was asked; Failed is a difference
+    return True
+
+
+def conforms(codec: Codec, data: bytes, capabilities: Iterable[Capability] | None = None) -> bool:
+    """Return True if the codec answers `data` exactly as a conformant codec does on every
+    capability in `capabilities` (default: all it offers): then `probe` would find nothing.
+
+    False means only that `probe` must look: it may still find nothing.
+    """
+    wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
+    offered = wanted & codec.capabilities
+    if isinstance(codec, PythonCodec):
+        answer = reference_answer(data, offered, str_encoder=True)
+        return _python_conforms(codec, data, answer, offered)
+    return _outcomes_conform(codec, data, reference_answer(data, offered), offered)
