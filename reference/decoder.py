@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from typing import Final
 
 from .kinds import DecodeError, ErrorKind
-from .table import ROW_OF_BYTE, RUN_PATTERN, TAIL, Row
-from .text import text_of
+from .table import ROW_OF_BYTE, RUN_PATTERN, SUBPART_PATTERN, TAIL, Row
+from .text import cut_before_leads, text_of
 
 _RUN: Final = re.compile(RUN_PATTERN)
+_RUN_OR_SUBPART: Final = re.compile(b"(" + RUN_PATTERN + b")|" + SUBPART_PATTERN)
+_FFFD_BYTES: Final = b"\xef\xbf\xbd"  # U+FFFD, REPLACEMENT CHARACTER, in UTF-8
 
 REPLACEMENT_CHARACTER: Final = "\ufffd"
 SIGNATURE: Final = b"\xef\xbb\xbf"  # U+FEFF encoded, RFC 3629 §6
@@ -98,10 +100,15 @@ def decode_replace(data: BytesLike) -> str:
     if data.isascii():
         return data.decode("ascii")
     if _RUN.fullmatch(data):
-        return text_of(data)  # nothing to replace: spare the walk through pieces
-    return "".join(
-        piece if isinstance(piece, str) else REPLACEMENT_CHARACTER for piece in pieces(data)
-    )
+        return text_of(data)  # nothing to replace
+    return "".join(map(_replaced_text, cut_before_leads(data)))
+
+
+def _replaced_text(data: bytes) -> str:
+    # `re` cuts the input into well-formed runs and maximal subparts (None in the run's place);
+    # each subpart becomes EF BF BD, the UTF-8 of U+FFFD, and the whole is then well-formed.
+    runs: list[bytes | None] = _RUN_OR_SUBPART.split(data)[1::2]
+    return text_of(b"".join([_FFFD_BYTES if run is None else run for run in runs]))
 
 
 def errors(data: BytesLike) -> list[DecodeError]:

@@ -124,3 +124,22 @@ CHAR_PATTERN: Final = b"|".join(_row_pattern(row) for row in ROWS)
 RUN_PATTERN: Final = (
     b"(?:" + b"|".join(_row_pattern(row) + b"++" * (row.tails == 0) for row in ROWS) + b")++"
 )
+
+
+def _proper_prefix_pattern(row: Row) -> bytes:
+    """Return the regular expression of the longest proper prefix of a row's sequences: the
+    lead, then as many of the second byte and tails as are there, short of a whole character."""
+    optional = b""
+    for place in range(row.tails - 1, 0, -1):  # the second byte is place 1, tails after it
+        allowed = row.second if place == 1 else TAIL
+        optional = b"(?:" + _byte_class(allowed) + optional + b")?"
+    return _byte_class(row.lead) + optional
+
+
+# A maximal subpart (Unicode §3.9 D93b), where no character starts: the longest proper prefix of
+# a row's sequences (greedy), else the one byte (a UTF8-tail, or a byte that begins no row).
+SUBPART_PATTERN: Final = (
+    b"|".join(_proper_prefix_pattern(row) for row in ROWS if row.tails)
+    + b"|"
+    + _byte_class(range(0x80, 0x100))
+)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import binascii
 import functools
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from .table import CHAR_PATTERN, ROW_OF_BYTE, TAIL, Row
@@ -115,20 +116,32 @@ def _text_of_chunk(run: bytes) -> str:
     return bulk_text_of(run)
 
 
+def cut_before_leads(data: bytes, size: int = CHUNK) -> Iterator[bytes]:
+    """Yield `data` in pieces of about `size` bytes (nothing for b''), each cut before a byte
+    that is not a UTF8-tail, or after three UTF8-tails in a row.
+
+    RFC 3629 §1: such a byte starts a character or stands alone, never continues one; and no
+    character or maximal subpart holds a byte with three tails before it (a character has at
+    most three tails, after its lead). So a cut there changes neither the characters nor the
+    maximal subparts.
+    """
+    start = 0
+    while start < len(data):
+        end = min(start + size, len(data))
+        for _ in range(3):
+            if end == len(data) or data[end] not in TAIL:
+                break
+            end += 1
+        yield data[start:end]
+        start = end
+
+
 def text_of(run: bytes) -> str:
     """Return the text of a run of well-formed UTF-8, one character per UTF8-char ('' for b'').
 
     ASCII is its own text; a short run is read a character at a time, a longer one in bulk,
-    CHUNK bytes at a time, each cut before a lead byte (RFC 3629 §1: a character boundary is
-    where a byte is not a UTF8-tail).
+    CHUNK bytes at a time (so that the working buffers stay small).
     """
     if len(run) <= CHUNK:
         return _text_of_chunk(run)
-    texts, start = [], 0
-    while start < len(run):
-        end = min(start + CHUNK, len(run))
-        while end < len(run) and run[end] in TAIL:
-            end -= 1
-        texts.append(_text_of_chunk(run[start:end]))
-        start = end
-    return "".join(texts)
+    return "".join(map(_text_of_chunk, cut_before_leads(run)))

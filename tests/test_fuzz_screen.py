@@ -19,12 +19,13 @@ from hypothesis import strategies as st
 from utf8cert.harness.codec import Codec, Outcome
 from utf8cert.harness.corpus import seed_inputs
 from utf8cert.harness.expected import expectation_for
-from utf8cert.harness.probe import code_points_of, cut_points, encoder_request, probe
+from utf8cert.harness.probe import VALUE_ONLY, code_points_of, cut_points, encoder_request, probe
 from utf8cert.harness.python_codec import PythonCodec
-from utf8cert.harness.screen import conforms, reference_answer
+from utf8cert.harness.screen import VALUE_ONLY_START, conforms, reference_answer
 from utf8cert.harness.spec import load_codec
 from utf8cert.harness.strategies import utf8_inputs
 from utf8cert.harness.vectors import load_vectors
+from utf8cert.reference import errors
 
 RETURNING_BROKEN = [
     "fuzz_codecs:AlignedAsciiFastPath",
@@ -202,3 +203,15 @@ def test_only_what_the_offered_capabilities_need_is_worked_out() -> None:
         assert answer.encoded is None  # no reference encoding made
         assert answer.replaced == (expected.text if expected.valid else None)  # nor a walk
         assert reference_answer(data, {"replace"}).replaced == expected.replaced
+
+
+def test_a_value_only_subpart_is_spotted_exactly_where_the_reference_finds_one() -> None:
+    # Every string of one or two bytes, and each after a well-formed character: the pattern
+    # finds something exactly when one of the reference's maximal subparts is of such a kind.
+    strings = [bytes([a]) for a in range(256)] + [
+        bytes([a, b]) for a in range(256) for b in range(256)
+    ]
+    strings += [b"\xc3\xa9" + data for data in strings[:256]]
+    for data in strings:
+        spotted = VALUE_ONLY_START.search(data) is not None
+        assert spotted == any(error.kind in VALUE_ONLY for error in errors(data)), data.hex()

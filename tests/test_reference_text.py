@@ -9,14 +9,17 @@ run is right wherever a long run is cut into chunks.
 from __future__ import annotations
 
 import base64
+import random
 from collections.abc import Callable
 
 import pytest
 
+from utf8cert.reference import decode_replace
 from utf8cert.reference.text import (
     CHUNK,
     bulk_text_of,
     characters_of,
+    cut_before_leads,
     digits_of,
     scalar_of,
     text_of,
@@ -67,3 +70,31 @@ def test_a_long_run_is_cut_only_between_characters(length: int, shift: int) -> N
 @pytest.mark.parametrize("text", ["", "ascii only", "é", "aé", "中文", "😀!", SAMPLES])
 def test_short_runs_decode_as_cpython_does(reader: Callable[[bytes], str], text: str) -> None:
     assert reader(text.encode("utf-8")) == text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        bytes(range(256)) * 700,  # every byte value, cut wherever the size falls
+        b"\x80" * (3 * CHUNK),  # nothing but tails: cut after three of them
+        ("a€😀" * CHUNK).encode("utf-8"),
+        b"",
+    ],
+    ids=["every-byte", "only-tails", "text", "empty"],
+)
+def test_a_cut_is_before_a_lead_or_after_three_tails(data: bytes) -> None:
+    pieces = list(cut_before_leads(data, 1000))
+    assert b"".join(pieces) == data
+    at = 0
+    for piece in pieces[:-1]:
+        at += len(piece)
+        assert (
+            data[at] < 0x80 or data[at] > 0xBF or all(0x80 <= b <= 0xBF for b in data[at - 3 : at])
+        )
+
+
+def test_long_ill_formed_input_is_replaced_as_cpython_does() -> None:
+    # Long enough to be cut into pieces: the maximal subparts must not notice the cuts.
+    rng = random.Random(3629)
+    data = rng.randbytes(3 * CHUNK) + b"\xf0\x90\x80" * CHUNK + b"\x80" * CHUNK
+    assert decode_replace(data) == data.decode("utf-8", "replace")
