@@ -40,7 +40,7 @@ RANDOM_CUTS: Final = 2
 
 _NON_ASCII_RUN: Final = re.compile(b"[\x80-\xff]+")
 # RFC 2279 §2: a lead byte announces the length of its sequence in its high bits.
-LEGACY_SEQUENCE: Final = re.compile(
+_LEGACY_SEQUENCE: Final = re.compile(
     b"[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf7][\x80-\xbf]{3}"
     b"|[\xf8-\xfb][\x80-\xbf]{4}|[\xfc-\xfd][\x80-\xbf]{5}"
 )
@@ -105,16 +105,25 @@ def code_points_of(data: bytes, errors: Sequence[ExpectedError] | None = None) -
             continue  # a tail of the sequence just read the RFC 2279 way
         values += map(ord, decode(data[position : error.offset]))  # well-formed in between
         position = error.offset + error.length
-        if error.kind in VALUE_ONLY:
-            sequence = LEGACY_SEQUENCE.match(data, error.offset)
-            if sequence is not None:
-                try:
-                    values += decode_legacy(sequence.group())
-                    position = sequence.end()
-                except DecodeError:
-                    pass  # an overlong five- or six-byte form: RFC 2279 §6 refuses it too
+        reading = legacy_reading(data, error.offset) if error.kind in VALUE_ONLY else None
+        if reading is not None:
+            values += reading[0]
+            position = reading[1]
     values += map(ord, decode(data[position:]))
     return tuple(values)
+
+
+def legacy_reading(data: bytes, offset: int) -> tuple[list[int], int] | None:
+    """Return the values of the sequence at `offset` read the RFC 2279 way and where it ends;
+    None where no such sequence starts, or where it is an overlong five- or six-byte form (RFC
+    2279 §6 refuses those too)."""
+    sequence = _LEGACY_SEQUENCE.match(data, offset)
+    if sequence is None:
+        return None
+    try:
+        return decode_legacy(sequence.group()), sequence.end()
+    except DecodeError:
+        return None
 
 
 def encoder_request(expected: Expected) -> ExpectedEncoding:

@@ -26,7 +26,6 @@ from utf8cert.reference import (
     DecodeError,
     ErrorKind,
     decode,
-    decode_legacy,
     decode_replace,
     encode,
     validate,
@@ -35,7 +34,7 @@ from utf8cert.reference.decoder import pieces
 from utf8cert.reference.table import NOT_A_LEAD, ROWS, TAIL
 
 from .codec import CAPABILITIES, Capability, Codec, Inapplicable, Outcome, Refused, Returned
-from .probe import LEGACY_SEQUENCE, VALUE_ONLY, chunking, encoding_expectation
+from .probe import VALUE_ONLY, chunking, encoding_expectation, legacy_reading
 from .python_codec import LARGEST_CODE_POINT, PythonCodec
 
 Piece = str | tuple[int, int, ErrorKind]
@@ -158,14 +157,10 @@ def code_points_of_pieces(data: bytes, walked: Iterable[Piece]) -> tuple[int, ..
         if offset < position:
             continue  # a tail of the sequence just read the RFC 2279 way
         position = offset + length
-        if kind in VALUE_ONLY:
-            sequence = LEGACY_SEQUENCE.match(data, offset)
-            if sequence is not None:
-                try:
-                    values += decode_legacy(sequence.group())
-                    position = sequence.end()
-                except DecodeError:
-                    pass  # an overlong five- or six-byte form: RFC 2279 §6 refuses it too
+        reading = legacy_reading(data, offset) if kind in VALUE_ONLY else None
+        if reading is not None:
+            values += reading[0]
+            position = reading[1]
     return tuple(values)
 
 
