@@ -76,11 +76,10 @@ class PythonCodec:
     ) -> None:
         self.spec = spec
         self.description = description
-        self._decode = decode
-        self._decode_replace = decode_replace
-        self._validate = validate
-        self._encode = encode
-        self._incremental_decoder = incremental_decoder
+        self.functions = Functions(decode, decode_replace, validate, encode, incremental_decoder)
+        """The callables themselves, also for a caller that handles what they raise and return
+        (the fuzzer's screen, harness/screen.py): an outcome object per call costs more than a
+        C codec's call."""
         offered: dict[Capability, object] = {
             "decode": decode,
             "replace": decode_replace,
@@ -89,20 +88,16 @@ class PythonCodec:
             "incremental": incremental_decoder,
         }
         self.capabilities = frozenset(c for c, function in offered.items() if function is not None)
-        self.functions = Functions(decode, decode_replace, validate, encode, incremental_decoder)
-        """The callables themselves, for a caller that handles what they raise and return (the
-        fuzzer's screen, harness/screen.py): an outcome object per call costs more than a C
-        codec's call."""
 
     def _absent(self, capability: Capability) -> Inapplicable:
         return Inapplicable(f"{self.spec} has no {capability} capability")
 
     def decode(self, data: bytes) -> Outcome:
         """Return Returned(text), Refused (ValueError), or Failed (other exception, non-str)."""
-        if self._decode is None:
+        if self.functions.decode is None:
             return self._absent("decode")
         try:
-            result = self._decode(data)
+            result = self.functions.decode(data)
         except ValueError as error:
             return refusal(error)
         except (Exception, SystemExit) as error:
@@ -111,10 +106,10 @@ class PythonCodec:
 
     def decode_replace(self, data: bytes) -> Outcome:
         """Return Returned(text), Refused (ValueError), or Failed (other exception, non-str)."""
-        if self._decode_replace is None:
+        if self.functions.decode_replace is None:
             return self._absent("replace")
         try:
-            result = self._decode_replace(data)
+            result = self.functions.decode_replace(data)
         except ValueError as error:
             return refusal(error)
         except (Exception, SystemExit) as error:
@@ -125,10 +120,10 @@ class PythonCodec:
 
     def validate(self, data: bytes) -> Outcome:
         """Return Returned(bool), Refused (ValueError), or Failed (other exception, non-bool)."""
-        if self._validate is None:
+        if self.functions.validate is None:
             return self._absent("validate")
         try:
-            result = self._validate(data)
+            result = self.functions.validate(data)
         except ValueError as error:
             return refusal(error)
         except (Exception, SystemExit) as error:
@@ -140,7 +135,7 @@ class PythonCodec:
     def encode(self, scalars: Sequence[int]) -> Outcome:
         """Return Returned(bytes), Refused (ValueError), Failed, or Inapplicable for values that
         no Python str can hold (above U+10FFFF; lone surrogates can, and are offered)."""
-        if self._encode is None:
+        if self.functions.encode is None:
             return self._absent("encode")
         try:
             text = "".join(map(chr, scalars))
@@ -148,7 +143,7 @@ class PythonCodec:
             value = next(v for v in scalars if not 0 <= v <= LARGEST_CODE_POINT)
             return Inapplicable(f"{value:#x} cannot be held in a Python str")
         try:
-            result = self._encode(text)
+            result = self.functions.encode(text)
         except ValueError as error:
             return refusal(error)
         except (Exception, SystemExit) as error:
@@ -165,7 +160,7 @@ class PythonCodec:
         index in the whole input when the decoder reports `start` relative to the bytes it held
         plus the chunk and offers `getstate()`, as `codecs.IncrementalDecoder` does; else None.
         """
-        if self._incremental_decoder is None:
+        if self.functions.incremental_decoder is None:
             return self._absent("incremental")
         feeds = [(chunk, False) for chunk in chunks]
         if final_empty or not feeds:
@@ -173,7 +168,7 @@ class PythonCodec:
         else:
             feeds[-1] = (feeds[-1][0], True)
         try:
-            decoder = self._incremental_decoder()
+            decoder = self.functions.incremental_decoder()
         except (Exception, SystemExit) as error:
             return crash(error)
         pieces = []
@@ -197,10 +192,10 @@ class PythonCodec:
         so a fresh decoder is fed the earlier chunks again to learn how many it held.
         """
         start = getattr(error, "start", None)
-        if not isinstance(start, int) or self._incremental_decoder is None:
+        if not isinstance(start, int) or self.functions.incremental_decoder is None:
             return None
         try:
-            decoder = self._incremental_decoder()
+            decoder = self.functions.incremental_decoder()
             for chunk in fed:
                 decoder.decode(chunk, False)
             held = decoder.getstate()[0]
