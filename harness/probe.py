@@ -15,7 +15,8 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from utf8cert.reference import DecodeError, EncodeError, ErrorKind, decode, decode_legacy, encode
+from utf8cert.reference import DecodeError, EncodeError, ErrorKind, decode_legacy, encode
+from utf8cert.reference.decoder import pieces
 
 from .codec import Capability, Codec
 from .compare import (
@@ -27,7 +28,7 @@ from .compare import (
     compare_validate,
 )
 from .expected import Expected, ExpectedEncoding, encoding_for, expectation_for
-from .model import LEVELS, ExpectedError, Level
+from .model import LEVELS, Level
 
 LABEL: Final = ("input", "as-is")
 """What a difference found on a fuzz input is called: no vector, the input as it came."""
@@ -89,27 +90,37 @@ def chunking(data: bytes) -> tuple[list[int], list[bytes], bool]:
     return cuts, chunks_at(data, cuts), ends_with_empty_chunk(data)
 
 
-def code_points_of(data: bytes, errors: Sequence[ExpectedError] | None = None) -> tuple[int, ...]:
+Piece = str | tuple[int, int, ErrorKind]
+"""What the reference's walk (`pieces`) yields: a run of text, or a maximal subpart (offset,
+length, kind)."""
+
+
+def code_points_of(data: bytes, walked: Iterable[Piece] | None = None) -> tuple[int, ...]:
     """Return the code points to offer an encoder for a byte string (() for b'').
 
     The well-formed characters as they are; and a sequence ill-formed only for its value read
     the RFC 2279 way, so that ED A0 80 gives U+D800 and F4 90 80 80 gives 0x110000: values an
-    RFC 3629 encoder must refuse (§3). Other ill-formed bytes contribute nothing. `errors` are
-    the input's maximal subparts, when already known.
+    RFC 3629 encoder must refuse (§3). Other ill-formed bytes contribute nothing. `walked` is
+    the reference's walk of `data`, when already made.
+
+    Such a sequence starts with a lead byte and the rest of its RFC 2279 form are UTF8-tail
+    bytes, which no run of text starts with: its bytes are all maximal subparts, and skipping
+    those it covers skips no text.
     """
-    errors = expectation_for(data).errors if errors is None else errors
     values: list[int] = []
     position = 0
-    for error in errors:
-        if error.offset < position:
+    for piece in pieces(data) if walked is None else walked:
+        if isinstance(piece, str):
+            values += map(ord, piece)
+            continue
+        offset, length, kind = piece
+        if offset < position:
             continue  # a tail of the sequence just read the RFC 2279 way
-        values += map(ord, decode(data[position : error.offset]))  # well-formed in between
-        position = error.offset + error.length
-        reading = legacy_reading(data, error.offset) if error.kind in VALUE_ONLY else None
+        position = offset + length
+        reading = legacy_reading(data, offset) if kind in VALUE_ONLY else None
         if reading is not None:
             values += reading[0]
             position = reading[1]
-    values += map(ord, decode(data[position:]))
     return tuple(values)
 
 
@@ -135,7 +146,7 @@ def encoder_request(expected: Expected) -> ExpectedEncoding:
     included); otherwise the characters of its U+FFFD-replaced text.
     """
     if expected.text is None and any(error.kind in VALUE_ONLY for error in expected.errors):
-        return encoding_expectation(code_points_of(expected.data, expected.errors))
+        return encoding_expectation(code_points_of(expected.data))
     text = expected.replaced  # the text itself, for well-formed input
     return ExpectedEncoding(tuple(map(ord, text)), encode(text), None)
 

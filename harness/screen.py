@@ -2,11 +2,13 @@
 
 Nearly every fuzz execution finds nothing, and needs none of what `probe` builds to say what a
 difference is (Difference objects, levels, descriptions, a record per maximal subpart). The
-screen asks the reference once, as cheaply as the input allows: for well-formed input `validate`
-and `decode`; for ill-formed input one walk over its runs and maximal subparts, which gives the
-first error, the U+FFFD text and the code points the encoder is offered. It then puts to the
-codec the questions `probe` puts (the same chunking, the same code points to encode), with the
-codec's own calls where it has them, and checks each answer for equality with the reference's.
+screen asks the reference once, as cheaply as the input allows and only what the codec's
+capabilities need: for well-formed input `validate` and `decode`; for ill-formed input the first
+error, the U+FFFD text from `decode_replace`, and only when the encoder must be offered a
+sequence ill-formed for its value, a walk over every maximal subpart for its code points. It
+then puts to the codec the questions `probe` puts (the same chunking, the same code points to
+encode), with the codec's own calls where it has them, and checks each answer for equality with
+the reference's.
 
 The screen only passes an input when compare.py would find no difference in any answer, at any
 level (tests/test_fuzz_screen.py proves it over the vectors, the broken codecs and random input).
@@ -24,7 +26,6 @@ from typing import Final
 from utf8cert.reference import (
     REPLACEMENT_CHARACTER,
     DecodeError,
-    ErrorKind,
     decode,
     decode_replace,
     encode,
@@ -34,11 +35,8 @@ from utf8cert.reference.decoder import pieces
 from utf8cert.reference.table import NOT_A_LEAD, ROWS, TAIL
 
 from .codec import CAPABILITIES, Capability, Codec, Inapplicable, Outcome, Refused, Returned
-from .probe import VALUE_ONLY, chunking, encoding_expectation, legacy_reading
+from .probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
 from .python_codec import LARGEST_CODE_POINT, PythonCodec
-
-Piece = str | tuple[int, int, ErrorKind]
-"""What the reference's walk yields: a run of text, or a maximal subpart (offset, length, kind)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +96,7 @@ def reference_answer(
     data: bytes, wanted: Iterable[Capability] = CAPABILITIES, *, str_encoder: bool = False
 ) -> Answer:
     """Return what the reference says of `data` for the capabilities `wanted`: the values
-    `expectation_for` and `encoder_request` give, from one walk and without their per-error
-    records.
+    `expectation_for` and `encoder_request` give, without their per-error records.
 
     For a `str_encoder` (a Python codec, which cannot be offered values above U+10FFFF) the
     encoding of such values is not worked out: `encoded` and `encode_error` are then None.
@@ -120,7 +117,7 @@ def reference_answer(
     walked = list(pieces(data))
     replaced = "".join(p if isinstance(p, str) else REPLACEMENT_CHARACTER for p in walked)
     first = next(piece[0] for piece in walked if not isinstance(piece, str))
-    values = code_points_of_pieces(data, walked)
+    values = code_points_of(data, walked)
     if max(values, default=0) > LARGEST_CODE_POINT:
         if str_encoder:  # not asked: the encoding of values above U+10FFFF is not worked out
             return Answer(None, first, replaced, values, None, None)
@@ -138,30 +135,6 @@ def first_error_of(data: bytes) -> int:
     except DecodeError as error:
         return error.offset
     raise ValueError("well-formed input has no first error")
-
-
-def code_points_of_pieces(data: bytes, walked: Iterable[Piece]) -> tuple[int, ...]:
-    """Return `probe.code_points_of(data)` from the reference's walk of `data`.
-
-    A sequence ill-formed only for its value starts with a lead byte, the rest of its RFC 2279
-    form are UTF8-tail bytes, which no run of text starts with: its bytes are all maximal
-    subparts, and skipping those it covers skips no text.
-    """
-    values: list[int] = []
-    position = 0
-    for piece in walked:
-        if isinstance(piece, str):
-            values += map(ord, piece)
-            continue
-        offset, length, kind = piece
-        if offset < position:
-            continue  # a tail of the sequence just read the RFC 2279 way
-        position = offset + length
-        reading = legacy_reading(data, offset) if kind in VALUE_ONLY else None
-        if reading is not None:
-            values += reading[0]
-            position = reading[1]
-    return tuple(values)
 
 
 def _refusal_conforms(offset: object, due: int | None) -> bool:
