@@ -35,9 +35,9 @@ PLUGIN_RATIO_TARGET = 3.0
 PHASES = """
 import time
 start = time.process_time()
-from utf8cert.harness.run import run_check
-from utf8cert.harness.spec import load_codec
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
 imported = time.process_time()
 vectors = load_vectors()
 loaded = time.process_time()

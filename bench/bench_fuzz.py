@@ -33,7 +33,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from utf8cert.harness.fuzz import (
+from utf8cert.harness.fuzzing.campaign import (
     DEFAULT_MAX_LEN,
     Campaign,
     default_dictionary,
@@ -41,7 +41,7 @@ from utf8cert.harness.fuzz import (
     seed_corpus,
     write_script,
 )
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.vectors.load import load_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
@@ -83,11 +83,11 @@ atheris.Fuzz()
 PLAIN = """#!{python}
 import sys
 
-from utf8cert.harness.fuzz_target import import_atheris, load_instrumented
+from utf8cert.harness.fuzzing.target import import_atheris, load_instrumented
 
 atheris = import_atheris()
 codec = load_instrumented(atheris, {spec!r})
-from utf8cert.harness.differential import DifferentialTarget
+from utf8cert.harness.fuzzing.differential import DifferentialTarget
 
 target = DifferentialTarget(codec)
 
@@ -103,7 +103,7 @@ atheris.Fuzz()
 HYPOTHESIS = """
 import json, time
 from hypothesis import Phase, given, seed, settings, strategies as st
-from utf8cert.harness.strategies import assert_conforms
+from utf8cert.harness.fuzzing.strategies import assert_conforms
 
 class OutOfTime(BaseException):
     pass

@@ -9,7 +9,7 @@ import sys
 
 import atheris  # noqa: F401  # imported by name so that PyInstaller packages it
 
-from utf8cert.harness.fuzz_target import run
+from utf8cert.harness.fuzzing.target import run
 
 
 def main() -> None:

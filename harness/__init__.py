@@ -1,1 +1,105 @@
-"""utf8cert.harness: loading vectors and checking codecs against the reference."""
+"""utf8cert.harness: check any UTF-8 codec against the reference; the public API.
+
+    from utf8cert.harness import load_codec, run_check, load_vectors
+
+    codec = load_codec("mypkg.codec:Utf8")          # a spec string, as on the command line
+    report = run_check(codec, load_vectors())       # every vector, variant and capability
+    report.conformant, report.verdict()
+
+`conformance_suite` puts the suite in a project's own pytest tests; `assert_conforms` and the
+Hypothesis strategies check one input or a property. Everything else is private to its wing
+(`codec`, `vectors`, `check`, `reports`, `fuzzing`, `plugin`, `cli`; each `__init__` says what it
+owns). The names are imported on first use, so `import utf8cert.harness` stays light.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from utf8cert.harness.check.run import Report, run_check
+    from utf8cert.harness.codec.interface import (
+        Codec,
+        Failed,
+        Inapplicable,
+        Outcome,
+        Refused,
+        Returned,
+    )
+    from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+    from utf8cert.harness.fuzzing.strategies import (
+        assert_conforms,
+        chunkings,
+        code_points,
+        conformance_test,
+        ill_formed,
+        scalars,
+        utf8_inputs,
+        well_formed,
+    )
+    from utf8cert.harness.plugin.pytest_plugin import conformance_suite
+    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
+
+_HOME = {
+    "Codec": "codec.interface",
+    "Outcome": "codec.interface",
+    "Returned": "codec.interface",
+    "Refused": "codec.interface",
+    "Failed": "codec.interface",
+    "Inapplicable": "codec.interface",
+    "load_codec": "codec.spec",
+    "CodecSpecError": "codec.spec",
+    "load_vectors": "vectors.load",
+    "VectorLoadError": "vectors.load",
+    "run_check": "check.run",
+    "Report": "check.run",
+    "conformance_suite": "plugin.pytest_plugin",
+    "assert_conforms": "fuzzing.strategies",
+    "conformance_test": "fuzzing.strategies",
+    "utf8_inputs": "fuzzing.strategies",
+    "well_formed": "fuzzing.strategies",
+    "ill_formed": "fuzzing.strategies",
+    "scalars": "fuzzing.strategies",
+    "chunkings": "fuzzing.strategies",
+    "code_points": "fuzzing.strategies",
+}
+"""Each public name and the module, under utf8cert.harness, that defines it."""
+
+__all__ = [
+    "Codec",
+    "CodecSpecError",
+    "Failed",
+    "Inapplicable",
+    "Outcome",
+    "Refused",
+    "Report",
+    "Returned",
+    "VectorLoadError",
+    "assert_conforms",
+    "chunkings",
+    "code_points",
+    "conformance_suite",
+    "conformance_test",
+    "ill_formed",
+    "load_codec",
+    "load_vectors",
+    "run_check",
+    "scalars",
+    "utf8_inputs",
+    "well_formed",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Return a public name, importing its module on first use (AttributeError for others)."""
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Return the public names."""
+    return __all__

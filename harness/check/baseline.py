@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
-from .codec import CAPABILITIES
-from .compare import Difference
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.codec.interface import CAPABILITIES
 
 FORMAT: Final = 1
 MARKER: Final = "utf8cert-baseline"

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .codec import Capability, Codec, Failed, Outcome, Refused, Returned
-from .diagnose import (
+from utf8cert.harness.check.diagnose import (
     Finding,
     Marks,
     describe_bytes,
@@ -22,8 +21,9 @@ from .diagnose import (
     replaced_mismatch,
     text_mismatch,
 )
-from .expected import Expected, ExpectedEncoding
-from .model import Level
+from utf8cert.harness.check.expected import Expected, ExpectedEncoding
+from utf8cert.harness.codec.interface import Capability, Codec, Failed, Outcome, Refused, Returned
+from utf8cert.harness.vectors.model import Level
 
 FAILURE_WHAT = {"crash": "crashed", "timeout": "timed out", "wrong-type": "returned the wrong type"}
 

@@ -8,11 +8,10 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
+from utf8cert.harness.check.expected import Expected, ExpectedEncoding
+from utf8cert.harness.codec.interface import Failed, Inapplicable, Outcome, Refused, Returned
+from utf8cert.harness.vectors.model import LEVELS, Level
 from utf8cert.reference import REPLACEMENT_CHARACTER, SIGNATURE, validate
-
-from .codec import Failed, Inapplicable, Outcome, Refused, Returned
-from .expected import Expected, ExpectedEncoding
-from .model import LEVELS, Level
 
 Marks = tuple[tuple[int, int], ...]
 Finding = tuple[Level, str, Marks]

@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from utf8cert.reference import REPLACEMENT_CHARACTER, EncodeError, ErrorKind, encode
-from utf8cert.reference.decoder import pieces
-
-from .model import (
+from utf8cert.harness.vectors.model import (
     DEFAULT_DECODE_LEVELS,
     DecodeExpectation,
     DecodeVector,
@@ -20,6 +17,8 @@ from .model import (
     ExpectedError,
     Level,
 )
+from utf8cert.reference import REPLACEMENT_CHARACTER, EncodeError, ErrorKind, encode
+from utf8cert.reference.decoder import pieces
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from utf8cert.reference import DecodeError, EncodeError, ErrorKind, decode_legacy, encode
-from utf8cert.reference.decoder import pieces
-
-from .codec import Capability, Codec
-from .compare import (
+from utf8cert.harness.check.compare import (
     Difference,
     compare_chunks,
     compare_decode,
@@ -27,8 +23,16 @@ from .compare import (
     compare_replace,
     compare_validate,
 )
-from .expected import Expected, ExpectedEncoding, encoding_for, expectation_for
-from .model import LEVELS, Level
+from utf8cert.harness.check.expected import (
+    Expected,
+    ExpectedEncoding,
+    encoding_for,
+    expectation_for,
+)
+from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.vectors.model import LEVELS, Level
+from utf8cert.reference import DecodeError, EncodeError, ErrorKind, decode_legacy, encode
+from utf8cert.reference.decoder import pieces
 
 LABEL: Final = ("input", "as-is")
 """What a difference found on a fuzz input is called: no vector, the input as it came."""

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
-from .baseline import Key
-from .codec import CAPABILITIES, Capability, Codec
-from .compare import Difference, compare, compare_chunks, compare_encode
-from .expected import expectation_for
-from .model import LEVELS, EncodeVector, Level, Vector, VectorSet
-from .variants import decode_variants, encode_variants
+from utf8cert.harness.check.baseline import Key
+from utf8cert.harness.check.compare import Difference, compare, compare_chunks, compare_encode
+from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.variants import decode_variants, encode_variants
+from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
+from utf8cert.harness.vectors.model import LEVELS, EncodeVector, Level, Vector, VectorSet
 
 DECODING: tuple[Capability, ...] = ("decode", "replace", "validate", "incremental")
 """The capabilities a decoding vector is run through; an encoding vector goes to `encode`."""
@@ -78,7 +78,7 @@ def check_input(codec: Codec, data: bytes) -> list[Difference]:
         if capability not in codec.capabilities:
             continue
         if capability == "incremental" and len(data) > EVERY_CUT_UP_TO:
-            from .probe import chunks_at, cut_points
+            from utf8cert.harness.check.probe import chunks_at, cut_points
 
             chunks = chunks_at(data, cut_points(data))
             for final_empty in (False, True):
@@ -86,7 +86,7 @@ def check_input(codec: Codec, data: bytes) -> list[Difference]:
         else:
             differences += compare(codec, capability, expected, label)
     if "encode" in codec.capabilities:
-        from .probe import ENCODE_LABEL, encoder_request
+        from utf8cert.harness.check.probe import ENCODE_LABEL, encoder_request
 
         differences += compare_encode(codec, encoder_request(expected), ENCODE_LABEL)
     return differences

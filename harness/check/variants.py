@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
+from utf8cert.harness.check.expected import Expected, ExpectedEncoding, encoding_of, expected_of
+from utf8cert.harness.vectors.model import DEFAULT_DECODE_LEVELS as DEFAULT
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, ExpectedError
 from utf8cert.reference import SIGNATURE, ErrorKind
-
-from .expected import Expected, ExpectedEncoding, encoding_of, expected_of
-from .model import DEFAULT_DECODE_LEVELS as DEFAULT
-from .model import DecodeVector, EncodeVector, ExpectedError
 
 PAD: Final = 0x61
 """The padding byte, "a": any ASCII byte would do (RFC 3629 §1)."""

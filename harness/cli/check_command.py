@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .model import LEVELS, Level
+from utf8cert.harness.vectors.model import LEVELS, Level
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -76,10 +76,10 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 @contextmanager
 def _one_line_errors() -> Iterator[None]:
     """Turn the errors of loading user input into UsageFailure (one line, exit 2)."""
-    from .baseline import BaselineError
-    from .cli import UsageFailure
-    from .spec import CodecSpecError
-    from .vectors import VectorLoadError
+    from utf8cert.harness.check.baseline import BaselineError
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.codec.spec import CodecSpecError
+    from utf8cert.harness.vectors.load import VectorLoadError
 
     try:
         yield
@@ -91,7 +91,7 @@ def _one_line_errors() -> Iterator[None]:
 
 def parse_hex(text: str) -> bytes:
     """Return the bytes of a hex string (spaces and colons allowed); UsageFailure if not hex."""
-    from .cli import UsageFailure
+    from utf8cert.harness.cli.main import UsageFailure
 
     digits = "".join(text.replace(":", " ").split())
     try:
@@ -104,13 +104,13 @@ def run(arguments: argparse.Namespace) -> int:
     """Return the exit status of one `check` run, the report printed and files written."""
     from rich.console import Console
 
-    from .baseline import load_baseline, write_baseline
-    from .model import VectorSet
-    from .report import render, report_json
-    from .report_markdown import report_markdown
-    from .run import Report, check_input, run_check
-    from .spec import load_codec
-    from .vectors import load_vectors
+    from utf8cert.harness.check.baseline import load_baseline, write_baseline
+    from utf8cert.harness.check.run import Report, check_input, run_check
+    from utf8cert.harness.codec.spec import load_codec
+    from utf8cert.harness.reports.markdown import report_markdown
+    from utf8cert.harness.reports.text import render, report_json
+    from utf8cert.harness.vectors.load import load_vectors
+    from utf8cert.harness.vectors.model import VectorSet
 
     data = None if arguments.input is None else parse_hex(arguments.input)
     with _one_line_errors():

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .codec import CAPABILITIES
-from .model import LEVELS
+from utf8cert.harness.codec.interface import CAPABILITIES
+from utf8cert.harness.vectors.model import LEVELS
 
 if TYPE_CHECKING:
-    from .fuzz import Progress
+    from utf8cert.harness.fuzzing.campaign import Progress
 
 REPRODUCER_SHOWN = 300
 """Longer reproducer lines are left to the finding's .txt file."""
@@ -25,7 +25,7 @@ REPRODUCER_SHOWN = 300
 
 def register(subcommands: Any) -> None:
     """Add the `fuzz` and `corpus` subcommands' parsers."""
-    from .fuzz import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
+    from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
 
     fuzz = subcommands.add_parser(
         "fuzz",
@@ -107,7 +107,7 @@ def register(subcommands: Any) -> None:
 
 
 def _positive(name: str, value: int | None) -> None:
-    from .cli import UsageFailure
+    from utf8cert.harness.cli.main import UsageFailure
 
     if value is not None and value < 1:
         raise UsageFailure(f"{name} must be at least 1, not {value}")
@@ -117,13 +117,13 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
     from rich.console import Console
 
-    from .cli import UsageFailure
-    from .differential import FINDING_EXIT
-    from .fuzz import Campaign, default_dictionary, fuzz, pass_through
-    from .fuzz_target import ATHERIS_MISSING
-    from .spec import CodecSpecError, load_codec
-    from .triage import triage_crashes, triage_pending
-    from .vectors import VectorLoadError, load_vectors
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz, pass_through
+    from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+    from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
+    from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
+    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
     spec: str | None = arguments.spec
     flags: list[str] = getattr(arguments, "passed", [])
@@ -257,9 +257,9 @@ class ProgressView:
 
 def run_corpus_build(arguments: argparse.Namespace) -> int:
     """Return 0 after writing the seed corpus, printing what changed."""
-    from .cli import UsageFailure
-    from .corpus import build_corpus
-    from .vectors import VectorLoadError, load_vectors
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.fuzzing.corpus import build_corpus
+    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
     try:
         vectors = load_vectors(arguments.vectors)

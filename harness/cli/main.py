@@ -14,12 +14,12 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .run import utf8cert_version
+from utf8cert.harness.check.run import utf8cert_version
 
 COMMANDS: list[str] = [
-    "utf8cert.harness.check_command",
-    "utf8cert.harness.vectors_command",
-    "utf8cert.harness.fuzz_cli",
+    "utf8cert.harness.cli.check_command",
+    "utf8cert.harness.cli.vectors_command",
+    "utf8cert.harness.cli.fuzz_command",
 ]
 """Modules that each register one subcommand."""
 

@@ -34,8 +34,8 @@ def register(subcommands: Any) -> None:
 
 def _load(paths: list[str]) -> Any:
     """Return the built-in vectors and those at `paths`; UsageFailure for a bad file."""
-    from .cli import UsageFailure
-    from .vectors import VectorLoadError, load_vectors
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
     try:
         return load_vectors(paths)
@@ -47,8 +47,8 @@ def _load(paths: list[str]) -> Any:
 
 def run_export(arguments: argparse.Namespace) -> int:
     """Return 0 once the JSON document is written to the output file or stdout."""
-    from .cli import UsageFailure
-    from .export import export_json
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.vectors.export import export_json
 
     document = export_json(_load(arguments.vectors))
     if arguments.output is None:
@@ -63,7 +63,7 @@ def run_export(arguments: argparse.Namespace) -> int:
 
 def run_list(arguments: argparse.Namespace) -> int:
     """Return 0 once one line per vector is printed, file by file."""
-    from .model import DecodeVector
+    from utf8cert.harness.vectors.model import DecodeVector
 
     for vector_file in _load(arguments.vectors).files:
         print(f"# {vector_file.path}: {vector_file.theme} ({len(vector_file.vectors)} vectors)")

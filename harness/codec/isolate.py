@@ -19,10 +19,16 @@ import time
 import weakref
 from collections.abc import Sequence
 
-from .codec import Capability, Failed, Inapplicable, Outcome
-from .protocol import ProtocolError, Request, parse_answer, parse_handshake, request_line
+from utf8cert.harness.codec.interface import Capability, Failed, Inapplicable, Outcome
+from utf8cert.harness.codec.protocol import (
+    ProtocolError,
+    Request,
+    parse_answer,
+    parse_handshake,
+    request_line,
+)
 
-SERVER_MODULE = "utf8cert.harness.serve"
+SERVER_MODULE = "utf8cert.harness.codec.serve"
 EXIT_GRACE = 5.0
 """Seconds a program that closed its output gets to exit, so its status can be reported."""
 
@@ -261,7 +267,7 @@ def child_environment() -> dict[str, str]:
 
 
 def isolated_codec(spec: str, description: str, *, timeout: float) -> ProcessCodec:
-    """Return the Python codec `spec` served by `python -m utf8cert.harness.serve` in a child."""
+    """Return the Python codec `spec`, served in a child by `python -m` SERVER_MODULE."""
     argv = [sys.executable, "-m", SERVER_MODULE, spec]
     described = f"{description}, in a child process ({timeout:g} s per call)"
     return ProcessCodec(spec, argv, timeout=timeout, description=described, env=child_environment())

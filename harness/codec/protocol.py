@@ -13,7 +13,15 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .codec import CAPABILITIES, Capability, Failed, Inapplicable, Outcome, Refused, Returned
+from utf8cert.harness.codec.interface import (
+    CAPABILITIES,
+    Capability,
+    Failed,
+    Inapplicable,
+    Outcome,
+    Refused,
+    Returned,
+)
 
 VERSION = 1
 GREETING = "utf8cert-protocol"

@@ -3,7 +3,7 @@
 Each call costs one try/except around the codec's own function: `ValueError` (with
 `UnicodeDecodeError` and `UnicodeEncodeError`) is a refusal, at the error's `start` when it has
 one; any other exception is a crash; a value of the wrong type is a `wrong-type` failure.
-A codec that kills or hangs the interpreter needs `--isolate` (harness/isolate.py).
+A codec that kills or hangs the interpreter needs `--isolate` (harness/codec/isolate.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from .codec import Capability, Failed, Inapplicable, Outcome, Refused, Returned
+from utf8cert.harness.codec.interface import (
+    Capability,
+    Failed,
+    Inapplicable,
+    Outcome,
+    Refused,
+    Returned,
+)
 
 BytesFunction = Callable[[bytes], object]
 TextFunction = Callable[[str], object]
@@ -78,8 +85,8 @@ class PythonCodec:
         self.description = description
         self.functions = Functions(decode, decode_replace, validate, encode, incremental_decoder)
         """The callables themselves, also for a caller that handles what they raise and return
-        (the fuzzer's screen, harness/screen.py): an outcome object per call costs more than a
-        C codec's call."""
+        (the fuzzer's screen, harness/fuzzing/screen.py): an outcome object per call costs more
+        than a C codec's call."""
         offered: dict[Capability, object] = {
             "decode": decode,
             "replace": decode_replace,

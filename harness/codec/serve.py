@@ -1,6 +1,6 @@
 """Serving a Python codec over the line protocol on stdin/stdout: the reference program.
 
-    python -m utf8cert.harness.serve [SPEC]
+    python -m utf8cert.harness.codec.serve [SPEC]
 
 SPEC is any spec `utf8cert check` takes (default: CPython's utf-8 codec). `--isolate` runs
 Python codecs through this program; adapter writers can read it next to harness/PROTOCOL.md.
@@ -14,10 +14,16 @@ import sys
 from collections.abc import Iterable
 from typing import BinaryIO
 
-from .codec import Codec, Failed, Outcome
-from .protocol import ProtocolError, Request, answer_line, handshake_line, parse_request
-from .python_codec import describe_exception
-from .spec import DEFAULT_SPEC, CodecSpecError, load_codec
+from utf8cert.harness.codec.interface import Codec, Failed, Outcome
+from utf8cert.harness.codec.protocol import (
+    ProtocolError,
+    Request,
+    answer_line,
+    handshake_line,
+    parse_request,
+)
+from utf8cert.harness.codec.python_codec import describe_exception
+from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
 
 
 def outcome_of(codec: Codec, request: Request) -> Outcome:
@@ -58,7 +64,7 @@ def serve(codec: Codec, requests: Iterable[bytes], answers: BinaryIO) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Return 0 when stdin ends, or 2 (one line on stderr) if the spec names no codec."""
     parser = argparse.ArgumentParser(
-        prog="python -m utf8cert.harness.serve",
+        prog="python -m utf8cert.harness.codec.serve",
         description="Serve a codec over the utf8cert line protocol on stdin/stdout.",
     )
     parser.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help="codec spec")

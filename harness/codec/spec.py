@@ -18,10 +18,10 @@ from operator import methodcaller
 from types import ModuleType
 from typing import Any
 
-from .codec import Capability, Codec
-from .isolate import ProcessCodec, StartError, isolated_codec
-from .protocol import GREETING, VERSION
-from .python_codec import PythonCodec, describe_exception
+from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_codec
+from utf8cert.harness.codec.protocol import GREETING, VERSION
+from utf8cert.harness.codec.python_codec import PythonCodec, describe_exception
 
 DEFAULT_SPEC = "codec:utf-8"
 

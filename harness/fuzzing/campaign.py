@@ -20,8 +20,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import IO, Final
 
-from .codec import Capability
-from .model import Level, VectorSet
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.vectors.model import Level, VectorSet
 
 DEFAULT_MAX_LEN: Final = 65536 + 512
 """Room for an input to straddle the 65536-byte boundary with a few hundred bytes after it."""
@@ -35,7 +35,7 @@ or give it a file to replay one input (libFuzzer flags as arguments)."""
 
 import sys
 
-from utf8cert.harness.fuzz_target import run
+from utf8cert.harness.fuzzing.target import run
 
 run(
     {spec!r},
@@ -178,7 +178,7 @@ class Progress:
 
 def seed_corpus(campaign: Campaign, vectors: VectorSet) -> None:
     """Create the campaign's directories and write the vectors' inputs as its seeds."""
-    from .corpus import build_corpus
+    from utf8cert.harness.fuzzing.corpus import build_corpus
 
     for directory in (campaign.crashes, campaign.corpus):
         directory.mkdir(parents=True, exist_ok=True)

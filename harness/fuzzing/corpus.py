@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.fuzzing.finding import write_atomically
+from utf8cert.harness.vectors.model import DecodeVector, VectorSet
 from utf8cert.reference import encode_legacy
-
-from .finding import write_atomically
-from .model import DecodeVector, VectorSet
 
 SEED_NAME: Final = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """A seed file is named after the vector it comes from (schema `id`), with no suffix."""

@@ -13,12 +13,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final, NoReturn
 
-from .codec import Capability, Codec
-from .compare import Difference
-from .finding import slug, write_atomically
-from .model import Level
-from .probe import at_or_above, probe
-from .screen import conforms
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.probe import at_or_above, probe
+from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.fuzzing.finding import slug, write_atomically
+from utf8cert.harness.fuzzing.screen import conforms
+from utf8cert.harness.vectors.model import Level
 
 FINDING_EXIT: Final = 79
 """The exit status of a target that stopped at its first finding (recorded under pending/).

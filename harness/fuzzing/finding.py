@@ -22,13 +22,12 @@ from typing import Any, Final
 
 import yaml
 
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.probe import code_points_of, encoding_expectation
+from utf8cert.harness.vectors.load import SCHEMA_VERSION
 from utf8cert.reference import sequence_at
 from utf8cert.reference.encoder import refusal
-
-from .compare import Difference
-from .expected import expectation_for
-from .probe import code_points_of, encoding_expectation
-from .vectors import SCHEMA_VERSION
 
 MAX_TRIES: Final = 2000
 """Probes a minimization may spend; a 64 KiB input needs about a thousand."""

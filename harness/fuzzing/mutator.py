@@ -13,9 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from utf8cert.reference import ErrorKind, sequence_at
-
-from .samples import (
+from utf8cert.harness.vectors.samples import (
     BOUNDARY_SCALARS,
     below,
     between,
@@ -25,6 +23,7 @@ from .samples import (
     scalar_of_length,
     well_formed_sequence,
 )
+from utf8cert.reference import ErrorKind, sequence_at
 
 ByteMutate = Callable[[bytes, int], bytes]
 """libFuzzer's byte mutations (`atheris.Mutate(data, max_size)`, usable only inside a campaign)."""

@@ -23,6 +23,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from utf8cert.harness.check.probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
+from utf8cert.harness.codec.interface import (
+    CAPABILITIES,
+    Capability,
+    Codec,
+    Inapplicable,
+    Outcome,
+    Refused,
+    Returned,
+)
+from utf8cert.harness.codec.python_codec import LARGEST_CODE_POINT, PythonCodec
 from utf8cert.reference import (
     REPLACEMENT_CHARACTER,
     DecodeError,
@@ -33,10 +44,6 @@ from utf8cert.reference import (
 )
 from utf8cert.reference.decoder import pieces
 from utf8cert.reference.table import NOT_A_LEAD, ROWS, TAIL
-
-from .codec import CAPABILITIES, Capability, Codec, Inapplicable, Outcome, Refused, Returned
-from .probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
-from .python_codec import LARGEST_CODE_POINT, PythonCodec
 
 
 @dataclass(frozen=True, slots=True)

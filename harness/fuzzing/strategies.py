@@ -14,7 +14,7 @@
 Usage in a project's tests::
 
     from hypothesis import given
-    from utf8cert.harness.strategies import assert_conforms, utf8_inputs
+    from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
 
     @given(utf8_inputs())
     def test_my_codec_conforms(data: bytes) -> None:
@@ -31,14 +31,18 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from utf8cert.harness.check.probe import at_or_above, probe
+from utf8cert.harness.codec.interface import Codec
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.differential import describe
+from utf8cert.harness.vectors.model import Level
+from utf8cert.harness.vectors.samples import (
+    BOUNDARY_SCALARS,
+    SCALAR_RANGES,
+    SURROGATES,
+    error_sequence,
+)
 from utf8cert.reference import ErrorKind
-
-from .codec import Codec
-from .differential import describe
-from .model import Level
-from .probe import at_or_above, probe
-from .samples import BOUNDARY_SCALARS, SCALAR_RANGES, SURROGATES, error_sequence
-from .spec import load_codec
 
 ALL_SCALARS: tuple[range, ...] = tuple(r for length in (1, 2, 3, 4) for r in SCALAR_RANGES[length])
 """U+0000..U+D7FF and U+E000..U+10FFFF: every Unicode scalar value (RFC 3629 §3)."""

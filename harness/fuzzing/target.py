@@ -1,7 +1,7 @@
 """Start an atheris campaign on one codec: the whole body of a `*_fuzzer.py` fuzz target.
 
     #!/usr/bin/env python3
-    from utf8cert.harness.fuzz_target import run
+    from utf8cert.harness.fuzzing.target import run
 
     run("mypkg.codec:Utf8")      # libFuzzer flags come from sys.argv
 
@@ -20,13 +20,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-from .codec import Capability, Codec
-from .corpus import seed_inputs
-from .differential import DifferentialTarget
-from .model import LEVELS
-from .mutator import Mutator
-from .spec import DEFAULT_SPEC, CodecSpecError, load_codec
-from .vectors import load_vectors
+from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
+from utf8cert.harness.fuzzing.corpus import seed_inputs
+from utf8cert.harness.fuzzing.differential import DifferentialTarget
+from utf8cert.harness.fuzzing.mutator import Mutator
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import LEVELS
 
 ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
 

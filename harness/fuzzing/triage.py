@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .codec import Capability, Codec
-from .differential import PENDING, DifferentialTarget
-from .finding import Finding, minimize, save, slug
-from .model import Level
-from .spec import load_codec
+from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
+from utf8cert.harness.fuzzing.finding import Finding, minimize, save, slug
+from utf8cert.harness.vectors.model import Level
 
 LIBFUZZER_ARTIFACTS: Final = ("crash-", "timeout-", "oom-", "leak-")
 TRIAGED: Final = "triaged"

@@ -6,7 +6,7 @@
 
 collects the conformance suite, from any directory, as one test item per vector and capability
 (`utf8cert::VECTOR-ID[CAPABILITY]`), so -k, -x, --junitxml and -n (xdist) apply. This module
-imports only pytest: the suite itself (harness/pytest_suite.py) is imported when it is asked for.
+imports only pytest: the suite itself (harness/plugin/suite.py) is imported when it is asked for.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from .codec import Codec
+    from utf8cert.harness.codec.interface import Codec
 
 CODEC = "--utf8-codec"
 VECTORS = "--utf8-vectors"
@@ -67,7 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     spec = config.getoption(CODEC)
     if spec is None:
         return
-    from .pytest_suite import SuitePlugin
+    from utf8cert.harness.plugin.suite import SuitePlugin
 
     config.pluginmanager.register(
         SuitePlugin.from_options(
@@ -105,6 +105,6 @@ def conformance_suite(
     `codec` is a spec string or a Codec. Each failing item shows the same explanation as
     `utf8cert check`.
     """
-    from .pytest_suite import suite_function
+    from utf8cert.harness.plugin.suite import suite_function
 
     return suite_function(codec, vectors=vectors, fail_on=fail_on, baseline=baseline)

@@ -10,14 +10,19 @@ from typing import Any
 
 import pytest
 
-from .baseline import BaselineError, Key, load_baseline
-from .codec import Capability, Codec
-from .compare import Difference
-from .explain import explain, grouped
-from .model import LEVELS, Level, Vector, VectorSet
-from .run import capabilities_for, check_vector, utf8cert_version, vector_index
-from .spec import CodecSpecError, load_codec
-from .vectors import VectorLoadError, load_vectors
+from utf8cert.harness.check.baseline import BaselineError, Key, load_baseline
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.run import (
+    capabilities_for,
+    check_vector,
+    utf8cert_version,
+    vector_index,
+)
+from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
+from utf8cert.harness.vectors.model import LEVELS, Level, Vector, VectorSet
 
 SUITE_NODE_ID = "utf8cert"
 

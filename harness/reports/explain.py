@@ -10,8 +10,8 @@ import shlex
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .compare import Difference
-from .model import LEVELS, Vector
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.vectors.model import LEVELS, Vector
 
 ROW: Final = 16
 """Bytes per hex dump row."""

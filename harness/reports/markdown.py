@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final
 
-from .baseline import Key
-from .explain import explain, grouped
-from .model import LEVELS, Level
-from .run import Report, vector_index
-from .variants import layouts
+from utf8cert.harness.check.baseline import Key
+from utf8cert.harness.check.run import Report, vector_index
+from utf8cert.harness.check.variants import layouts
+from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.vectors.model import LEVELS, Level
 
 SHOWN_GROUPS: Final = 200
 

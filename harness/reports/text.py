@@ -10,11 +10,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .baseline import Key
-from .compare import Difference
-from .explain import explain, grouped
-from .model import LEVELS, Level
-from .run import Report, vector_index
+from utf8cert.harness.check.baseline import Key
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.run import Report, vector_index
+from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.vectors.model import LEVELS, Level
 
 STYLE: Final[dict[Level, str]] = {"must": "bold red", "should": "yellow", "may": "cyan"}
 SHOWN_GROUPS: Final = 100

@@ -11,9 +11,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
-from utf8cert.reference import ErrorKind
-
-from .model import (
+from utf8cert.harness.vectors.model import (
     DEFAULT_DECODE_LEVELS,
     DecodeExpectation,
     DecodeVector,
@@ -26,7 +24,8 @@ from .model import (
     Vector,
     VectorFile,
 )
-from .vector_yaml import YamlDocument
+from utf8cert.harness.vectors.reader import YamlDocument
+from utf8cert.reference import ErrorKind
 
 Path = tuple[str | int, ...]
 

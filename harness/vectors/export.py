@@ -13,7 +13,13 @@ import json
 from pathlib import PurePath
 from typing import Any, Final
 
-from .model import DecodeVector, EncodeVector, ExpectedError, VectorFile, VectorSet
+from utf8cert.harness.vectors.model import (
+    DecodeVector,
+    EncodeVector,
+    ExpectedError,
+    VectorFile,
+    VectorSet,
+)
 
 EXPORT_FORMAT: Final = "utf8cert-vectors"
 EXPORT_VERSION: Final = "1.0"

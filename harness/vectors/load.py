@@ -20,9 +20,9 @@ from typing import Any
 
 import jsonschema
 
-from .model import VectorSet
-from .vector_build import build_file
-from .vector_yaml import VectorLoadError, YamlDocument, parse_yaml
+from utf8cert.harness.vectors.build import build_file
+from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.vectors.reader import VectorLoadError, YamlDocument, parse_yaml
 
 __all__ = ["SCHEMA_VERSION", "VectorLoadError", "builtin_files", "load_vectors", "schema"]
 

@@ -9,14 +9,14 @@ from functools import cache
 
 import pytest
 
-from utf8cert.harness.codec import Capability
-from utf8cert.harness.compare import Difference, compare_decode
-from utf8cert.harness.diagnose import describe_text
-from utf8cert.harness.expected import expectation_for
-from utf8cert.harness.model import DecodeVector, Vector, VectorSet
-from utf8cert.harness.run import Report, run_check
-from utf8cert.harness.spec import load_codec
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.check.compare import Difference, compare_decode
+from utf8cert.harness.check.diagnose import describe_text
+from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.run import Report, run_check
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, Vector, VectorSet
 
 
 @cache

@@ -10,16 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from utf8cert.harness.codec import (
-    CAPABILITIES,
-    Capability,
-    Failed,
-    Inapplicable,
-    Outcome,
-    Refused,
-    Returned,
-)
-from utf8cert.harness.compare import (
+from utf8cert.harness.check.compare import (
     Difference,
     chunkings,
     compare,
@@ -29,9 +20,23 @@ from utf8cert.harness.compare import (
     compare_replace,
     compare_validate,
 )
-from utf8cert.harness.diagnose import describe_bytes, describe_text
-from utf8cert.harness.expected import Expected, ExpectedEncoding, encoding_for, expectation_for
-from utf8cert.harness.model import ExpectedError
+from utf8cert.harness.check.diagnose import describe_bytes, describe_text
+from utf8cert.harness.check.expected import (
+    Expected,
+    ExpectedEncoding,
+    encoding_for,
+    expectation_for,
+)
+from utf8cert.harness.codec.interface import (
+    CAPABILITIES,
+    Capability,
+    Failed,
+    Inapplicable,
+    Outcome,
+    Refused,
+    Returned,
+)
+from utf8cert.harness.vectors.model import ExpectedError
 from utf8cert.reference import ErrorKind
 
 LABEL = ("v-1", "as-is")

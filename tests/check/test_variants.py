@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from utf8cert.harness.expected import Expected
-from utf8cert.harness.model import DecodeVector, EncodeVector, ExpectedError, Origin, VectorSet
-from utf8cert.harness.variants import (
+from utf8cert.harness.check.expected import Expected
+from utf8cert.harness.check.variants import (
     BLOCKS,
     PAD,
     decode_variants,
@@ -15,7 +14,14 @@ from utf8cert.harness.variants import (
     encode_variants,
     layouts,
 )
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import (
+    DecodeVector,
+    EncodeVector,
+    ExpectedError,
+    Origin,
+    VectorSet,
+)
 from utf8cert.reference import ErrorKind
 
 

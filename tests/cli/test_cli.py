@@ -12,32 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from user_vectors import EXTRA_VECTOR
 
-from utf8cert.harness import vectors as vectors_module
-from utf8cert.harness.cli import main
-from utf8cert.harness.model import DecodeVector, VectorSet
-
-EXTRA_VECTOR = """\
-schema_version: "1.0"
-theme: extra
-description: One more surrogate, for the baseline test.
-sources: [RFC 3629 §3]
-notes:
-  surrogate:
-    defect: A lone low surrogate, which RFC 3629 §3 forbids.
-decode:
-  - id: extra-1
-    description: A lone low surrogate between A and B.
-    source: RFC 3629 §3
-    flags: [surrogate]
-    bytes: "41 ED B0 80 42"
-    valid: false
-    errors:
-      - {offset: 1, length: 1, kind: surrogate}
-      - {offset: 2, length: 1, kind: unexpected-continuation}
-      - {offset: 3, length: 1, kind: unexpected-continuation}
-    replaced: [U+0041, U+FFFD, U+FFFD, U+FFFD, U+0042]
-"""
+from utf8cert.harness.cli.main import main
+from utf8cert.harness.vectors import load as vectors_module
+from utf8cert.harness.vectors.model import DecodeVector, VectorSet
 
 
 @pytest.fixture(autouse=True)

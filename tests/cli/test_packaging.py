@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 IMPORT_CHECK = """
 import importlib.util, sys
@@ -19,7 +19,7 @@ yaml_files = [p.name for p in files("utf8cert.vectors").iterdir() if p.name.ends
 assert yaml_files, "no vector files shipped"
 assert (files("utf8cert.vectors") / "schema.json").is_file(), "schema.json not shipped"
 assert (files("utf8cert.corpus") / "utf8.dict").is_file(), "the fuzzing dictionary not shipped"
-from utf8cert.harness.fuzz import default_dictionary
+from utf8cert.harness.fuzzing.campaign import default_dictionary
 assert default_dictionary() is not None, "utf8cert fuzz finds no dictionary"
 for bare in ("reference", "harness", "vectors"):
     assert importlib.util.find_spec(bare) is None, f"bare top-level {bare!r} is importable"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec import Codec, Failed, Inapplicable, Returned
-from utf8cert.harness.spec import CodecSpecError, load_codec
+from utf8cert.harness.codec.interface import Codec, Failed, Inapplicable, Returned
+from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 
 HANG_TIMEOUT = 3.0
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec import (
+from utf8cert.harness.codec.interface import (
     Capability,
     Codec,
     Failed,
@@ -21,7 +21,7 @@ from utf8cert.harness.codec import (
     Refused,
     Returned,
 )
-from utf8cert.harness.protocol import (
+from utf8cert.harness.codec.protocol import (
     ProtocolError,
     Request,
     answer_line,
@@ -35,11 +35,11 @@ from utf8cert.harness.protocol import (
     scalars_of_hex,
     text_of_hex,
 )
-from utf8cert.harness.serve import serve
-from utf8cert.harness.spec import load_codec
+from utf8cert.harness.codec.serve import serve
+from utf8cert.harness.codec.spec import load_codec
 
-NODE_ADAPTER = Path(__file__).resolve().parents[1] / "examples" / "node" / "textdecoder.js"
-SERVER = f"{shlex.quote(sys.executable)} -m utf8cert.harness.serve"
+NODE_ADAPTER = Path(__file__).resolve().parents[2] / "examples" / "node" / "textdecoder.js"
+SERVER = f"{shlex.quote(sys.executable)} -m utf8cert.harness.codec.serve"
 
 WELL_FORMED = [b"", b"plain", "aé€😀".encode(), "\u0080\u07ff\u0800\uffff\U00010000".encode()]
 ILL_FORMED = [
@@ -199,7 +199,7 @@ def test_serve_writes_the_handshake_and_one_answer_per_request() -> None:
 
 def test_serve_with_a_bad_spec_exits_2_with_one_line() -> None:
     finished = subprocess.run(
-        [sys.executable, "-m", "utf8cert.harness.serve", "codec:klingon"],
+        [sys.executable, "-m", "utf8cert.harness.codec.serve", "codec:klingon"],
         capture_output=True,
         text=True,
         check=False,
@@ -207,7 +207,7 @@ def test_serve_with_a_bad_spec_exits_2_with_one_line() -> None:
     assert finished.returncode == 2
     assert finished.stdout == ""
     assert finished.stderr == (
-        "python -m utf8cert.harness.serve: codec spec 'codec:klingon': "
+        "python -m utf8cert.harness.codec.serve: codec spec 'codec:klingon': "
         "unknown codec 'klingon' (Python's registry has none)\n"
     )
 

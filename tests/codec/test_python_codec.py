@@ -9,8 +9,8 @@ from typing import NoReturn
 
 import pytest
 
-from utf8cert.harness.codec import Failed, Inapplicable, Refused, Returned
-from utf8cert.harness.python_codec import PythonCodec
+from utf8cert.harness.codec.interface import Failed, Inapplicable, Refused, Returned
+from utf8cert.harness.codec.python_codec import PythonCodec
 
 ILL_FORMED = [b"\xc0\xaf", b"ab\xe0\x80\xaf", b"\xed\xa0\x80z", b"abc\xf0\x9f\x98", b"\xe2\x82a"]
 

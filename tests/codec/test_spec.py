@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec import Codec, Inapplicable, Outcome, Refused, Returned
-from utf8cert.harness.spec import CodecSpecError, load_codec
+from utf8cert.harness.codec.interface import Codec, Inapplicable, Outcome, Refused, Returned
+from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 
 # Well-formed, and ill-formed in each way RFC 3629 §4 rules out; CPython's decoder is the judge.
 INPUTS = [

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.run import capabilities_for, check_vector
-from utf8cert.harness.spec import load_codec
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.check.run import capabilities_for, check_vector
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 TIMEOUT = 300  # generous: a loaded 2-core machine; a campaign usually takes a few seconds
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 LAYOUT = ROOT / ".clusterfuzzlite"
 TARGETS = sorted((ROOT / "fuzz").glob("*_fuzzer.py"))

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.corpus import build_corpus, named_seeds, seed_inputs
-from utf8cert.harness.model import DecodeVector, EncodeVector, VectorSet
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.fuzzing.corpus import build_corpus, named_seeds, seed_inputs
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, VectorSet
 from utf8cert.reference import ErrorKind, decode_legacy, errors
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DICTIONARY = ROOT / "corpus" / "utf8.dict"
 SEEDS = ROOT / "corpus" / "seeds"
 ENTRY = re.compile(r'^([a-z0-9_]+)="((?:[^"\\]|\\x[0-9a-f]{2}|\\\\|\\")*)"$')

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from utf8cert import reference
-from utf8cert.harness.cli import build_parser, main, split_passed
-from utf8cert.harness.fuzz import (
+from utf8cert.harness.cli.main import build_parser, main, split_passed
+from utf8cert.harness.fuzzing.campaign import (
     DEFAULT_MAX_LEN,
     Campaign,
     Progress,
@@ -20,7 +20,7 @@ from utf8cert.harness.fuzz import (
     pass_through,
     write_script,
 )
-from utf8cert.harness.fuzz_target import COVERED, instrumented_packages
+from utf8cert.harness.fuzzing.target import COVERED, instrumented_packages
 
 
 def test_the_default_max_len_straddles_the_64_kib_boundary() -> None:

@@ -10,13 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.differential import PENDING, CodecDiffers, DifferentialTarget
-from utf8cert.harness.finding import Finding, minimize, reproducer, save, slug, vector_document
-from utf8cert.harness.model import DecodeVector, EncodeVector
-from utf8cert.harness.probe import probe
-from utf8cert.harness.spec import load_codec
-from utf8cert.harness.triage import TRIAGED, triage_crashes, triage_pending
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.check.probe import probe
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.differential import PENDING, CodecDiffers, DifferentialTarget
+from utf8cert.harness.fuzzing.finding import (
+    Finding,
+    minimize,
+    reproducer,
+    save,
+    slug,
+    vector_document,
+)
+from utf8cert.harness.fuzzing.triage import TRIAGED, triage_crashes, triage_pending
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
 
 
 def finding_of(spec: str, data: bytes, **asked: object) -> Finding:

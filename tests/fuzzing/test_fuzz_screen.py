@@ -1,4 +1,4 @@
-"""The fuzzer's screen (harness/screen.py) is conservative: what it passes, `probe` passes.
+"""The fuzzer's screen (harness/fuzzing/screen.py) is conservative: what it passes, `probe` passes.
 
 The screen decides whether an execution may skip `probe`; if it ever passed an input on which
 `probe` finds a difference, the campaign would miss that difference. So: every input it passes
@@ -16,15 +16,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from utf8cert.harness.codec import Codec, Outcome
-from utf8cert.harness.corpus import seed_inputs
-from utf8cert.harness.expected import expectation_for
-from utf8cert.harness.probe import VALUE_ONLY, code_points_of, cut_points, encoder_request, probe
-from utf8cert.harness.python_codec import PythonCodec
-from utf8cert.harness.screen import VALUE_ONLY_START, conforms, reference_answer
-from utf8cert.harness.spec import load_codec
-from utf8cert.harness.strategies import utf8_inputs
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.probe import (
+    VALUE_ONLY,
+    code_points_of,
+    cut_points,
+    encoder_request,
+    probe,
+)
+from utf8cert.harness.codec.interface import Codec, Outcome
+from utf8cert.harness.codec.python_codec import PythonCodec
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.corpus import seed_inputs
+from utf8cert.harness.fuzzing.screen import VALUE_ONLY_START, conforms, reference_answer
+from utf8cert.harness.fuzzing.strategies import utf8_inputs
+from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.reference import errors
 
 RETURNING_BROKEN = [

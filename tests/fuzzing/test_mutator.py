@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from utf8cert.harness.mutator import BLOCK_BOUNDARIES, MAX_SHIFT, Mutator, character_start
-from utf8cert.harness.samples import BOUNDARY_SCALARS
+from utf8cert.harness.fuzzing.mutator import BLOCK_BOUNDARIES, MAX_SHIFT, Mutator, character_start
+from utf8cert.harness.vectors.samples import BOUNDARY_SCALARS
 from utf8cert.reference import ErrorKind
 
 TEXT = "Grüße, 世界! 😀 ok".encode()

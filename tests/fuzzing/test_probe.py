@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from utf8cert.harness.expected import expectation_for
-from utf8cert.harness.probe import (
+from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.probe import (
     at_or_above,
     chunks_at,
     code_points_of,
@@ -18,8 +18,8 @@ from utf8cert.harness.probe import (
     encoder_request,
     probe,
 )
-from utf8cert.harness.spec import load_codec
-from utf8cert.harness.strategies import utf8_inputs
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.strategies import utf8_inputs
 
 
 def test_code_points_of_reads_surrogates_and_values_beyond_u10ffff_the_rfc_2279_way() -> None:

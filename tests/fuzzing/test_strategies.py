@@ -13,7 +13,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from utf8cert.harness.strategies import (
+from utf8cert.harness.fuzzing.strategies import (
     ALL_SCALARS,
     assert_conforms,
     chunkings,

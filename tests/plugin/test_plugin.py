@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness import pytest_suite
-from utf8cert.harness.cli import main
-from utf8cert.harness.model import EncodeVector, VectorSet
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.cli.main import main
+from utf8cert.harness.plugin import suite as pytest_suite
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import EncodeVector, VectorSet
 
 pytest_plugins = ["pytester"]
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 NO_CACHE = ("-p", "no:cacheprovider")
 
 
@@ -154,7 +154,7 @@ def decoding_ids() -> list[str]:
 def test_a_baseline_written_by_the_cli_makes_the_plugin_pass(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("utf8cert.harness.vectors.load_vectors", cached_load)
+    monkeypatch.setattr("utf8cert.harness.vectors.load.load_vectors", cached_load)
     baseline = pytester.path / "baseline.json"
     spec = "codec:utf-8:surrogatepass"
     assert main(["check", spec, "--write-baseline", str(baseline)]) == 0
@@ -168,7 +168,7 @@ def test_a_baseline_written_by_the_cli_makes_the_plugin_pass(
 
 
 def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
-    from test_cli import EXTRA_VECTOR
+    from user_vectors import EXTRA_VECTOR
 
     extra = pytester.makefile(".yaml", extra=EXTRA_VECTOR)
     result = pytester.runpytest(
@@ -180,7 +180,7 @@ def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
 def test_one_line_puts_the_suite_in_a_projects_own_tests(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_codec="""
-        from utf8cert.harness.pytest_plugin import conformance_suite
+        from utf8cert.harness.plugin.pytest_plugin import conformance_suite
 
         test_utf8_conformance = conformance_suite("codec:utf-8")
         test_cesu8 = conformance_suite("broken_codecs:Cesu8Decoder")
@@ -195,11 +195,13 @@ def test_one_line_puts_the_suite_in_a_projects_own_tests(pytester: pytest.Pytest
 
 def test_the_plugin_module_imports_nothing_heavy() -> None:
     code = (
-        "import sys, utf8cert.harness.pytest_plugin\n"
+        "import sys, utf8cert.harness.plugin.pytest_plugin\n"
         "print(sorted(m for m in sys.modules if m.startswith(('utf8cert.', 'rich', 'yaml',"
         " 'jsonschema'))))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "['utf8cert.harness', 'utf8cert.harness.pytest_plugin']"
+    assert result.stdout.strip() == str(
+        ["utf8cert.harness", "utf8cert.harness.plugin", "utf8cert.harness.plugin.pytest_plugin"]
+    )

@@ -14,7 +14,7 @@ import pytest
 from utf8cert.reference.table import NOT_A_LEAD, ROW_OF_BYTE, ROWS, TAIL, Row
 
 SEED_WITH_ABNF = (
-    Path(__file__).resolve().parents[1].parent / "shared/seeds/001_4102db89321f74c9.txt"
+    Path(__file__).resolve().parents[2].parent / "shared/seeds/001_4102db89321f74c9.txt"
 )
 
 # RFC 3629 §4, transcribed by hand for this test: (rule, lead bytes, second byte, bytes after lead).

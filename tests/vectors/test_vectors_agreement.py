@@ -9,8 +9,8 @@ import codecs
 import independent
 import pytest
 
-from utf8cert.harness.model import DecodeExpectation, DecodeVector, EncodeVector
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeExpectation, DecodeVector, EncodeVector
 from utf8cert.reference import (
     DecodeError,
     EncodeError,

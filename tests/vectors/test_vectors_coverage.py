@@ -14,8 +14,8 @@ from typing import Final
 
 import pytest
 
-from utf8cert.harness.model import DecodeVector, EncodeVector
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
 from utf8cert.reference.table import NOT_A_LEAD, ROW_OF_BYTE, ROWS, TAIL, Row
 
 VECTORS = load_vectors()

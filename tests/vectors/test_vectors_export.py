@@ -11,8 +11,9 @@ from pathlib import Path, PurePath
 from types import MappingProxyType
 from typing import Any
 
-from utf8cert.harness.export import export_json
-from utf8cert.harness.model import (
+from utf8cert.harness.vectors.export import export_json
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import (
     DecodeVector,
     EncodeFailure,
     EncodeVector,
@@ -23,7 +24,6 @@ from utf8cert.harness.model import (
     VectorFile,
     VectorSet,
 )
-from utf8cert.harness.vectors import load_vectors
 from utf8cert.reference import ErrorKind
 
 VECTORS = load_vectors()

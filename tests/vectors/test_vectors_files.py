@@ -17,13 +17,13 @@ import jsonschema
 import pytest
 import yaml
 
-from utf8cert.harness.model import DecodeVector, EncodeVector
-from utf8cert.harness.vectors import SCHEMA_VERSION, builtin_files, load_vectors
+from utf8cert.harness.vectors.load import SCHEMA_VERSION, builtin_files, load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
 
 SCHEMA: Final = json.loads((files("utf8cert.vectors") / "schema.json").read_text())
 FILES: Final = {entry.name: yaml.safe_load(entry.read_text()) for entry in builtin_files()}
 VECTORS: Final = load_vectors()
-README: Final = Path(__file__).resolve().parents[1] / "vectors" / "README.md"
+README: Final = Path(__file__).resolve().parents[2] / "vectors" / "README.md"
 
 
 def items(data: dict[str, Any]) -> list[dict[str, Any]]:

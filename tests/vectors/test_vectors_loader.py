@@ -8,8 +8,8 @@ from types import MappingProxyType
 
 import pytest
 
-from utf8cert.harness.model import DecodeVector, EncodeVector, ExpectedError, Note, Origin
-from utf8cert.harness.vectors import VectorLoadError, load_vectors
+from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, ExpectedError, Note, Origin
 from utf8cert.reference import ErrorKind
 
 HEADER = """\

@@ -14,8 +14,8 @@ from typing import Final
 import peers
 import pytest
 
-from utf8cert.harness.model import DecodeVector
-from utf8cert.harness.vectors import load_vectors
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector
 
 BY_BYTES: Final[dict[bytes, list[DecodeVector]]] = defaultdict(list)
 for _vector in load_vectors():

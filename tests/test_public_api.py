@@ -1,0 +1,58 @@
+"""The public API: every documented name imports from `utf8cert.harness`, lazily, and the
+README's Python example runs as written."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+import utf8cert.harness as harness
+
+README: Final = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_every_public_name_imports_from_utf8cert_harness() -> None:
+    for name in harness.__all__:
+        home = import_module(f"utf8cert.harness.{harness._HOME[name]}")
+        assert getattr(harness, name) is getattr(home, name)
+    assert sorted(dir(harness)) == sorted(harness.__all__)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'run'"):
+        harness.run  # noqa: B018 - the attribute access is what is tested
+
+
+def test_importing_the_package_loads_no_wing() -> None:
+    """`import utf8cert.harness` must stay light: the CLI and plugin pay only for what they use."""
+    code = (
+        "import sys, utf8cert.harness; "
+        "print(sorted(m for m in sys.modules if m.startswith('utf8cert.harness.')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "[]"
+
+
+def test_the_readme_python_api_example_runs() -> None:
+    """The README's API example certifies surrogatepass and prints its verdict (not conformant)."""
+    text = README.read_text()
+    section = text[text.index("## The Python API") :]
+    example = re.search(r"```python\n(.*?)```", section, re.S)
+    assert example is not None
+    ran = subprocess.run(
+        [sys.executable, "-c", example.group(1)], capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.startswith("NOT conformant to RFC 3629")
+
+
+def test_the_readme_conformance_suite_line_uses_the_public_api() -> None:
+    imports = re.findall(r"^from (utf8cert\.harness\S*) import", README.read_text(), re.M)
+    assert imports and set(imports) == {"utf8cert.harness"}
