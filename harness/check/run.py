@@ -11,7 +11,8 @@ from importlib.metadata import PackageNotFoundError, version
 from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.compare import Difference, compare, compare_chunks, compare_encode
 from utf8cert.harness.check.expected import expectation_for
-from utf8cert.harness.check.variants import decode_variants, encode_variants
+from utf8cert.harness.check.schedule import Depth, schedule
+from utf8cert.harness.check.variants import FULL, Plan, decode_variants, encode_variants
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
 from utf8cert.harness.vectors.model import LEVELS, EncodeVector, Level, Vector, VectorSet
 
@@ -42,19 +43,20 @@ def capabilities_for(vector: Vector, offered: Iterable[Capability]) -> tuple[Cap
 
 
 def check_vector(
-    codec: Codec, vector: Vector, capabilities: Sequence[Capability]
+    codec: Codec, vector: Vector, capabilities: Sequence[Capability], plan: Plan = FULL
 ) -> list[Difference]:
-    """Return the differences of every variant of one vector on the given capabilities.
+    """Return the differences of every variant `plan` gives one vector (by default all of them)
+    on the given capabilities.
 
     The variants are derived once and shared by the capabilities; [] means conformant.
     """
     differences: list[Difference] = []
     if isinstance(vector, EncodeVector):
         if "encode" in capabilities:
-            for name, encoding in encode_variants(vector):
+            for name, encoding in encode_variants(vector, plan):
                 differences += compare_encode(codec, encoding, (vector.id, name))
         return differences
-    for variant in decode_variants(vector):
+    for variant in decode_variants(vector, plan):
         label = (vector.id, variant.name)
         for capability in capabilities:
             differences += compare(
@@ -161,16 +163,18 @@ def run_check(
     vectors: VectorSet,
     progress: Progress | None = None,
     only: Iterable[Capability] | None = None,
+    depth: Depth = "default",
 ) -> Report:
-    """Return the Report of checking every vector and variant on every capability of `codec`
-    (or only those in `only`); an empty vector set gives an empty, conformant report."""
+    """Return the Report of checking every vector, in the variants `depth` gives it
+    (check/schedule.py), on every capability of `codec` (or only those in `only`); an empty
+    vector set gives an empty, conformant report."""
     offered = codec.capabilities if only is None else codec.capabilities & frozenset(only)
     report = Report(codec.spec, frozenset(offered), vectors, codec.description)
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
-    total = len(vectors)
+    total, plans = len(vectors), schedule(vectors, depth)
     for done, vector in enumerate(vectors, start=1):
         capabilities = capabilities_for(vector, offered)
-        report.differences += check_vector(codec, vector, capabilities)
+        report.differences += check_vector(codec, vector, capabilities, plans.plan(vector))
         for capability in capabilities:
             report.checked[capability] += 1
         if progress is not None:

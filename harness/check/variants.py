@@ -42,6 +42,19 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Plan:
+    """Which of its variants one vector gets: the layouts by name (None: all of them), and
+    whether its as-is input is also cut in two at every point for an incremental decoder."""
+
+    layouts: frozenset[str] | None = None
+    every_cut: bool = True
+
+
+FULL: Final = Plan()
+"""Every layout and every cut: the full cross product (`--depth full`)."""
+
+
+@dataclass(frozen=True)
 class Variant:
     """One derived input of a vector: its name, its expectation, and how an incremental decoder
     is fed it besides whole: cut in two at `cuts`, and the vector byte by byte if `bytewise`."""
@@ -156,17 +169,29 @@ def embed_encoding(expected: ExpectedEncoding, layout: Layout) -> ExpectedEncodi
     )
 
 
-def decode_variants(vector: DecodeVector) -> Iterator[Variant]:
-    """Yield each variant of a decoding vector, as-is first."""
+def planned(plan: Plan, length: int) -> Iterator[Layout]:
+    """Yield the layouts of a vector of `length` items that `plan` keeps, as-is first."""
+    for layout in layouts(length):
+        if plan.layouts is None or layout.name in plan.layouts or layout.name == "as-is":
+            yield layout
+
+
+def decode_variants(vector: DecodeVector, plan: Plan = FULL) -> Iterator[Variant]:
+    """Yield each variant of a decoding vector that `plan` keeps, as-is first."""
     expected = expected_of(vector)
-    for layout in layouts(len(vector.data)):
+    for layout in planned(plan, len(vector.data)):
         cuts = cuts_for(layout, len(vector.data))
+        if layout.name == "as-is" and not plan.every_cut:
+            cuts = ()
         bytewise = not layout.name.startswith("shift-")
         yield Variant(layout.name, embed(expected, layout), cuts, bytewise)
 
 
-def encode_variants(vector: EncodeVector) -> Iterator[tuple[str, ExpectedEncoding]]:
-    """Yield (variant name, expectation) for each layout of an encoding vector, as-is first."""
+def encode_variants(
+    vector: EncodeVector, plan: Plan = FULL
+) -> Iterator[tuple[str, ExpectedEncoding]]:
+    """Yield (variant name, expectation) for each layout of an encoding vector that `plan`
+    keeps, as-is first."""
     expected = encoding_of(vector)
-    for layout in layouts(len(vector.scalars)):
+    for layout in planned(plan, len(vector.scalars)):
         yield layout.name, embed_encoding(expected, layout)

@@ -67,6 +67,13 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"seconds allowed per call in a child process (default: {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
+        "--depth",
+        choices=("default", "full"),
+        default="default",
+        help="default: every vector as is, mid-stream and byte by byte, the shifts, straddles "
+        "and every-point cuts spread over the vectors; full: every variant of every vector",
+    )
+    parser.add_argument(
         "--input",
         metavar="HEX",
         help="check one byte string against the reference instead of the vectors",
@@ -122,7 +129,7 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         if data is None:
             with _progress(len(vectors)) as progress:
-                report = run_check(codec, vectors, progress)
+                report = run_check(codec, vectors, progress, depth=arguments.depth)
         else:
             report = Report(codec.spec, codec.capabilities, vectors, codec.description)
             report.differences = check_input(codec, data)

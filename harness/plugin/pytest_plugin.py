@@ -3,6 +3,7 @@
 
     pytest --utf8-codec SPEC [--utf8-vectors PATH] [--utf8-fail-on must|should|may]
                              [--utf8-baseline FILE] [--utf8-isolate] [--utf8-timeout S]
+                             [--utf8-depth default|full]
 
 collects the conformance suite, from any directory, as one test item per vector and capability
 (`utf8cert::VECTOR-ID[CAPABILITY]`), so -k, -x, --junitxml and -n (xdist) apply. This module
@@ -26,6 +27,7 @@ FAIL_ON = "--utf8-fail-on"
 BASELINE = "--utf8-baseline"
 ISOLATE = "--utf8-isolate"
 TIMEOUT = "--utf8-timeout"
+DEPTH = "--utf8-depth"
 PLUGIN_NAME = "utf8cert-suite"
 
 
@@ -60,6 +62,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="S",
         help="seconds allowed per call in a child process (default: 10)",
     )
+    group.addoption(
+        DEPTH,
+        choices=("default", "full"),
+        default="default",
+        help="full: every variant of every vector (default: the variants spread over them)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -77,6 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
             baseline=config.getoption(BASELINE),
             isolate=config.getoption(ISOLATE),
             timeout=config.getoption(TIMEOUT),
+            depth=config.getoption(DEPTH),
         ),
         PLUGIN_NAME,
     )

@@ -4,7 +4,7 @@ explanation as `utf8cert check`. Imported by the plugin only when the suite is a
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from utf8cert.harness.check.run import (
     utf8cert_version,
     vector_index,
 )
+from utf8cert.harness.check.schedule import Depth, Schedule, schedule
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.reports.explain import explain, grouped
@@ -39,6 +40,11 @@ class Suite:
     vectors: VectorSet
     fail_on: Level = "must"
     known: Collection[Key] = frozenset()
+    depth: Depth = "default"
+    schedule: Schedule = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.schedule = schedule(self.vectors, self.depth)
 
     def cases(self) -> list[tuple[Vector, Capability]]:
         """Return (vector, capability) for every check to run, in vector order."""
@@ -66,7 +72,8 @@ class Suite:
 
     def check(self, vector: Vector, capability: Capability) -> list[Difference]:
         """Return the failing differences of one vector on one capability ([] passes)."""
-        return self.failing(check_vector(self.codec, vector, (capability,)))
+        plan = self.schedule.plan(vector)
+        return self.failing(check_vector(self.codec, vector, (capability,), plan))
 
 
 def load_suite(
@@ -77,6 +84,7 @@ def load_suite(
     baseline: str | Path | None = None,
     isolate: bool = False,
     timeout: float = 10.0,
+    depth: Depth = "default",
 ) -> Suite:
     """Return the suite for a codec (spec or Codec); SuiteError (one line) if it cannot load."""
     if fail_on not in LEVELS:
@@ -91,7 +99,7 @@ def load_suite(
         raise SuiteError(str(error)) from None
     except OSError as error:
         raise SuiteError(f"{error.filename or ''}: {error.strerror or error}") from None
-    return Suite(codec, vector_set, level, known)
+    return Suite(codec, vector_set, level, known, depth)
 
 
 class ConformanceFailure(Exception):
@@ -164,6 +172,7 @@ class SuitePlugin:
         baseline: str | None,
         isolate: bool,
         timeout: float,
+        depth: Depth = "default",
     ) -> SuitePlugin:
         """Return the plugin for the command-line options; pytest.UsageError (one line) if bad."""
         try:
@@ -174,6 +183,7 @@ class SuitePlugin:
                 baseline=baseline,
                 isolate=isolate,
                 timeout=timeout,
+                depth=depth,
             )
         except SuiteError as error:
             raise pytest.UsageError(f"utf8cert: {error}") from None
@@ -181,6 +191,7 @@ class SuitePlugin:
         words += [word for path in vectors for word in ("--utf8-vectors", path)]
         words += ["--utf8-baseline", baseline] if baseline else []
         words += ["--utf8-isolate"] if isolate else []
+        words += ["--utf8-depth", depth] if depth != "default" else []
         return cls(suite, " ".join(words))
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:

@@ -1,0 +1,154 @@
+"""A correct UTF-8 codec that reads one byte per Python step: the slow codec of bench_depth.py.
+
+    utf8cert check bench.slow_codec:ByteAtATime      (from the repository root)
+
+It has no fast path of any kind (no ASCII run, no C call per character): every byte goes through
+`Reader.feed`, a state machine on RFC 3629 §4's table, as a decoder written plainly in Python
+would. It is conformant, so a check of it measures utf8cert's work, not a codec's findings.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+REPLACEMENT: Final = "\ufffd"
+
+# RFC 3629 §4: the lead byte sets how many UTF8-tail bytes follow and the range of the first.
+FIRST_TAIL: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
+
+
+class Reader:
+    """Reads bytes one at a time into characters and ill-formed maximal subparts."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.needed = 0
+        self.low, self.high = 0x80, 0xBF
+        self.held = b""
+        self.position = 0
+        """Index of the next byte in the whole input."""
+
+    def feed(self, byte: int) -> list[tuple[int, str | None]]:
+        """Return what `byte` completes: (start index, character), or (start, None) for an
+        ill-formed maximal subpart ended by it or by its own invalidity."""
+        out: list[tuple[int, str | None]] = []
+        if self.needed:
+            if self.low <= byte <= self.high:
+                self.value = self.value << 6 | byte & 0x3F
+                self.needed -= 1
+                self.held += bytes([byte])
+                self.low, self.high = 0x80, 0xBF
+                self.position += 1
+                if not self.needed:
+                    out.append((self.position - len(self.held), chr(self.value)))
+                    self.held = b""
+                return out
+            # Unicode §3.9 D93b: the subpart ends before this byte, which is read again.
+            out.append((self.position - len(self.held), None))
+            self.needed, self.held = 0, b""
+        start = self.position
+        self.position += 1
+        if byte < 0x80:
+            out.append((start, chr(byte)))
+        elif 0xC2 <= byte <= 0xDF:
+            self.needed, self.value = 1, byte & 0x1F
+        elif 0xE0 <= byte <= 0xEF:
+            self.needed, self.value = 2, byte & 0x0F
+        elif 0xF0 <= byte <= 0xF4:
+            self.needed, self.value = 3, byte & 0x07
+        else:
+            out.append((start, None))
+            return out
+        if self.needed:
+            self.held = bytes([byte])
+            self.low, self.high = FIRST_TAIL.get(byte, (0x80, 0xBF))
+        return out
+
+    def finish(self) -> list[tuple[int, str | None]]:
+        """Return the truncated subpart left at the end of input ([] if none)."""
+        if not self.needed:
+            return []
+        start = self.position - len(self.held)
+        self.needed, self.held = 0, b""
+        return [(start, None)]
+
+
+def _pieces(data: bytes) -> list[tuple[int, str | None]]:
+    reader = Reader()
+    pieces = []
+    for byte in data:
+        pieces += reader.feed(byte)
+    return pieces + reader.finish()
+
+
+def _strict(data: bytes, pieces: list[tuple[int, str | None]]) -> str:
+    text = []
+    for start, piece in pieces:
+        if piece is None:
+            raise UnicodeDecodeError("utf-8", data, start, start + 1, "ill-formed UTF-8")
+        text.append(piece)
+    return "".join(text)
+
+
+class ByteAtATime:
+    """A conformant codec with every capability, one Python step per byte."""
+
+    def decode(self, data: bytes) -> str:
+        """Return the text of well-formed input; UnicodeDecodeError at the first error."""
+        return _strict(data, _pieces(data))
+
+    def decode_replace(self, data: bytes) -> str:
+        """Return the text with one U+FFFD for each ill-formed maximal subpart."""
+        return "".join(REPLACEMENT if piece is None else piece for _, piece in _pieces(data))
+
+    def validate(self, data: bytes) -> bool:
+        """Return True for well-formed input."""
+        return all(piece is not None for _, piece in _pieces(data))
+
+    def encode(self, text: str) -> bytes:
+        """Return the UTF-8 of `text`, one character at a time; UnicodeEncodeError for a
+        surrogate (RFC 3629 §3)."""
+        out = bytearray()
+        for index, character in enumerate(text):
+            value = ord(character)
+            if 0xD800 <= value <= 0xDFFF:
+                raise UnicodeEncodeError("utf-8", text, index, index + 1, "surrogate")
+            if value < 0x80:
+                out.append(value)
+            elif value < 0x800:
+                out += bytes([0xC0 | value >> 6, 0x80 | value & 0x3F])
+            elif value < 0x10000:
+                out += bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
+            else:
+                high, low = value >> 12, value & 0xFFF
+                out += bytes(
+                    [0xF0 | high >> 6, 0x80 | high & 0x3F, 0x80 | low >> 6, 0x80 | low & 0x3F]
+                )
+        return bytes(out)
+
+    def incremental_decoder(self) -> Streaming:
+        """Return a fresh strict decoder that is fed in chunks."""
+        return Streaming()
+
+
+class Streaming:
+    """A strict incremental decoder: one Reader across every chunk."""
+
+    def __init__(self) -> None:
+        self.reader = Reader()
+
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        """Return the characters `chunk` completes; UnicodeDecodeError at the first error, its
+        `start` counted from the first byte held back before `chunk` (as CPython's does)."""
+        held = self.reader.held
+        base = self.reader.position - len(held)
+        pieces = []
+        for byte in chunk:
+            pieces += self.reader.feed(byte)
+        if final:
+            pieces += self.reader.finish()
+        return _strict(held + chunk, [(start - base, piece) for start, piece in pieces])
+
+    def getstate(self) -> tuple[bytes, int]:
+        """Return (the bytes held back, 0), as `codecs.IncrementalDecoder.getstate` does."""
+        return self.reader.held, 0

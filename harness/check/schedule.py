@@ -1,0 +1,212 @@
+"""Which variants and chunkings each vector gets: all of them (`full`), or spread (`default`).
+
+A straddling, alignment or chunking bug depends on where the bytes sit, not on which vector sits
+there, so at the default depth every vector runs as it is, mid-stream and byte by byte, and the
+rest is spread over the vectors: for each alignment shift, each straddled block and the cut at
+every point, a few vectors are picked that between them carry every flag, so that every flag
+meets every variant and chunking at least once. `--depth full` gives every vector everything.
+`workload` says what either depth feeds the codec (the budget README.md documents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from utf8cert.harness.check.compare import chunkings
+from utf8cert.harness.check.variants import (
+    BLOCKS,
+    FULL,
+    SHIFTS,
+    Plan,
+    decode_variants,
+    encode_variants,
+)
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, Vector
+
+Depth = Literal["default", "full"]
+DEPTHS: tuple[Depth, ...] = ("default", "full")
+
+ALWAYS: Final = frozenset({"as-is", "mid-stream"})
+"""The layouts every vector gets at every depth (with the whole and byte-by-byte chunkings)."""
+EVERY_CUT: Final = "every-cut"
+"""The chunkings that cut a vector's as-is input in two at each point."""
+SPREAD_LAYOUTS: Final = (
+    *(f"shift-{shift}" for shift in SHIFTS),
+    *(f"straddle-{block}" for block in BLOCKS),
+)
+"""The layouts spread over the vectors at the default depth."""
+NO_FLAG: Final = ""
+"""Stands for the flags of a vector that has none, so that such vectors are covered too."""
+ALIGNMENT: Final = len(SHIFTS) + 1
+"""The register width whose every alignment the shifts reach (16 bytes)."""
+
+BUDGET: Final = 16_000_000
+"""The most bytes a default-depth check of the built-in vectors feeds a codec (README.md)."""
+ROUNDS: Final = {"straddle-64": 8, "straddle-4096": 4}
+"""How many times over the cheaper straddles cover every trait (each round from elsewhere in
+the vectors), since what a block bug does depends on the bytes cut, not only the flag."""
+
+Trait = tuple[str, bool]
+"""(flag, well-formed?): a flag on well-formed and on ill-formed input fails differently."""
+
+
+def traits(vector: Vector) -> frozenset[Trait]:
+    """Return what a vector stands for in the schedule: each flag (NO_FLAG for none), with
+    whether the vector is well-formed (for an encoding vector: whether it must be encoded)."""
+    valid = vector.valid if isinstance(vector, DecodeVector) else vector.expected is not None
+    return frozenset((flag, valid) for flag in vector.flags or (NO_FLAG,))
+
+
+def byte_class(byte: int) -> str:
+    """Return the RFC 3629 §4 class of a byte: ascii, tail, lead2, lead3, lead4 or never."""
+    if byte < 0x80:
+        return "ascii"
+    if byte < 0xC0:
+        return "tail"
+    if 0xC2 <= byte <= 0xDF:
+        return "lead2"
+    if 0xE0 <= byte <= 0xEF:
+        return "lead3"
+    return "lead4" if 0xF0 <= byte <= 0xF4 else "never"
+
+
+def straddle_traits(vector: Vector) -> frozenset[Trait | tuple[str, str, bool]]:
+    """Return the traits of a vector, and the classes of the bytes on either side of the block
+    boundary its straddling layouts put in it: what a buffered reader cuts apart there."""
+    if not isinstance(vector, DecodeVector) or not vector.data:
+        return traits(vector)
+    cut = max(1, len(vector.data) // 2)
+    if cut >= len(vector.data):
+        return traits(vector)
+    before = "+".join(map(byte_class, vector.data[max(0, cut - 2) : cut]))
+    return traits(vector) | {(before, byte_class(vector.data[cut]), vector.valid)}
+
+
+def covering(
+    group: Sequence[Vector], start: int, of: Callable[[Vector], frozenset[Any]] = traits
+) -> list[Vector]:
+    """Return a few vectors of `group` that between them have every trait the group has ([] for
+    an empty group).
+
+    Greedy: the vector with the most traits not yet had, the first in the group's order from
+    `start` on among equals, so that different starts pick different vectors.
+    """
+    if not group:
+        return []
+    start %= len(group)
+    order = [*group[start:], *group[:start]]
+    uncovered = set().union(*map(of, group))
+    chosen: list[Vector] = []
+    while uncovered:
+        best = max(order, key=lambda vector: len(of(vector) & uncovered))
+        chosen.append(best)
+        uncovered -= of(best)
+    return chosen
+
+
+def first_non_ascii(vector: Vector) -> int:
+    """Return the index of the first byte (or value) above 7F, where ASCII fast paths stop and
+    alignment bugs strike (0 for an all-ASCII vector)."""
+    items = vector.data if isinstance(vector, DecodeVector) else vector.scalars
+    return next((index for index, item in enumerate(items) if item >= 0x80), 0)
+
+
+def aligned(group: Sequence[Vector]) -> Iterator[tuple[Vector, str]]:
+    """Yield (vector, shift) pairs that put, for every trait of `group`, the first non-ASCII
+    byte of a vector with that trait at every offset modulo 16 (as-is counts as a shift of 0)."""
+    for residue in range(ALIGNMENT):
+        needed = {vector.id: (residue - first_non_ascii(vector)) % ALIGNMENT for vector in group}
+        shifted = [vector for vector in group if needed[vector.id]]
+        had = set().union(set(), *(traits(v) for v in group if not needed[v.id]))
+        wanted = [vector for vector in shifted if traits(vector) - had]
+        for vector in covering(wanted, residue * len(wanted) // ALIGNMENT):
+            if traits(vector) - had:
+                had |= traits(vector)
+                yield vector, f"shift-{needed[vector.id]}"
+
+
+class Schedule:
+    """The plan of each vector of one set at one depth."""
+
+    def __init__(self, plans: Mapping[str, Plan], depth: Depth) -> None:
+        self.plans = plans
+        self.depth = depth
+
+    def plan(self, vector: Vector) -> Plan:
+        """Return what `vector` is run through (everything for a vector the set did not hold)."""
+        return self.plans.get(vector.id, FULL)
+
+
+def schedule(vectors: Iterable[Vector], depth: Depth = "default") -> Schedule:
+    """Return the schedule of `vectors` at `depth` (an empty one for no vectors).
+
+    For each spread layout and for the cut at every point, the vectors with at least one byte
+    (or code point) are covered by trait in turn (the empty ones have no variant but as-is
+    anyway); the shifts are then topped up so that each trait also meets every alignment of its
+    first non-ASCII byte. Deterministic: the same vectors in the same order give the same
+    schedule.
+    """
+    if depth == "full":
+        return Schedule({}, depth)
+    vectors = list(vectors)
+    decoding = [v for v in vectors if isinstance(v, DecodeVector) and v.data]
+    encoding = [v for v in vectors if isinstance(v, EncodeVector) and v.scalars]
+    chosen: dict[str, set[str]] = {vector.id: set() for vector in vectors}
+    for group, items in (
+        (decoding, (*SPREAD_LAYOUTS, EVERY_CUT)),
+        (encoding, SPREAD_LAYOUTS),
+    ):
+        stride = max(1, len(group) // len(items))
+        for turn, item in enumerate(items):
+            rounds = ROUNDS.get(item, 1)
+            for round in range(rounds):
+                start = turn * stride + round * len(group) // rounds
+                of = straddle_traits if item in ROUNDS else traits
+                for vector in covering(group, start, of):
+                    chosen[vector.id].add(item)
+        for vector, shift in aligned(group):
+            chosen[vector.id].add(shift)
+    plans = {
+        vector_id: Plan(frozenset(ALWAYS | items), EVERY_CUT in items)
+        for vector_id, items in chosen.items()
+    }
+    return Schedule(plans, depth)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What a check feeds a codec: calls, bytes to the decoding capabilities, code points to
+    the encoder."""
+
+    calls: int = 0
+    bytes: int = 0
+    code_points: int = 0
+
+
+def workload(
+    vectors: Iterable[Vector], depth: Depth, capabilities: Iterable[Capability]
+) -> Workload:
+    """Return what checking `vectors` at `depth` on `capabilities` feeds the codec (all zero for
+    no vectors or no capabilities)."""
+    vectors = list(vectors)
+    plans = schedule(vectors, depth)
+    offered = frozenset(capabilities)
+    one_shot = len(offered & {"decode", "replace", "validate"})
+    calls = fed = points = 0
+    for vector in vectors:
+        if isinstance(vector, EncodeVector):
+            if "encode" in offered:
+                for _, expected in encode_variants(vector, plans.plan(vector)):
+                    calls, points = calls + 1, points + len(expected.scalars)
+            continue
+        for variant in decode_variants(vector, plans.plan(vector)):
+            size = len(variant.expected.data)
+            calls, fed = calls + one_shot, fed + one_shot * size
+            if "incremental" in offered:
+                # Each chunking twice: with and without a final empty chunk.
+                ways = sum(1 for _ in chunkings(variant.expected, variant.cuts, variant.bytewise))
+                calls, fed = calls + 2 * ways, fed + 2 * ways * size
+    return Workload(calls, fed, points)

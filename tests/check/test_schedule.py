@@ -1,0 +1,192 @@
+"""The default depth spreads the variants over the vectors and loses nothing the broken codecs
+are caught with at full depth; the full depth is the whole cross product."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+import pytest
+
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.check.schedule import (
+    ALIGNMENT,
+    BUDGET,
+    EVERY_CUT,
+    SPREAD_LAYOUTS,
+    first_non_ascii,
+    schedule,
+    traits,
+    workload,
+)
+from utf8cert.harness.check.variants import FULL, decode_variants, layouts
+from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Outcome
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, Vector, VectorSet
+
+BROKEN = [
+    ("broken_codecs:AlignedFastPath", ("decode", "replace", "validate", "incremental")),
+    ("broken_codecs:Block64Decoder", ("decode",)),
+    ("broken_codecs:BomStripper", ("decode",)),
+    ("broken_codecs:BytesReturningDecoder", ("decode",)),
+    ("broken_codecs:Cesu8Decoder", ("decode",)),
+    ("broken_codecs:ChunkBoundaryDecoder", ("incremental",)),
+    ("broken_codecs:CrashingDecoder", ("decode",)),
+    ("broken_codecs:LaxRangeValidator", ("validate",)),
+    ("broken_codecs:NaiveBitDecoder", ("decode",)),
+    ("broken_codecs:NormalizingDecoder", ("decode",)),
+    ("broken_codecs:OneFffdPerBadRun", ("replace",)),
+    ("broken_codecs:OneFffdPerByte", ("replace",)),
+    ("broken_codecs:Page4096Decoder", ("decode", "replace", "incremental")),
+    ("broken_codecs:SurrogateWritingEncoder", ("encode",)),
+    ("broken_codecs:TruncatedTailDropper", ("decode", "replace")),
+    ("fuzz_codecs:AlignedAsciiFastPath", ("decode",)),
+    ("fuzz_codecs:BlockBufferedDecoder", ("decode",)),
+    ("fuzz_codecs:ForgetfulIncremental", ("incremental",)),
+    # Its 64-byte path is a Python loop per character: 13 s at full depth.
+    pytest.param("fuzz_codecs:LongInputValidator", ("decode",), marks=pytest.mark.slow),
+]
+"""Every broken codec of the test suite that runs in process, on the capabilities its defect
+is in (the hanging and the dying ones are caught the same at any depth: on their first
+ill-formed input)."""
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+def decoding() -> list[DecodeVector]:
+    return [v for v in vectors() if isinstance(v, DecodeVector) and v.data]
+
+
+def encoding() -> list[EncodeVector]:
+    return [v for v in vectors() if isinstance(v, EncodeVector) and v.scalars]
+
+
+def caught(differences: Iterable[Difference]) -> set[tuple[str, str, str]]:
+    return {(d.capability, d.level, d.what) for d in differences}
+
+
+@pytest.mark.parametrize(("spec", "capabilities"), BROKEN)
+def test_each_broken_codec_shows_every_kind_of_difference_at_the_default_depth(
+    spec: str, capabilities: tuple[Capability, ...]
+) -> None:
+    codec = load_codec(spec)
+    full = run_check(codec, vectors(), only=capabilities, depth="full")
+    default = run_check(codec, vectors(), only=capabilities)
+    assert full.differences, "a broken codec passes: the proof proves nothing"
+    assert caught(default.differences) == caught(full.differences)
+    assert set(default.differences) <= set(full.differences)
+
+
+def test_every_vector_runs_as_is_mid_stream_and_byte_by_byte() -> None:
+    plans = schedule(vectors())
+    for vector in decoding():
+        variants = {v.name: v for v in decode_variants(vector, plans.plan(vector))}
+        assert {"as-is", "mid-stream"} <= set(variants), vector.id
+        assert variants["as-is"].bytewise and variants["mid-stream"].bytewise
+
+
+@pytest.mark.parametrize(
+    ("group", "items"),
+    [(decoding, (*SPREAD_LAYOUTS, EVERY_CUT)), (encoding, SPREAD_LAYOUTS)],
+    ids=["decoding", "encoding"],
+)
+def test_every_flag_meets_every_spread_variant_and_chunking_on_good_and_bad_input(
+    group: Sequence[Vector], items: Sequence[str]
+) -> None:
+    plans = schedule(vectors())
+    everything = set().union(*map(traits, group()))  # type: ignore[operator]
+    assert len({flag for flag, _ in everything}) > 10
+    for item in items:
+        given = [
+            vector
+            for vector in group()  # type: ignore[operator]
+            if item in (plans.plan(vector).layouts or ())
+            or (item == EVERY_CUT and plans.plan(vector).every_cut)
+        ]
+        assert set().union(*map(traits, given)) == everything, item
+        assert len(given) < len(group()) / 2, item  # type: ignore[operator]
+
+
+def test_every_flag_has_its_first_non_ascii_byte_at_every_offset_modulo_16() -> None:
+    plans = schedule(vectors())
+    for group in (decoding(), encoding()):
+        met = set()
+        for vector in group:
+            layouts = plans.plan(vector).layouts or ()
+            for shift in [0] + [int(n[6:]) for n in layouts if n.startswith("shift-")]:
+                residue = (first_non_ascii(vector) + shift) % ALIGNMENT
+                met |= {(trait, residue) for trait in traits(vector)}
+        for trait in set().union(*map(traits, group)):
+            assert {residue for t, residue in met if t == trait} == set(range(ALIGNMENT)), trait
+
+
+def test_the_full_depth_gives_every_vector_every_variant() -> None:
+    plans = schedule(vectors(), "full")
+    for vector in decoding():
+        assert plans.plan(vector) == FULL
+        names = [variant.name for variant in decode_variants(vector, plans.plan(vector))]
+        assert names == [layout.name for layout in layouts(len(vector.data))]
+
+
+def test_the_schedule_is_the_same_every_time() -> None:
+    assert schedule(vectors()).plans == schedule(load_vectors()).plans
+
+
+class Counting:
+    """A correct codec with every capability, counting the calls, bytes and code points fed."""
+
+    def __init__(self) -> None:
+        self.inner = load_codec("hand_rolled:HandRolled")
+        self.spec, self.description = "counting", "HandRolled, counting"
+        self.capabilities = self.inner.capabilities
+        self.calls = self.bytes = self.code_points = 0
+
+    def fed(self, size: int = 0, points: int = 0) -> None:
+        self.calls, self.bytes, self.code_points = (
+            self.calls + 1,
+            self.bytes + size,
+            self.code_points + points,
+        )
+
+    def decode(self, data: bytes) -> Outcome:
+        self.fed(len(data))
+        return self.inner.decode(data)
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        self.fed(len(data))
+        return self.inner.decode_replace(data)
+
+    def validate(self, data: bytes) -> Outcome:
+        self.fed(len(data))
+        return self.inner.validate(data)
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        self.fed(points=len(scalars))
+        return self.inner.encode(scalars)
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        self.fed(sum(map(len, chunks)))
+        return self.inner.decode_chunks(chunks, final_empty)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_check_feeds_the_codec_what_the_workload_says_within_the_budget() -> None:
+    counting = Counting()
+    assert tuple(c for c in CAPABILITIES if c in counting.capabilities) == CAPABILITIES
+    run_check(counting, vectors())
+    default = workload(vectors(), "default", CAPABILITIES)
+    full = workload(vectors(), "full", CAPABILITIES)
+    assert (counting.calls, counting.bytes, counting.code_points) == (
+        default.calls,
+        default.bytes,
+        default.code_points,
+    )
+    assert default.bytes <= BUDGET
+    assert default.bytes * 10 < full.bytes and default.calls * 3 < full.calls
