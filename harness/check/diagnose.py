@@ -11,7 +11,7 @@ from typing import Any, Final
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
 from utf8cert.harness.codec.interface import Failed, Inapplicable, Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
-from utf8cert.reference import REPLACEMENT_CHARACTER, SIGNATURE, validate
+from utf8cert.reference import REPLACEMENT_CHARACTER, SIGNATURE, encode, validate
 
 Marks = tuple[tuple[int, int], ...]
 Finding = tuple[Level, str, Marks]
@@ -220,7 +220,10 @@ def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | N
         # anyway gives ill-formed bytes; writing something else (U+FFFD, as WHATWG's
         # TextEncoder does, or nothing) hides the refusal that was due.
         if validate(written):
-            replaced = REPLACEMENT_CHARACTER.encode("utf-8") in written
+            # Dropped: exactly the encodable values were written. Anything else stands in for
+            # the rest: U+FFFD, or '?' as Java's String.getBytes writes.
+            kept = encode([v for v in expected.scalars if v < 0xD800 or 0xDFFF < v <= 0x10FFFF])
+            replaced = REPLACEMENT_CHARACTER.encode("utf-8") in written or written != kept
             what = "replaced an unencodable value" if replaced else "dropped an unencodable value"
         elif 0xD800 <= value <= 0xDFFF:
             what = "encoded a surrogate"

@@ -1,0 +1,201 @@
+// Java's own UTF-8 codecs over utf8cert-protocol 1 (harness/PROTOCOL.md), one per MODE:
+//
+//   java -cp DIR Utf8Codecs MODE
+//
+//   new-string              decode, replace: new String(bytes, UTF_8), which never refuses
+//   charsetdecoder-report   decode, incremental: a CharsetDecoder with CodingErrorAction.REPORT
+//                           (offset: the input position at the error); streamed with
+//                           endOfInput false until the final chunk, unread bytes carried over
+//   charsetdecoder-replace  replace, incremental: the same with CodingErrorAction.REPLACE
+//   readutf                 decode: DataInputStream.readUTF on the bytes after a two-byte length
+//                           (Java's "modified UTF-8"; inputs over 65535 bytes are inapplicable);
+//                           its message says only "around" where, so no offset is reported
+//   getbytes                encode: String.getBytes(UTF_8)
+//
+// A Java String is UTF-16: an encode request for a value above U+10FFFF, or for a high surrogate
+// followed by a low one (which a String cannot keep apart from the character they encode), is
+// answered inapplicable.
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UTFDataFormatException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+public final class Utf8Codecs {
+    private static final String EMPTY = "-";
+    private static final HexFormat HEX = HexFormat.of();
+
+    /** A refusal, with the offset of the first offending byte or -1 when the codec gives none. */
+    private static final class Refusal extends Exception {
+        final long offset;
+
+        Refusal(long offset, String message) {
+            super(message);
+            this.offset = offset;
+        }
+    }
+
+    private static final class Inapplicable extends Exception {
+        Inapplicable(String message) {
+            super(message);
+        }
+    }
+
+    private static byte[] bytesOf(String field) {
+        return field.equals(EMPTY) ? new byte[0] : HEX.parseHex(field);
+    }
+
+    private static String hexOfBytes(byte[] bytes) {
+        return bytes.length == 0 ? EMPTY : HEX.formatHex(bytes);
+    }
+
+    /** Eight hex digits per code point; codePoints() keeps a lone surrogate as one value. */
+    private static String hexOfText(String text) {
+        StringBuilder hex = new StringBuilder();
+        text.codePoints().forEach(value -> hex.append(String.format("%08x", value)));
+        return hex.length() == 0 ? EMPTY : hex.toString();
+    }
+
+    private static String textOf(String field) throws Inapplicable {
+        List<Long> values = new ArrayList<>();
+        for (int i = 0; !field.equals(EMPTY) && i < field.length(); i += 8) {
+            values.add(Long.parseLong(field.substring(i, i + 8), 16));
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < values.size(); i++) {
+            long value = values.get(i);
+            if (value > 0x10FFFF) {
+                throw new Inapplicable(String.format("U+%X is not in a Java String", value));
+            }
+            boolean high = value >= 0xD800 && value <= 0xDBFF;
+            if (high && i + 1 < values.size() && values.get(i + 1) >= 0xDC00 && values.get(i + 1) <= 0xDFFF) {
+                throw new Inapplicable("a Java String cannot keep a surrogate pair apart from its character");
+            }
+            text.appendCodePoint((int) value);
+        }
+        return text.toString();
+    }
+
+    private static String streamed(CodingErrorAction action, boolean finalEmpty, List<byte[]> chunks)
+            throws Refusal {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(action)
+                .onUnmappableCharacter(action);
+        List<byte[]> feeds = new ArrayList<>(chunks);
+        if (finalEmpty || feeds.isEmpty()) {
+            feeds.add(new byte[0]);
+        }
+        StringBuilder text = new StringBuilder();
+        byte[] carried = new byte[0];
+        long consumed = 0; // bytes of the whole input the decoder has read before `carried`
+        for (int i = 0; i < feeds.size(); i++) {
+            boolean last = i == feeds.size() - 1;
+            ByteBuffer in = ByteBuffer.allocate(carried.length + feeds.get(i).length);
+            in.put(carried).put(feeds.get(i)).flip();
+            CharBuffer out = CharBuffer.allocate(2 * in.remaining() + 2);
+            CoderResult result = decoder.decode(in, out, last);
+            if (result.isError()) {
+                throw new Refusal(consumed + in.position(), result.toString());
+            }
+            if (last) {
+                decoder.flush(out);
+            }
+            text.append(out.flip());
+            consumed += in.position();
+            carried = new byte[in.remaining()];
+            in.get(carried);
+        }
+        return text.toString();
+    }
+
+    private static String readUtf(byte[] data) throws Refusal, Inapplicable {
+        if (data.length > 0xFFFF) {
+            throw new Inapplicable("readUTF reads at most 65535 bytes");
+        }
+        ByteArrayOutputStream framed = new ByteArrayOutputStream();
+        framed.write(data.length >> 8);
+        framed.write(data.length & 0xFF);
+        framed.writeBytes(data);
+        try {
+            return new DataInputStream(new ByteArrayInputStream(framed.toByteArray())).readUTF();
+        } catch (UTFDataFormatException error) {
+            throw new Refusal(-1, error.getMessage());
+        } catch (IOException error) {
+            throw new IllegalStateException(error);
+        }
+    }
+
+    private static String answer(String mode, String line) {
+        String[] fields = line.split(" ", -1);
+        String operation = fields[0];
+        try {
+            switch (mode + " " + operation) {
+                case "new-string decode":
+                case "new-string replace":
+                    return "ok " + hexOfText(new String(bytesOf(fields[1]), StandardCharsets.UTF_8));
+                case "charsetdecoder-report decode":
+                    return "ok " + hexOfText(streamed(CodingErrorAction.REPORT, false, List.of(bytesOf(fields[1]))));
+                case "charsetdecoder-replace replace":
+                    return "ok " + hexOfText(streamed(CodingErrorAction.REPLACE, false, List.of(bytesOf(fields[1]))));
+                case "charsetdecoder-report incremental":
+                case "charsetdecoder-replace incremental": {
+                    List<byte[]> chunks = new ArrayList<>();
+                    for (int i = 2; i < fields.length; i++) {
+                        chunks.add(bytesOf(fields[i]));
+                    }
+                    CodingErrorAction action = mode.endsWith("report") ? CodingErrorAction.REPORT : CodingErrorAction.REPLACE;
+                    return "ok " + hexOfText(streamed(action, fields[1].equals("1"), chunks));
+                }
+                case "readutf decode":
+                    return "ok " + hexOfText(readUtf(bytesOf(fields[1])));
+                case "getbytes encode":
+                    return "ok " + hexOfBytes(textOf(fields[1]).getBytes(StandardCharsets.UTF_8));
+                default:
+                    return "crash unknown request " + operation;
+            }
+        } catch (Refusal refusal) {
+            String offset = refusal.offset < 0 ? EMPTY : Long.toString(refusal.offset);
+            return ("refused " + offset + " " + refusal.getMessage()).replaceAll("\\s+", " ").strip();
+        } catch (Inapplicable inapplicable) {
+            return "inapplicable " + inapplicable.getMessage();
+        } catch (RuntimeException error) {
+            return ("crash " + error).replaceAll("\\s+", " ");
+        }
+    }
+
+    public static void main(String[] arguments) throws IOException {
+        String capabilities = arguments.length == 1 ? switch (arguments[0]) {
+            case "new-string" -> "decode replace";
+            case "charsetdecoder-report" -> "decode incremental";
+            case "charsetdecoder-replace" -> "replace incremental";
+            case "readutf" -> "decode";
+            case "getbytes" -> "encode";
+            default -> null;
+        } : null;
+        if (capabilities == null) {
+            System.err.println("usage: java Utf8Codecs MODE (new-string, charsetdecoder-report, "
+                    + "charsetdecoder-replace, readutf, getbytes)");
+            System.exit(2);
+        }
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        out.print("utf8cert-protocol 1 " + capabilities + "\n");
+        out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        for (String line; (line = in.readLine()) != null; ) {
+            out.print(answer(arguments[0], line) + "\n");
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,122 @@
+"""Programs that put the UTF-8 codecs of Node.js, Java and Rust to utf8cert, as `cmd:` specs.
+
+    from utf8cert.harness.codec.programs import PROGRAMS
+    program = PROGRAMS["java-readutf"]
+    program.unavailable()  # None, or why not: "javac not found on PATH"
+    program.spec()  # "cmd:java -cp ~/.cache/utf8cert/Utf8Codecs-KEY Utf8Codecs readutf"
+
+Each program speaks utf8cert-protocol 1 (harness/PROTOCOL.md) and offers only the capabilities
+the codec it wraps has. The sources (node_codecs.js, Utf8Codecs.java, rust_codecs.rs) ship in
+this package; Java and Rust are compiled on first use (runtimes.py).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
+
+__all__ = ["PROGRAMS", "Program", "ProgramError"]
+
+
+@dataclass(frozen=True)
+class Program:
+    """One shipped program: a runtime's codec, in one mode of that runtime's source file."""
+
+    name: str
+    description: str
+    runtime: Runtime
+    mode: str
+
+    def version(self) -> str:
+        """Return the runtime's version line (e.g. 'v20.20.2'), or 'unknown'."""
+        return self.runtime.version()
+
+    def unavailable(self) -> str | None:
+        """Return None when the program can run here, else why not (e.g. 'node not found on
+        PATH'), without building anything."""
+        return self.runtime.unavailable()
+
+    def spec(self) -> str:
+        """Return the `cmd:` spec that runs the program, building it first if needed; raise
+        ProgramError (one line) when it cannot be built or its runtime is missing."""
+        return "cmd:" + shlex.join(self.runtime.command(self.mode))
+
+
+_ALL = (
+    Program(
+        "node-textdecoder",
+        "Node.js: new TextDecoder() (U+FFFD replacement; drops a leading signature)",
+        NODE,
+        "textdecoder",
+    ),
+    Program(
+        "node-textdecoder-fatal",
+        "Node.js: TextDecoder with fatal: true, one-shot and streaming ({stream: true})",
+        NODE,
+        "textdecoder-fatal",
+    ),
+    Program(
+        "node-textdecoder-ignorebom",
+        "Node.js: TextDecoder with ignoreBOM: true, strict (fatal) and replacing",
+        NODE,
+        "textdecoder-ignorebom",
+    ),
+    Program(
+        "node-textdecoder-stream",
+        "Node.js: the default (replacing) TextDecoder fed in chunks with {stream: true}",
+        NODE,
+        "textdecoder-stream",
+    ),
+    Program(
+        "node-buffer",
+        'Node.js: Buffer: buf.toString("utf8"), buffer.isUtf8, Buffer.from(string, "utf8")',
+        NODE,
+        "buffer",
+    ),
+    Program(
+        "node-string-decoder",
+        "Node.js: string_decoder's StringDecoder (write, then end)",
+        NODE,
+        "string-decoder",
+    ),
+    Program("node-textencoder", "Node.js: TextEncoder.encode", NODE, "textencoder"),
+    Program(
+        "java-new-string",
+        "Java: new String(bytes, UTF_8), as a decoder and as a replacing decoder",
+        JAVA,
+        "new-string",
+    ),
+    Program(
+        "java-charsetdecoder-report",
+        "Java: CharsetDecoder with CodingErrorAction.REPORT, one-shot and streaming",
+        JAVA,
+        "charsetdecoder-report",
+    ),
+    Program(
+        "java-charsetdecoder-replace",
+        "Java: CharsetDecoder with CodingErrorAction.REPLACE, one-shot and streaming",
+        JAVA,
+        "charsetdecoder-replace",
+    ),
+    Program(
+        "java-readutf",
+        "Java: DataInputStream.readUTF (modified UTF-8) on the bytes after their length",
+        JAVA,
+        "readutf",
+    ),
+    Program("java-getbytes", "Java: String.getBytes(UTF_8)", JAVA, "getbytes"),
+    Program(
+        "rust-from-utf8",
+        "Rust: String::from_utf8 (refused at valid_up_to) and str::from_utf8 as a validator",
+        RUST,
+        "from-utf8",
+    ),
+    Program("rust-from-utf8-lossy", "Rust: String::from_utf8_lossy", RUST, "from-utf8-lossy"),
+)
+
+PROGRAMS: Mapping[str, Program] = MappingProxyType({program.name: program for program in _ALL})
+"""Every shipped program by name, Node.js first, then Java, then Rust."""

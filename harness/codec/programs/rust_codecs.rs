@@ -1,0 +1,79 @@
+// Rust's standard library UTF-8 decoding over utf8cert-protocol 1 (harness/PROTOCOL.md), one
+// per MODE (built with plain rustc, no crates):
+//
+//   rust_codecs MODE
+//
+//   from-utf8        decode: String::from_utf8 (refused at Utf8Error::valid_up_to);
+//                    validate: std::str::from_utf8(..).is_ok()
+//   from-utf8-lossy  replace: String::from_utf8_lossy
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+const EMPTY: &str = "-";
+
+fn bytes_of(field: &str) -> Result<Vec<u8>, String> {
+    if field == EMPTY {
+        return Ok(Vec::new());
+    }
+    if field.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits in {field:.20}"));
+    }
+    (0..field.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&field[i..i + 2], 16).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn hex_of_text(text: &str) -> String {
+    if text.is_empty() {
+        return EMPTY.to_string();
+    }
+    text.chars().map(|c| format!("{:08x}", c as u32)).collect()
+}
+
+fn answer(mode: &str, line: &str) -> String {
+    let mut fields = line.split(' ');
+    let operation = fields.next().unwrap_or("");
+    let data = match bytes_of(fields.next().unwrap_or(EMPTY)) {
+        Ok(data) => data,
+        Err(error) => return format!("crash bad request: {error}"),
+    };
+    match (mode, operation) {
+        ("from-utf8", "decode") => match String::from_utf8(data) {
+            Ok(text) => format!("ok {}", hex_of_text(&text)),
+            Err(error) => {
+                let error = error.utf8_error();
+                format!("refused {} {}", error.valid_up_to(), error)
+            }
+        },
+        ("from-utf8", "validate") => format!("ok {}", std::str::from_utf8(&data).is_ok()),
+        ("from-utf8-lossy", "replace") => {
+            format!("ok {}", hex_of_text(&String::from_utf8_lossy(&data)))
+        }
+        _ => format!("crash unknown request {operation}"),
+    }
+}
+
+fn main() -> ExitCode {
+    let mode = std::env::args().nth(1).unwrap_or_default();
+    let capabilities = match mode.as_str() {
+        "from-utf8" => "decode validate",
+        "from-utf8-lossy" => "replace",
+        _ => {
+            eprintln!("usage: rust_codecs MODE (from-utf8, from-utf8-lossy)");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = io::stdout().lock();
+    if writeln!(out, "utf8cert-protocol 1 {capabilities}").and_then(|_| out.flush()).is_err() {
+        return ExitCode::from(1);
+    }
+    for line in io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.strip_suffix('\r').unwrap_or(&line);
+        if writeln!(out, "{}", answer(&mode, line)).and_then(|_| out.flush()).is_err() {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}

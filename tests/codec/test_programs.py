@@ -1,0 +1,255 @@
+"""The shipped programs (harness/codec/programs/) against the real runtimes: for each, one
+behaviour its runtime is known for is found by utf8cert, and one conformant behaviour passes.
+
+What each runtime is known for comes from its own documentation: the WHATWG Encoding Standard
+(TextDecoder drops a leading BOM unless ignoreBOM; TextEncoder and Buffer write U+FFFD for a lone
+surrogate, since a USVString cannot hold one), Java's DataInput ("modified UTF-8": NUL as C0 80,
+no four-byte forms) and String.getBytes (a lone surrogate becomes the replacement byte '?'),
+Rust's Utf8Error::valid_up_to. A program whose runtime is missing is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness.check.compare import Difference, compare, compare_encode
+from utf8cert.harness.check.expected import encoding_for, expectation_for
+from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
+from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
+from utf8cert.harness.codec.programs.runtimes import NODE, Runtime, cache_root
+from utf8cert.harness.codec.spec import load_codec
+
+OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
+BEYOND = b"\xf4\x90\x80\x80"  # RFC 3629 §4: after F4 only 80..8F; four maximal subparts
+
+
+class Started:
+    """The programs started so far in this module, each once, all stopped at the end."""
+
+    def __init__(self) -> None:
+        self.codecs: dict[str, Codec] = {}
+
+    def __call__(self, name: str) -> Codec:
+        if name not in self.codecs:
+            reason = PROGRAMS[name].unavailable()
+            if reason is not None:
+                pytest.skip(f"{name}: {reason}")
+            self.codecs[name] = load_codec(PROGRAMS[name].spec())
+        return self.codecs[name]
+
+
+@pytest.fixture(scope="module")
+def program() -> Iterator[Started]:
+    started = Started()
+    yield started
+    for codec in started.codecs.values():
+        codec.close()
+
+
+def kinds(differences: list[Difference]) -> set[tuple[str, str, str]]:
+    return {(d.capability, d.level, d.what) for d in differences}
+
+
+def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
+    return kinds(compare(codec, capability, expectation_for(data)))
+
+
+def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
+    return kinds(compare_encode(codec, encoding_for(values), ("input", "as-is")))
+
+
+def test_every_program_offers_the_capabilities_of_its_codec(program: Started) -> None:
+    offered = {
+        "node-textdecoder": {"replace"},
+        "node-textdecoder-fatal": {"decode", "incremental"},
+        "node-textdecoder-ignorebom": {"decode", "replace"},
+        "node-textdecoder-stream": {"incremental"},
+        "node-buffer": {"replace", "validate", "encode"},
+        "node-string-decoder": {"incremental"},
+        "node-textencoder": {"encode"},
+        "java-new-string": {"decode", "replace"},
+        "java-charsetdecoder-report": {"decode", "incremental"},
+        "java-charsetdecoder-replace": {"replace", "incremental"},
+        "java-readutf": {"decode"},
+        "java-getbytes": {"encode"},
+        "rust-from-utf8": {"decode", "validate"},
+        "rust-from-utf8-lossy": {"replace"},
+    }
+    assert set(PROGRAMS) == set(offered)
+    for name, capabilities in offered.items():
+        assert PROGRAMS[name].name == name and PROGRAMS[name].description
+        if PROGRAMS[name].unavailable() is None:
+            assert program(name).capabilities == capabilities, name
+            assert PROGRAMS[name].version() != "unknown", name
+
+
+# --- Node.js -----------------------------------------------------------------------------------
+
+
+def test_node_textdecoder_drops_a_leading_bom_and_replaces_by_maximal_subparts(
+    program: Started,
+) -> None:
+    codec = program("node-textdecoder")
+    assert check(codec, "replace", b"\xef\xbb\xbfA") == {("replace", "may", "signature stripped")}
+    assert check(codec, "replace", BEYOND + b"A") == set()
+
+
+def test_node_textdecoder_fatal_drops_the_bom_and_refuses_an_overlong_in_any_chunking(
+    program: Started,
+) -> None:
+    codec = program("node-textdecoder-fatal")
+    assert check(codec, "decode", b"\xef\xbb\xbfA") == {("decode", "may", "signature stripped")}
+    assert check(codec, "decode", OVERLONG_SLASH) == set()
+    assert isinstance(codec.decode(OVERLONG_SLASH), Refused)
+    assert check(codec, "incremental", b"\xe2\x82\xac" + OVERLONG_SLASH) == set()
+
+
+def test_node_textdecoder_ignorebom_keeps_the_bom_as_u_feff(program: Started) -> None:
+    codec = program("node-textdecoder-ignorebom")
+    assert codec.decode(b"\xef\xbb\xbfA") == Returned("\ufeffA")
+    assert check(codec, "decode", b"\xef\xbb\xbfA") == set()
+    assert check(codec, "replace", b"\xe0\x80\xaf") == set()  # three U+FFFD
+
+
+def test_node_textdecoder_stream_drops_the_bom_and_finishes_a_split_character(
+    program: Started,
+) -> None:
+    codec = program("node-textdecoder-stream")
+    stripped = check(codec, "incremental", b"\xef\xbb\xbfA")
+    assert stripped == {("incremental", "may", "signature stripped")}
+    # Every cut of a four-byte character, then a truncated one at the end (one U+FFFD).
+    assert check(codec, "incremental", b"\xf0\x9f\x98\x80\xf0\x9f\x98") == set()
+
+
+def test_node_buffer_writes_u_fffd_for_a_lone_surrogate_but_keeps_the_bom(
+    program: Started,
+) -> None:
+    codec = program("node-buffer")
+    replaced = {("encode", "must", "replaced an unencodable value")}
+    assert check_encode(codec, 0x41, 0xD800) == replaced
+    assert codec.encode([0xD800]) == Returned(b"\xef\xbf\xbd")
+    assert check(codec, "replace", b"\xef\xbb\xbfA") == set()
+    assert check(codec, "validate", OVERLONG_SLASH) == set()
+
+
+def test_node_string_decoder_holds_a_split_character_and_replaces_an_unfinished_one(
+    program: Started,
+) -> None:
+    codec = program("node-string-decoder")
+    assert codec.decode_chunks([b"\xe2\x82", b"\xac"], False) == Returned("\u20ac")
+    assert codec.decode_chunks([b"A\xe2\x82"], True) == Returned("A\ufffd")
+    assert check(codec, "incremental", b"A\xe2\x82") == set()
+
+
+def test_node_textencoder_writes_u_fffd_for_a_lone_surrogate(program: Started) -> None:
+    codec = program("node-textencoder")
+    assert check_encode(codec, 0xDFFF) == {("encode", "must", "replaced an unencodable value")}
+    assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
+
+
+# --- Java --------------------------------------------------------------------------------------
+
+
+def test_java_new_string_never_refuses_but_replaces(program: Started) -> None:
+    codec = program("java-new-string")
+    assert check(codec, "decode", OVERLONG_SLASH) == {
+        ("decode", "must", "accepted ill-formed input")
+    }
+    assert codec.decode(OVERLONG_SLASH) == Returned("/\ufffd\ufffd")
+    assert check(codec, "replace", OVERLONG_SLASH) == set()
+
+
+def test_java_charsetdecoder_report_refuses_at_the_first_error_across_chunks(
+    program: Started,
+) -> None:
+    codec = program("java-charsetdecoder-report")
+    assert codec.decode(b"A\xe2\x82(") == Refused("MALFORMED[2]", 1)
+    refused = codec.decode_chunks([b"AB\xe2", b"\x82", b"(", b"C"], False)
+    assert isinstance(refused, Refused) and refused.offset == 2
+    assert check(codec, "incremental", b"\xe2\x82\xac" + OVERLONG_SLASH) == set()
+
+
+def test_java_charsetdecoder_replace_writes_one_u_fffd_for_a_whole_surrogate(
+    program: Started,
+) -> None:
+    codec = program("java-charsetdecoder-replace")
+    # Unicode §3.9 (Table 3-8): ED A0 80 is three maximal subparts; Java replaces it as one.
+    assert check(codec, "replace", b"\xed\xa0\x80") == {("replace", "should", "wrong U+FFFD count")}
+    assert check(codec, "incremental", BEYOND + b"A") == set()
+
+
+def test_java_readutf_reads_modified_utf8(program: Started) -> None:
+    codec = program("java-readutf")
+    assert codec.decode(b"\xc0\x80") == Returned("\x00")  # NUL as C0 80
+    assert check(codec, "decode", b"\xc0\x80") == {("decode", "must", "accepted ill-formed input")}
+    emoji = check(codec, "decode", b"\xf0\x9f\x98\x80")  # no four-byte forms
+    assert emoji == {("decode", "must", "rejected well-formed input")}
+    assert check(codec, "decode", b"A\xe2\x82\xac") == set()
+
+
+def test_java_getbytes_writes_a_question_mark_for_a_lone_surrogate(program: Started) -> None:
+    codec = program("java-getbytes")
+    assert codec.encode([0x41, 0xD800]) == Returned(b"A?")
+    assert check_encode(codec, 0xD800) == {("encode", "must", "replaced an unencodable value")}
+    assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
+
+
+# --- Rust --------------------------------------------------------------------------------------
+
+
+def test_rust_from_utf8_refuses_at_valid_up_to_and_validates(program: Started) -> None:
+    codec = program("rust-from-utf8")
+    refused = codec.decode(b"ab\xe2\x82(")
+    assert isinstance(refused, Refused) and refused.offset == 2  # Utf8Error::valid_up_to
+    assert check(codec, "decode", b"ab\xe2\x82(") == set()
+    assert check(codec, "validate", b"\xed\xa0\x80") == set()  # a surrogate: not valid
+
+
+def test_rust_from_utf8_lossy_replaces_each_maximal_subpart(program: Started) -> None:
+    codec = program("rust-from-utf8-lossy")
+    assert codec.decode_replace(BEYOND) == Returned("\ufffd" * 4)
+    assert check(codec, "replace", b"\xed\xa0\x80" + OVERLONG_SLASH) == set()
+
+
+# --- building and availability -----------------------------------------------------------------
+
+
+def test_a_missing_runtime_is_a_reason_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "")
+    assert PROGRAMS["node-buffer"].unavailable() == "node not found on PATH"
+    assert PROGRAMS["java-readutf"].unavailable() == "java not found on PATH"
+    assert PROGRAMS["rust-from-utf8"].unavailable() == "rustc not found on PATH"
+    with pytest.raises(ProgramError, match=r"^Rust: rustc not found on PATH$"):
+        PROGRAMS["rust-from-utf8"].spec()
+
+
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc not found on PATH")
+def test_a_build_is_cached_by_source_hash_and_a_bad_source_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UTF8CERT_CACHE", str(tmp_path / "cache"))
+    spec = PROGRAMS["rust-from-utf8"].spec()
+    [built] = (tmp_path / "cache").iterdir()
+    assert built.name.startswith("rust_codecs-") and str(built) in spec
+    assert PROGRAMS["rust-from-utf8-lossy"].spec().split()[0] == spec.split()[0]  # not rebuilt
+    assert cache_root() == tmp_path / "cache"
+
+    broken = tmp_path / "broken.rs"
+    broken.write_text("fn main() { let x: u8 = ; }\n")
+    rust = PROGRAMS["rust-from-utf8"].runtime
+    with pytest.raises(ProgramError, match=r"^Rust: building broken\.rs failed: .+") as error:
+        rust.built(broken, rust.build)  # type: ignore[arg-type]
+    assert "\n" not in str(error.value)
+    assert [path.name for path in (tmp_path / "cache").iterdir()] == [built.name]
+
+
+def test_node_runs_its_source_as_it_is() -> None:
+    runtime: Runtime = NODE
+    if runtime.unavailable() is not None:
+        pytest.skip(runtime.unavailable() or "")
+    spec = PROGRAMS["node-textencoder"].spec()
+    assert spec.endswith("node_codecs.js textencoder") and spec.startswith("cmd:node ")
