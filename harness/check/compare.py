@@ -68,7 +68,7 @@ Label = tuple[str, str]
 """(vector id, variant name) of the input being compared."""
 
 
-def _describe_expected(expected: Expected | ExpectedEncoding, capability: Capability) -> str:
+def describe_expected(expected: Expected | ExpectedEncoding, capability: Capability) -> str:
     """Return the expected outcome in a few words, as the report prints it."""
     if isinstance(expected, ExpectedEncoding):
         if expected.encoded is None:
@@ -100,7 +100,7 @@ def _difference(
         finding = verdict
     level, what, marks = finding
     data = expected.data if isinstance(expected, Expected) else expected.scalars
-    described, actual = _describe_expected(expected, capability), describe_outcome(outcome)
+    described, actual = describe_expected(expected, capability), describe_outcome(outcome)
     return Difference(
         *label, capability, level, what, data, described, actual, expected.span, marks
     )
@@ -122,7 +122,7 @@ def differences_of(
     judged = (
         profile.expect_encoding(expected)
         if isinstance(expected, ExpectedEncoding)
-        else profile.expect(expected)
+        else profile.expect(expected, capability)
     )
     verdict = judge(judged, outcome, capability)
     if verdict is not None:

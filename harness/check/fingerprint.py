@@ -35,7 +35,7 @@ def explaining(
         judged = (
             profile.expect_encoding(expected)
             if isinstance(expected, ExpectedEncoding)
-            else profile.expect(expected)
+            else profile.expect(expected, capability)
         )
         if judged is expected:
             continue  # the profile reads this input as RFC 3629 does: it explains nothing here

@@ -5,7 +5,7 @@ A profile changes the expectation, never the judgement: any caller that judges a
 check engine's compare.py, the fuzzer's probe) applies it to the reference's expectation of an
 input and then judges the codec's answer against that, with the same comparison:
 
-    judged = profile.expect(expectation_for(data))        # decoding
+    judged = profile.expect(expectation_for(data), capability)  # decoding
     judged = profile.expect_encoding(encoding_for(values))  # encoding
 
 `expect` returns the very same object when the profile reads the input as the reference does,
@@ -36,6 +36,7 @@ from utf8cert.harness.check.expected import (
     Piece,
     expected_from_pieces,
 )
+from utf8cert.harness.codec.interface import Capability
 from utf8cert.reference import SIGNATURE, ErrorKind
 from utf8cert.reference.decoder import pieces
 
@@ -74,6 +75,8 @@ class Profile:
     strips_signature: bool = False
     write: Callable[[int], bytes | None] = utf8
     joins_pairs: bool = False
+    decoding: frozenset[Capability] = frozenset(("decode", "replace", "validate", "incremental"))
+    """The decoding capabilities the dialect's reading applies to (the others read RFC 3629)."""
     special: Callable[[int], bool] = lambda value: False
     """True for a value `write` treats otherwise than RFC 3629: only then is an input re-encoded."""
 
@@ -86,9 +89,11 @@ class Profile:
     def _pattern(self) -> re.Pattern[bytes] | None:
         return _combined(self.accepts, self.refuses)
 
-    def expect(self, expected: Expected) -> Expected:
-        """Return what a codec of this dialect gives for `expected`'s bytes: `expected` itself
-        when the dialect reads them as RFC 3629 does."""
+    def expect(self, expected: Expected, capability: Capability = "decode") -> Expected:
+        """Return what a codec of this dialect gives for `expected`'s bytes when asked
+        `capability`: `expected` itself when the dialect reads them as RFC 3629 does."""
+        if capability not in self.decoding:
+            return expected
         data = expected.data
         pattern = self._pattern
         matches = [] if pattern is None else list(pattern.finditer(data))

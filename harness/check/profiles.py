@@ -104,6 +104,9 @@ PYTHON_SURROGATEPASS: Final = Profile(
     waives=(SURROGATE_WAIVER,),
     accepts=re.compile(SURROGATE),
     read=_values,
+    # No CPython error handler both passes surrogates and replaces errors: U+FFFD decoding is
+    # errors='replace', plain UTF-8.
+    decoding=frozenset(("decode", "validate", "incremental")),
     write=_surrogates_too,
     special=_is_surrogate,
 )
