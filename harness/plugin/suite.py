@@ -73,7 +73,7 @@ class Suite:
     def check(self, vector: Vector, capability: Capability) -> list[Difference]:
         """Return the failing differences of one vector on one capability ([] passes)."""
         plan = self.schedule.plan(vector)
-        return self.failing(check_vector(self.codec, vector, (capability,), plan))
+        return self.failing(check_vector(self.codec, vector, (capability,), plan=plan))
 
 
 def load_suite(
