@@ -25,6 +25,7 @@ from utf8cert.harness.codec.spec import load_codec
 
 OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
 BEYOND = b"\xf4\x90\x80\x80"  # RFC 3629 §4: after F4 only 80..8F; four maximal subparts
+SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")
 
 
 class Started:
@@ -129,8 +130,7 @@ def test_node_buffer_writes_u_fffd_for_a_lone_surrogate_but_keeps_the_bom(
     program: Started,
 ) -> None:
     codec = program("node-buffer")
-    replaced = {("encode", "must", "replaced an unencodable value")}
-    assert check_encode(codec, 0x41, 0xD800) == replaced
+    assert check_encode(codec, 0x41, 0xD800) == {SUBSTITUTED}
     assert codec.encode([0xD800]) == Returned(b"\xef\xbf\xbd")
     assert check(codec, "replace", b"\xef\xbb\xbfA") == set()
     assert check(codec, "validate", OVERLONG_SLASH) == set()
@@ -147,7 +147,7 @@ def test_node_string_decoder_holds_a_split_character_and_replaces_an_unfinished_
 
 def test_node_textencoder_writes_u_fffd_for_a_lone_surrogate(program: Started) -> None:
     codec = program("node-textencoder")
-    assert check_encode(codec, 0xDFFF) == {("encode", "must", "replaced an unencodable value")}
+    assert check_encode(codec, 0xDFFF) == {SUBSTITUTED}
     assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
 
 
@@ -194,7 +194,7 @@ def test_java_readutf_reads_modified_utf8(program: Started) -> None:
 def test_java_getbytes_writes_a_question_mark_for_a_lone_surrogate(program: Started) -> None:
     codec = program("java-getbytes")
     assert codec.encode([0x41, 0xD800]) == Returned(b"A?")
-    assert check_encode(codec, 0xD800) == {("encode", "must", "replaced an unencodable value")}
+    assert check_encode(codec, 0xD800) == {SUBSTITUTED}
     assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
 
 
