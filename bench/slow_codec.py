@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 REPLACEMENT: Final = "\ufffd"
+LEADS: Final = (0x00, 0xC0, 0xE0, 0xF0)
+"""The marker bits of a lead byte followed by 0, 1, 2 or 3 UTF8-tails (RFC 3629 §3)."""
 
 # RFC 3629 §4: the lead byte sets how many UTF8-tail bytes follow and the range of the first.
 FIRST_TAIL: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
@@ -113,17 +115,11 @@ class ByteAtATime:
             value = ord(character)
             if 0xD800 <= value <= 0xDFFF:
                 raise UnicodeEncodeError("utf-8", text, index, index + 1, "surrogate")
-            if value < 0x80:
-                out.append(value)
-            elif value < 0x800:
-                out += bytes([0xC0 | value >> 6, 0x80 | value & 0x3F])
-            elif value < 0x10000:
-                out += bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
-            else:
-                high, low = value >> 12, value & 0xFFF
-                out += bytes(
-                    [0xF0 | high >> 6, 0x80 | high & 0x3F, 0x80 | low >> 6, 0x80 | low & 0x3F]
-                )
+            # RFC 3629 §3: the lead byte's marker, then six value bits per UTF8-tail.
+            tails = 0 if value < 0x80 else 1 if value < 0x800 else 2 if value < 0x10000 else 3
+            out.append(LEADS[tails] | value >> 6 * tails)
+            for tail in reversed(range(tails)):
+                out.append(0x80 | value >> 6 * tail & 0x3F)
         return bytes(out)
 
     def incremental_decoder(self) -> Streaming:

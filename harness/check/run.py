@@ -155,6 +155,8 @@ class Report:
     """Departures from RFC 3629 that the profile allows (none under RFC 3629 itself)."""
     subject: str = ""
     """What the verdict is about when not the vectors: 'input e0 80 af' for `--input`."""
+    depth: Depth = "default"
+    """How the variants were given to the vectors (check/schedule.py)."""
     answers: list[InputAnswer] = field(default_factory=list)
     """For one input: each capability's answer beside the expected one."""
     date: str = field(
@@ -279,6 +281,7 @@ def run_check(
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
+    report.depth = depth
     watched = report.coverage.watch(codec)
     total, plans = len(vectors), schedule(vectors, depth)
     for done, vector in enumerate(vectors, start=1):

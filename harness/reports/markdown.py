@@ -35,7 +35,9 @@ def report_markdown(report: Report, fail_on: Level = "must", known: Collection[K
         f"| Date | {report.date} |",
         f"| utf8cert | {report.version} |",
         f"| Vectors | {len(report.vectors)}, each in up to {len(layouts(2))} variants "
-        "(as is, mid-stream, shifted by 1..15 bytes, across 64/4096/65536-byte boundaries) |",
+        "(as is, mid-stream, shifted by 1..15 bytes, across 64/4096/65536-byte boundaries; "
+        + ("all of them" if report.depth == "full" else "spread over the vectors")
+        + f": `--depth {report.depth}`) |",
         f"| Gate | fail on `{fail_on}`"
         + (f", {len(known)} known deviations in the baseline" if known else "")
         + f": {'FAIL' if failing else 'pass'} |",

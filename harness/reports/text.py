@@ -136,6 +136,7 @@ def report_json(report: Report, fail_on: Level = "must", known: Collection[Key] 
         "description": report.description,
         "date": report.date,
         "vectors": len(report.vectors),
+        "depth": report.depth,
         "capabilities": sorted(report.capabilities),
         "summary": {
             "conformant": report.conformant,

@@ -20,7 +20,9 @@ SURROGATES = "codec:utf-8:surrogatepass"
 def differences(tmp_path: Path, *depth: str) -> list[dict[str, Any]]:
     report = tmp_path / f"report{len(depth)}.json"
     assert main(["check", SURROGATES, "--json", str(report), *depth]) == 1
-    found: list[dict[str, Any]] = json.loads(report.read_text())["differences"]
+    document = json.loads(report.read_text())
+    assert document["depth"] == (depth[-1] if depth else "default")
+    found: list[dict[str, Any]] = document["differences"]
     return found
 
 
