@@ -37,6 +37,7 @@ REFUSAL_WAIVER: Final = "RFC 3629 §3: a value with no UTF-8 form is not encoded
 SURROGATE: Final = rb"\xED[\xA0-\xBF][\x80-\xBF]"
 HIGH: Final = rb"\xED[\xA0-\xAF][\x80-\xBF]"
 LOW: Final = rb"\xED[\xB0-\xBF][\x80-\xBF]"
+TRUNCATED_SURROGATE: Final = rb"\xED[\xA0-\xBF](?![\x80-\xBF])"
 FOUR_BYTE_LEAD: Final = re.compile(rb"[\xF0-\xF4]")
 
 
@@ -118,7 +119,9 @@ WTF_8: Final = Profile(
     behaviour="decodes and encodes lone surrogates; joins a surrogate pair when encoding",
     waives=(SURROGATE_WAIVER,),
     # A surrogate pair byte sequence is ill-formed in WTF-8 (§ "The WTF-8 encoding").
-    accepts=re.compile(HIGH + rb"(?!" + LOW + rb")|(?<!" + HIGH + rb")" + LOW),
+    keeps=re.compile(HIGH + LOW),
+    accepts=re.compile(SURROGATE),
+    truncated=re.compile(TRUNCATED_SURROGATE),
     read=_values,
     write=_surrogates_too,
     joins_pairs=True,
@@ -133,6 +136,7 @@ CESU_8: Final = Profile(
     waives=(FOUR_BYTE_WAIVER, SURROGATE_WAIVER + " (in pairs only)"),
     accepts=re.compile(HIGH + LOW),
     read=_pairs_joined,
+    truncated=re.compile(TRUNCATED_SURROGATE),
     refuses=FOUR_BYTE_LEAD,
     write=_as_utf16_units,
     joins_pairs=True,
@@ -148,6 +152,7 @@ JAVA_MODIFIED: Final = Profile(
     waives=(OVERLONG_WAIVER + " (C0 80 only)", FOUR_BYTE_WAIVER, SURROGATE_WAIVER),
     accepts=re.compile(rb"\xC0\x80|" + HIGH + LOW + rb"|" + SURROGATE),
     read=lambda sequence: "\0" if sequence == b"\xc0\x80" else _pairs_joined(sequence),
+    truncated=re.compile(TRUNCATED_SURROGATE),
     refuses=FOUR_BYTE_LEAD,
     write=_java_write,
     special=lambda value: value == 0 or value > 0xFFFF or _is_surrogate(value),
@@ -163,6 +168,7 @@ RFC2279: Final = Profile(
     # values whose text a Python str can hold (surrogates) are read; the others are not text.
     accepts=re.compile(SURROGATE),
     read=_values,
+    truncated=re.compile(TRUNCATED_SURROGATE),
     write=_legacy_write,
     special=lambda value: value > 0x10FFFF or _is_surrogate(value),
 )
