@@ -93,6 +93,8 @@ def describe_outcome(outcome: Outcome) -> str:
         value = outcome.value
         if isinstance(value, bool):
             return str(value)
+        if isinstance(value, tuple):
+            return " ".join(f"U+{item:04X}" for item in value)
         return describe_text(value) if isinstance(value, str) else describe_bytes(value)
     if isinstance(outcome, Refused):
         where = "(no offset)" if outcome.offset is None else f"at {outcome.offset}"
