@@ -9,6 +9,7 @@ rules its published definition changes (how a profile applies them: profile.py).
 | `cesu-8`               | Unicode Technical Report #26, CESU-8                              |
 | `java-modified`        | Java SE `java.io.DataInput`, "Modified UTF-8"                     |
 | `rfc2279`              | RFC 2279 §2 (1 to 6 octets, up to 0x7FFFFFFF), shortest forms only |
+|                        | (reading values above U+10FFFF is not modelled yet: see `RFC2279`)  |
 | `whatwg`               | WHATWG Encoding Standard, "UTF-8 decode" and "UTF-8 encode"       |
 """
 
@@ -162,10 +163,11 @@ RFC2279: Final = Profile(
     name="rfc2279",
     title="RFC 2279 UTF-8",
     source="RFC 2279 §2 (1998): 1 to 6 octets, values up to 0x7FFFFFFF",
-    behaviour="reads and writes surrogates and values above U+10FFFF in their RFC 2279 forms",
+    behaviour="reads and writes surrogates as values; writes values above U+10FFFF in their "
+    "RFC 2279 forms",
     waives=(SURROGATE_WAIVER, RANGE_WAIVER),
-    # The RFC 2279 forms RFC 3629 dropped, shortest forms only (RFC 2279 §6 rejects the rest):
-    # values whose text a Python str can hold (surrogates) are read; the others are not text.
+    # Shortest forms only (RFC 2279 §6 rejects the rest). Only the forms whose values a str
+    # holds (surrogates) are read: reading those of values above U+10FFFF is not modelled yet.
     accepts=re.compile(SURROGATE),
     read=_values,
     truncated=re.compile(TRUNCATED_SURROGATE),
