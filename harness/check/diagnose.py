@@ -214,7 +214,7 @@ def _unencoded(expected: ExpectedEncoding, written: bytes) -> Finding:
     if not validate(written):
         if 0xD800 <= expected.scalars[index] <= 0xDFFF:
             return expected.level, "encoded a surrogate", marks
-        return expected.level, "encoded a non-scalar value", marks
+        return expected.level, "encoded a value above U+10FFFF", marks
     values, output = expected.scalars, tuple(map(ord, written.decode("utf-8")))
     head = common_prefix(values, output)
     tail = _common_suffix(values, output, min(len(values), len(output)) - head)

@@ -176,3 +176,33 @@ def test_one_input_shows_the_reference_answer_beside_the_codec_for_each_capabili
         assert f"{capability} of e2 82 ac:\n  reference: U+20AC\n  codec:     U+20AC" in out
     assert "encode of U+20AC:\n  reference: E2 82 AC\n  codec:     E2 82 AC" in out
     assert "on input e2 82 ac: conformant to RFC 3629" in " ".join(out.split())
+
+
+def test_the_readme_profile_command_passes_cpython_surrogatepass(tmp_path: Path) -> None:
+    report, certificate = tmp_path / "report.json", tmp_path / "CERTIFICATE.md"
+    arguments = ["--json", str(report), "--markdown", str(certificate)]
+    assert (
+        main(
+            ["check", "codec:utf-8:surrogatepass", "--profile", "python-surrogatepass", *arguments]
+        )
+        == 0
+    )
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["profile"]["name"] == "python-surrogatepass"
+    assert document["profile"]["allowed"] > 0
+    assert document["profile"]["waives"] == [
+        "RFC 3629 §3: surrogates (U+D800..U+DFFF) are not encoded or decoded"
+    ]
+    assert document["coverage"]["decode"]["certified"] is True
+    markdown = certificate.read_text(encoding="utf-8")
+    assert "conformant to the python-surrogatepass profile" in markdown
+    asked = document["coverage"]["decode"]["asked"]
+    assert f"decode: {asked} of {asked} answered (100.0%): certified" in markdown
+
+
+def test_without_the_profile_the_verdict_names_the_dialect(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    assert main(["check", "codec:utf-8:surrogatepass", "--json", str(report)]) == 1
+    fingerprint = json.loads(report.read_text(encoding="utf-8"))["fingerprint"]
+    assert "python-surrogatepass" in fingerprint["fitting"]
+    assert fingerprint["sentence"].startswith("behaves like CPython surrogatepass")
