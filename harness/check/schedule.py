@@ -3,8 +3,11 @@
 A straddling, alignment or chunking bug depends on where the bytes sit, not on which vector sits
 there, so at the default depth every vector runs as it is, mid-stream and byte by byte, and the
 rest is spread over the vectors: for each alignment shift, each straddled block and the cut at
-every point, a few vectors are picked that between them carry every flag, so that every flag
-meets every variant and chunking at least once. `--depth full` gives every vector everything.
+every point, a few vectors are picked that between them carry every flag on well-formed and on
+ill-formed input, so that every flag meets every variant and chunking at least once (the 64- and
+4096-byte straddles several times over, meeting every kind of byte cut at the boundary too), and
+more shifts put each flag's first non-ASCII byte at every offset modulo 16. `--depth full` gives
+every vector everything.
 `workload` says what either depth feeds the codec (the budget README.md documents).
 """
 
@@ -97,13 +100,13 @@ def covering(
     if not group:
         return []
     start %= len(group)
-    order = [*group[start:], *group[:start]]
-    uncovered = set().union(*map(of, group))
+    order = [(vector, of(vector)) for vector in [*group[start:], *group[:start]]]
+    uncovered = set().union(*(had for _, had in order))
     chosen: list[Vector] = []
     while uncovered:
-        best = max(order, key=lambda vector: len(of(vector) & uncovered))
+        best, had = max(order, key=lambda pair: len(pair[1] & uncovered))
         chosen.append(best)
-        uncovered -= of(best)
+        uncovered -= had
     return chosen
 
 
@@ -162,8 +165,8 @@ def schedule(vectors: Iterable[Vector], depth: Depth = "default") -> Schedule:
         stride = max(1, len(group) // len(items))
         for turn, item in enumerate(items):
             rounds = ROUNDS.get(item, 1)
-            for round in range(rounds):
-                start = turn * stride + round * len(group) // rounds
+            for lap in range(rounds):
+                start = turn * stride + lap * len(group) // rounds
                 of = straddle_traits if item in ROUNDS else traits
                 for vector in covering(group, start, of):
                     chosen[vector.id].add(item)
