@@ -100,7 +100,14 @@ def test_a_codec_that_declines_every_surrogate_is_not_certified_to_encode() -> N
 
 
 def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decode() -> None:
-    checked = check_with(Declining(declines=over_64_kib))
+    # At full depth every vector straddles 65536 bytes. The default depth gives that variant to
+    # a few vectors only: there incremental declines 96 of 10,348 questions (0.93%), which the
+    # 1% threshold lets pass.
+    codec = Declining(declines=over_64_kib)
+    try:
+        checked = run_check(codec, vectors(), depth="full")
+    finally:
+        codec.close()
     assert set(checked.coverage.uncertified()) == {"decode", "replace", "validate", "incremental"}
 
 
