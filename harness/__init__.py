@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         Refused,
         Returned,
     )
+    from utf8cert.harness.codec.python_codec import NotApplicable, Refusal
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.fuzzing.strategies import (
         assert_conforms,
@@ -48,6 +49,8 @@ _HOME = {
     "Refused": "codec.interface",
     "Failed": "codec.interface",
     "Inapplicable": "codec.interface",
+    "NotApplicable": "codec.python_codec",
+    "Refusal": "codec.python_codec",
     "load_codec": "codec.spec",
     "CodecSpecError": "codec.spec",
     "load_vectors": "vectors.load",
@@ -71,7 +74,9 @@ __all__ = [
     "CodecSpecError",
     "Failed",
     "Inapplicable",
+    "NotApplicable",
     "Outcome",
+    "Refusal",
     "Refused",
     "Report",
     "Returned",

@@ -1,0 +1,60 @@
+"""msgpack and CBOR decoders checked on a payload held in a msgpack str or a CBOR text string.
+
+Codec objects as in json_text.py. A msgpack decoder's UnicodeDecodeError counts from the first
+byte of the string's body (it decodes the body on its own); cbor2 says no position.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from utf8cert.harness.codec.wrappers import (
+    CBOR_TEXT,
+    MSGPACK_STR,
+    in_body,
+    nowhere,
+    wrapped_decoder,
+)
+
+START = attrgetter("start")
+
+
+class MsgspecMsgpack:
+    """msgspec.msgpack.decode."""
+
+    def __init__(self) -> None:
+        import msgspec
+
+        errors = (ValueError, msgspec.DecodeError)
+        self.decode = wrapped_decoder(MSGPACK_STR, msgspec.msgpack.decode, errors, in_body(START))
+
+
+class Msgpack:
+    """msgpack.unpackb (the C extension), raw=False: str types decoded as UTF-8."""
+
+    def __init__(self) -> None:
+        import msgpack
+        from msgpack import fallback
+
+        if msgpack.unpackb is fallback.unpackb:
+            raise ImportError("msgpack's C extension is not built here (only the fallback)")
+        self.decode = wrapped_decoder(MSGPACK_STR, msgpack.unpackb, (ValueError,), in_body(START))
+
+
+class MsgpackFallback:
+    """msgpack.fallback.unpackb, the pure-Python unpacker."""
+
+    def __init__(self) -> None:
+        from msgpack import fallback
+
+        self.decode = wrapped_decoder(MSGPACK_STR, fallback.unpackb, (ValueError,), in_body(START))
+
+
+class Cbor2:
+    """cbor2.loads; it refuses with CBORDecodeError and no position."""
+
+    def __init__(self) -> None:
+        import cbor2
+
+        errors = (ValueError, cbor2.CBORDecodeError)
+        self.decode = wrapped_decoder(CBOR_TEXT, cbor2.loads, errors, nowhere)

@@ -1,0 +1,227 @@
+"""C libraries' UTF-8 decoders reached through ctypes: glibc's iconv and multibyte conversion,
+SQLite's UTF-8 to UTF-16 translation; and PyICU.
+
+Codec objects as in json_text.py: made with no arguments, they load the library (OSError or
+ImportError when it is missing) and offer what it can be asked.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+from array import array
+from typing import Any
+
+from utf8cert.harness.codec.python_codec import Refusal
+
+SIZE_T_ERROR = ctypes.c_size_t(-1).value
+"""(size_t) -1: what iconv and mbsnrtowcs return on an error."""
+
+LC_CTYPE_MASK = 1 << 0
+"""glibc's <locale.h>: LC_CTYPE is category 0."""
+
+
+def load(name: str) -> ctypes.CDLL:
+    """Return the shared library `name` (c, sqlite3); OSError when it is not found."""
+    path = ctypes.util.find_library(name)
+    if path is None:
+        raise OSError(f"no shared library lib{name} found")
+    return ctypes.CDLL(path, use_errno=True)
+
+
+def glibc() -> ctypes.CDLL:
+    """Return glibc; OSError when the C library is another one (musl, macOS)."""
+    libc = load("c")
+    if not hasattr(libc, "gnu_get_libc_version"):
+        raise OSError("the C library is not glibc")
+    return libc
+
+
+def glibc_version() -> str:
+    """Return glibc's version ('2.36')."""
+    function = glibc().gnu_get_libc_version
+    function.restype = ctypes.c_char_p
+    return str(function().decode("ascii"))
+
+
+def text_of(values: array[int]) -> object:
+    """Return the code points as a str, or, when one cannot be in a str (above U+10FFFF), the
+    list itself: the decoder returned something that is not text (a wrong-type outcome)."""
+    if any(value > 0x10FFFF for value in values):
+        return values.tolist()
+    return "".join(map(chr, values))
+
+
+class GlibcIconv:
+    """glibc's iconv from UTF-8 to WCHAR_T (UCS-4), the conversion C programs use to read text.
+
+    EILSEQ and EINVAL (input ending inside a character) are refusals at the byte where iconv
+    stopped; the output is read as UCS-4 code points.
+    """
+
+    def __init__(self) -> None:
+        libc = glibc()
+        self.iconv = libc.iconv
+        self.iconv.restype = ctypes.c_size_t
+        pointer = ctypes.POINTER(ctypes.c_char_p)
+        size = ctypes.POINTER(ctypes.c_size_t)
+        self.iconv.argtypes = [ctypes.c_void_p, pointer, size, pointer, size]
+        libc.iconv_open.restype = ctypes.c_void_p
+        libc.iconv_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        self.descriptor = libc.iconv_open(b"WCHAR_T", b"UTF-8")
+        if self.descriptor in (None, SIZE_T_ERROR):
+            raise OSError("iconv_open cannot convert UTF-8 to WCHAR_T")
+
+    def decode(self, data: bytes) -> object:
+        """Return the text iconv gives; raise Refusal where it stops."""
+        source = ctypes.create_string_buffer(data, len(data))
+        target = ctypes.create_string_buffer(4 * len(data) + 4)
+        in_at, in_left = ctypes.c_char_p(ctypes.addressof(source)), ctypes.c_size_t(len(data))
+        out_at, out_left = ctypes.c_char_p(ctypes.addressof(target)), ctypes.c_size_t(len(target))
+        self.iconv(self.descriptor, None, None, None, None)  # back to the initial state
+        result = self.iconv(
+            self.descriptor,
+            ctypes.byref(in_at),
+            ctypes.byref(in_left),
+            ctypes.byref(out_at),
+            ctypes.byref(out_left),
+        )
+        if result == SIZE_T_ERROR:
+            code = ctypes.get_errno()
+            name = errno.errorcode.get(code, str(code))
+            raise Refusal(f"iconv: {name}", len(data) - in_left.value)
+        values = array("I", target.raw[: len(target) - out_left.value])
+        return text_of(values)
+
+
+class GlibcMbrtowc:
+    """glibc's multibyte conversion in the C.UTF-8 locale: mbsnrtowcs, which runs the same
+    conversion step as mbrtowc over a whole string at once (one call, not one per character).
+
+    The input is converted between NUL bytes (each an U+0000: the function stops at a NUL).
+    EILSEQ is a refusal where the conversion stopped; input ending inside a character (the
+    state is not initial afterwards) is a refusal without an offset, as glibc does not say it.
+    """
+
+    def __init__(self) -> None:
+        libc = glibc()
+        libc.newlocale.restype = ctypes.c_void_p
+        libc.newlocale.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p]
+        self.locale = libc.newlocale(LC_CTYPE_MASK, b"C.UTF-8", None)
+        if not self.locale:
+            raise OSError("the C.UTF-8 locale is not installed")
+        self.uselocale = libc.uselocale
+        self.uselocale.restype = ctypes.c_void_p
+        self.uselocale.argtypes = [ctypes.c_void_p]
+        self.convert = libc.mbsnrtowcs
+        self.convert.restype = ctypes.c_size_t
+        self.convert.argtypes = [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_size_t,
+            ctypes.c_size_t,
+            ctypes.c_void_p,
+        ]
+        self.initial = libc.mbsinit
+        self.initial.argtypes = [ctypes.c_void_p]
+
+    def decode(self, data: bytes) -> object:
+        """Return the text glibc gives; raise Refusal where it stops."""
+        values = array("I")
+        at = 0
+        previous = self.uselocale(self.locale)
+        try:
+            for segment in data.split(b"\0"):
+                if at:
+                    values.append(0)
+                self.convert_segment(segment, at, values)
+                at += len(segment) + 1
+        finally:
+            self.uselocale(previous)
+        return text_of(values)
+
+    def convert_segment(self, segment: bytes, at: int, values: array[int]) -> None:
+        """Append the code points of a NUL-free segment starting at `at`; raise Refusal."""
+        source = ctypes.create_string_buffer(segment, len(segment) + 1)
+        target = (ctypes.c_uint32 * (len(segment) + 1))()
+        pointer = ctypes.c_char_p(ctypes.addressof(source))
+        state = ctypes.create_string_buffer(32)  # mbstate_t is 8 bytes on glibc; zeroed
+        count = self.convert(target, ctypes.byref(pointer), len(segment), len(target), state)
+        if count == SIZE_T_ERROR:
+            stopped = ctypes.cast(pointer, ctypes.c_void_p).value or ctypes.addressof(source)
+            raise Refusal("mbsnrtowcs: EILSEQ", at + stopped - ctypes.addressof(source))
+        values.extend(target[:count])
+        if not self.initial(state):
+            raise Refusal("mbsnrtowcs: the input ends inside a character", None)
+
+
+SQLITE_ROW = 100
+SQLITE_TRANSIENT = ctypes.c_void_p(-1)
+"""Tells sqlite3_bind_text to copy the bytes."""
+
+
+def sqlite_version() -> str:
+    """Return the version of the SQLite library ctypes loads ('3.40.1')."""
+    function = load("sqlite3").sqlite3_libversion
+    function.restype = ctypes.c_char_p
+    return str(function().decode("ascii"))
+
+
+class Sqlite:
+    """SQLite's own UTF-8 handling: text bound as UTF-8 and read back as UTF-16 goes through
+    SQLite's translator (sqlite3VdbeMemTranslate), which never refuses: a replacing decoder."""
+
+    def __init__(self) -> None:
+        lib = load("sqlite3")
+        handle = ctypes.c_void_p()
+        if lib.sqlite3_open(b":memory:", ctypes.byref(handle)) != 0:
+            raise OSError("sqlite3_open cannot open an in-memory database")
+        statement = ctypes.c_void_p()
+        lib.sqlite3_prepare_v2.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_char_p,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.c_void_p,
+        ]
+        if lib.sqlite3_prepare_v2(handle, b"SELECT ?", -1, ctypes.byref(statement), None):
+            raise OSError("sqlite3_prepare_v2 cannot prepare SELECT ?")
+        self.statement = statement
+        self.lib = lib
+        lib.sqlite3_bind_text.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_int,
+            ctypes.c_void_p,
+        ]
+        lib.sqlite3_column_text16.restype = ctypes.c_void_p
+        for name in ("sqlite3_column_text16", "sqlite3_column_bytes16"):
+            getattr(lib, name).argtypes = [ctypes.c_void_p, ctypes.c_int]
+        lib.sqlite3_step.argtypes = lib.sqlite3_reset.argtypes = [ctypes.c_void_p]
+
+    def decode_replace(self, data: bytes) -> object:
+        """Return the text SQLite makes of the bytes (its UTF-16, read with lone surrogates)."""
+        lib: Any = self.lib
+        lib.sqlite3_reset(self.statement)
+        lib.sqlite3_bind_text(self.statement, 1, data, len(data), SQLITE_TRANSIENT)
+        if lib.sqlite3_step(self.statement) != SQLITE_ROW:
+            raise RuntimeError("SELECT ? returned no row")
+        pointer = lib.sqlite3_column_text16(self.statement, 0)
+        size = lib.sqlite3_column_bytes16(self.statement, 0)
+        utf16 = ctypes.string_at(pointer, size) if size else b""
+        return utf16.decode("utf-16-le", "surrogatepass")
+
+
+class Pyicu:
+    """ICU's UTF-8 converter through PyICU: UnicodeString(bytes, 'utf-8') substitutes U+FFFD."""
+
+    def __init__(self) -> None:
+        import icu
+
+        self.icu = icu
+
+    def decode_replace(self, data: bytes) -> object:
+        """Return the text ICU's converter makes of the bytes."""
+        return str(self.icu.UnicodeString(data, "utf-8"))
