@@ -221,7 +221,8 @@ BROKEN_MODULE = (
         ),
         (
             "cmd:",
-            "no command after 'cmd:' (expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME)",
+            "no command after 'cmd:' "
+            "(expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME)",
         ),
         ("cmd:node 'unclosed", "cannot split the command: No closing quotation"),
         (
