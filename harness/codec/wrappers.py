@@ -222,22 +222,32 @@ def nowhere(error: BaseException, wrapped: Wrapped) -> None:
     return None
 
 
+def character_length(lead: int) -> int:
+    """Return the length of the well-formed UTF-8 character a lead byte starts (RFC 3629 §4)."""
+    return 1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+
+
 def line_and_column(document: bytes, line: int, column: int) -> int | None:
     """Return the document offset of a 1-based line and a 1-based column counted in characters
-    (None if outside the document). The text before a first error is well-formed, so a
-    character starts at each byte that is not a continuation byte (80..BF)."""
+    (None if outside the document). The text before a first error is well-formed, so the
+    characters before the column are stepped over by the length their lead bytes give."""
     start = 0
     for _ in range(line - 1):
         start = document.find(b"\n", start) + 1
         if start == 0:
             return None
-    seen = 0
-    for index in range(start, len(document) + 1):
-        if index == len(document) or not 0x80 <= document[index] <= 0xBF:
-            seen += 1
-            if seen == column:
-                return index
-    return None
+    index = start
+    for _ in range(column - 1):
+        if index >= len(document):
+            return None
+        index += character_length(document[index])
+    return index if index <= len(document) else None
+
+
+def in_payload(read: Read) -> Locate:
+    """Return a locator for an offset counted in the payload itself (a parser that unescapes
+    the string first: escapes stand for one ASCII byte each, so that is the payload)."""
+    return lambda error, wrapped: as_int(read(error))
 
 
 def wrapped_decoder(

@@ -11,8 +11,8 @@ from operator import attrgetter
 
 from utf8cert.harness.codec.wrappers import (
     JSON_STRING,
-    in_body,
     in_document,
+    in_payload,
     nowhere,
     wrapped_decoder,
 )
@@ -72,10 +72,10 @@ class Rapidjson:
 
 
 class MsgspecJson:
-    """msgspec.json.decode: UnicodeDecodeError whose start counts from the string's body."""
+    """msgspec.json.decode: UnicodeDecodeError whose start counts in the unescaped string."""
 
     def __init__(self) -> None:
         import msgspec
 
         errors = (ValueError, msgspec.DecodeError)
-        self.decode = wrapped_decoder(JSON_STRING, msgspec.json.decode, errors, in_body(START))
+        self.decode = wrapped_decoder(JSON_STRING, msgspec.json.decode, errors, in_payload(START))
