@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,14 +69,14 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"{name}: {state} ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
         columns.append(column)
     matrix = build(columns)
-    outputs = {
-        arguments.markdown: lambda: to_markdown(matrix),
-        arguments.json: lambda: json.dumps(to_json(matrix), indent=1) + "\n",
-        arguments.html: lambda: to_html(matrix),
-    }
-    if not any(outputs):
+    outputs: list[tuple[str | None, Callable[[], str]]] = [
+        (arguments.markdown, lambda: to_markdown(matrix)),
+        (arguments.json, lambda: json.dumps(to_json(matrix), indent=1) + "\n"),
+        (arguments.html, lambda: to_html(matrix)),
+    ]
+    if not any(path for path, _ in outputs):
         sys.stdout.write(to_markdown(matrix))
-    for path, render in outputs.items():
+    for path, render in outputs:
         if path is None:
             continue
         try:

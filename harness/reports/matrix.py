@@ -114,7 +114,7 @@ def build(columns: Sequence[Column]) -> Matrix:
             behaviours[behaviour_row(vector, difference.capability)][column.name].append(kind)
             vectors[vector_row(vector, difference.capability)][column.name].append(kind)
 
-    def cells(rows: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, str]]:
+    def as_cells(rows: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, str]]:
         return {
             key: {
                 column.name: cell_text(found[column.name]) if column.name in found else NOT_OFFERED
@@ -123,7 +123,7 @@ def build(columns: Sequence[Column]) -> Matrix:
             for key, found in rows.items()
         }
 
-    return Matrix(list(columns), cells(behaviours), cells(vectors))
+    return Matrix(list(columns), as_cells(behaviours), as_cells(vectors))
 
 
 def pruned(rows: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
