@@ -86,8 +86,7 @@ def describe_exception(error: BaseException) -> str:
 
 def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused:
     """Return the refusal an exception stands for: a `Refusal` at its own `start`, any other at
-    the offset `offset_of` reads from it (by default its `start`, as UnicodeError has; None when
-    it has none or the reader fails)."""
+    the offset `offset_of` reads from it, else at its `start` (as UnicodeError has), else None."""
     if isinstance(error, Refusal):
         return Refused(str(error), error.start)
     try:
@@ -95,7 +94,7 @@ def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused
     except Exception:  # an offset reader tripping on an odd exception: the offset is unknown
         offset = None
     if not isinstance(offset, int) or isinstance(offset, bool):
-        offset = None
+        offset = start_of(error)
     return Refused(describe_exception(error), offset)
 
 
