@@ -98,14 +98,13 @@ def build(columns: Sequence[Column]) -> Matrix:
         for vector in report.vectors:
             wanted = capabilities_for(vector, ("encode", *DECODING))
             for capability in wanted:
-                offered = capability in report.checked
+                if capability not in report.checked:
+                    continue  # a row no codec offers is left out; a cell not offered is n/a
                 for rows, key in (
                     (behaviours, behaviour_row(vector, capability)),
                     (vectors, vector_row(vector, capability)),
                 ):
-                    cells = rows.setdefault(key, {})
-                    if offered:
-                        cells.setdefault(column.name, [])
+                    rows.setdefault(key, {}).setdefault(column.name, [])
         for difference in report.differences:
             if difference.vector not in index:
                 continue
