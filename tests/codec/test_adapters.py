@@ -108,6 +108,17 @@ def test_well_formed_text_with_every_escaped_character_passes(name: str) -> None
         assert differences == []
 
 
+@pytest.mark.parametrize(
+    "name", ["orjson", "msgspec-json", "msgspec-msgpack", "msgpack", "msgpack-fallback", "cbor2"]
+)
+def test_an_encoder_writes_utf8_inside_its_format_and_refuses_a_lone_surrogate(name: str) -> None:
+    codec = available(name)
+    assert codec.encode([0x41, 0x22, 0x5C, 0x0A, 0x20AC]) == Returned(b'A"\\\n\xe2\x82\xac')
+    refusal = codec.encode([0x41, 0xD800])
+    assert isinstance(refusal, Refused), refusal  # orjson's JSONEncodeError is a TypeError
+    assert refusal.offset == (None if name == "orjson" else 1)
+
+
 def test_a_character_xml_cannot_carry_is_inapplicable_not_a_finding() -> None:
     codec = available("lxml")
     assert codec.decode(b"a\xef\xbf\xbe") == Inapplicable("XML 1.0 cannot carry U+FFFE (§2.2 Char)")

@@ -107,3 +107,19 @@ def test_an_object_codec_declares_its_refusals_their_offset_and_inapplicable_req
         "range(128)",
         0,
     )
+
+
+def test_an_encoders_document_is_unwrapped_or_is_not_the_format() -> None:
+    from utf8cert.harness.codec.wrappers import NotTheFormat, cbor_body, json_body, msgpack_body
+
+    assert json_body(b'"a\\"\\\\\\/\\n\\u0000\xe2\x82\xac"') == b'a"\\/\n\x00\xe2\x82\xac'
+    assert msgpack_body(b"\xa2ab") == b"ab" and msgpack_body(b"\xd9\x01a") == b"a"
+    assert cbor_body(b"\x62ab") == b"ab" and cbor_body(b"\x78\x01a") == b"a"
+    for body, document in (
+        (json_body, b'"\\u20ac"'),  # an escaped non-ASCII character hides the UTF-8
+        (json_body, b"1"),
+        (msgpack_body, b"\xc4\x01a"),  # bin8, not str
+        (cbor_body, b"\x62a"),  # one byte short
+    ):
+        with pytest.raises(NotTheFormat):
+            body(document)

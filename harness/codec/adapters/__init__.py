@@ -195,7 +195,10 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
         "",
     ),
     PythonAdapter(
-        "orjson", "orjson.loads, a JSON string", ".json_text:Orjson", package("orjson", "orjson")
+        "orjson",
+        "orjson.loads and dumps, a JSON string",
+        ".json_text:Orjson",
+        package("orjson", "orjson"),
     ),
     PythonAdapter(
         "ujson", "ujson.loads, a JSON string", ".json_text:Ujson", package("ujson", "ujson")
@@ -214,30 +217,33 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
     ),
     PythonAdapter(
         "msgspec-json",
-        "msgspec.json.decode, a JSON string",
+        "msgspec.json.decode and encode, a JSON string",
         ".json_text:MsgspecJson",
         package("msgspec", "msgspec"),
     ),
     PythonAdapter(
         "msgspec-msgpack",
-        "msgspec.msgpack.decode, a msgpack str",
+        "msgspec.msgpack.decode and encode, a msgpack str",
         ".binary:MsgspecMsgpack",
         package("msgspec", "msgspec"),
     ),
     PythonAdapter(
         "msgpack",
-        "msgpack.unpackb (C extension), a msgpack str",
+        "msgpack.unpackb and packb (C extension), a msgpack str",
         ".binary:Msgpack",
         package("msgpack._cmsgpack", "msgpack"),
     ),
     PythonAdapter(
         "msgpack-fallback",
-        "msgpack.fallback.unpackb (pure Python), a msgpack str",
+        "msgpack.fallback unpackb and Packer (pure Python), a msgpack str",
         ".binary:MsgpackFallback",
         package("msgpack.fallback", "msgpack"),
     ),
     PythonAdapter(
-        "cbor2", "cbor2.loads, a CBOR text string", ".binary:Cbor2", package("cbor2", "cbor2")
+        "cbor2",
+        "cbor2.loads and dumps, a CBOR text string",
+        ".binary:Cbor2",
+        package("cbor2", "cbor2"),
     ),
     PythonAdapter(
         "lxml",

@@ -13,7 +13,9 @@ from utf8cert.harness.codec.wrappers import (
     JSON_STRING,
     in_document,
     in_payload,
+    json_body,
     nowhere,
+    unwrapping_encoder,
     wrapped_decoder,
 )
 
@@ -31,13 +33,16 @@ class StdlibJson:
 
 
 class Orjson:
-    """orjson.loads on bytes; its JSONDecodeError's `pos` points at the string, not the byte."""
+    """orjson.loads on bytes; its JSONDecodeError's `pos` points at the string, not the byte.
+    orjson.dumps encodes: it refuses with JSONEncodeError, a TypeError (declared a refusal)."""
 
     def __init__(self) -> None:
         import orjson
 
         errors = (orjson.JSONDecodeError,)
         self.decode = wrapped_decoder(JSON_STRING, orjson.loads, errors, nowhere)
+        self.encode = unwrapping_encoder(orjson.dumps, json_body)
+        self.refusals = (orjson.JSONEncodeError,)
 
 
 class Ujson:
@@ -72,10 +77,12 @@ class Rapidjson:
 
 
 class MsgspecJson:
-    """msgspec.json.decode: UnicodeDecodeError whose start counts in the unescaped string."""
+    """msgspec.json.decode: UnicodeDecodeError whose start counts in the unescaped string;
+    msgspec.json.encode encodes."""
 
     def __init__(self) -> None:
         import msgspec
 
         errors = (ValueError, msgspec.DecodeError)
         self.decode = wrapped_decoder(JSON_STRING, msgspec.json.decode, errors, in_payload(START))
+        self.encode = unwrapping_encoder(msgspec.json.encode, json_body)
