@@ -119,6 +119,14 @@ def test_an_encoder_writes_utf8_inside_its_format_and_refuses_a_lone_surrogate(n
     assert refusal.offset == (None if name == "orjson" else 1)
 
 
+def test_glibcs_restartable_conversion_holds_a_character_cut_between_chunks() -> None:
+    codec = available("glibc-mbrtowc")
+    assert codec.decode_chunks([b"a\xe2", b"\x82", b"\xac"], False) == Returned("a\u20ac")
+    assert codec.decode_chunks([b"a\xe2", b"\x82"], False) == Refused(
+        "mbsnrtowcs: the input ends inside a character", None
+    )
+
+
 def test_a_character_xml_cannot_carry_is_inapplicable_not_a_finding() -> None:
     codec = available("lxml")
     assert codec.decode(b"a\xef\xbf\xbe") == Inapplicable("XML 1.0 cannot carry U+FFFE (§2.2 Char)")

@@ -96,10 +96,12 @@ class GlibcIconv:
 
 
 class GlibcMbrtowc:
-    """glibc's multibyte conversion in the C.UTF-8 locale: mbsnrtowcs, which runs the same
-    conversion step as mbrtowc over a whole string at once (one call, not one per character).
+    """glibc's multibyte conversion in the C.UTF-8 locale. Decoding a whole string uses
+    mbsnrtowcs, which runs the same conversion step as mbrtowc in one call; so does the
+    incremental decoder, its mbstate_t carried across chunks as mbrtowc's would be (mbrtowc
+    itself, one ctypes call a character, takes minutes for a check).
 
-    The input is converted between NUL bytes (each an U+0000: the function stops at a NUL).
+    mbsnrtowcs stops at a NUL, so a string is converted between NUL bytes (each an U+0000).
     EILSEQ is a refusal where the conversion stopped; input ending inside a character (the
     state is not initial afterwards) is a refusal without an offset, as glibc does not say it.
     """
@@ -126,6 +128,10 @@ class GlibcMbrtowc:
         self.initial = libc.mbsinit
         self.initial.argtypes = [ctypes.c_void_p]
 
+    def incremental_decoder(self) -> MbrtowcDecoder:
+        """Return a fresh decoder over mbrtowc, in the initial conversion state."""
+        return MbrtowcDecoder(self)
+
     def decode(self, data: bytes) -> object:
         """Return the text glibc gives; raise Refusal where it stops."""
         values = array("I")
@@ -141,19 +147,62 @@ class GlibcMbrtowc:
             self.uselocale(previous)
         return text_of(values)
 
-    def convert_segment(self, segment: bytes, at: int, values: array[int]) -> None:
-        """Append the code points of a NUL-free segment starting at `at`; raise Refusal."""
+    def convert_segment(
+        self, segment: bytes, at: int, values: array[int], state: Any = None
+    ) -> None:
+        """Append the code points of a NUL-free segment starting at `at`; raise Refusal on
+        EILSEQ. With no `state`, a fresh one that must end initial (else a Refusal); a given
+        one is left holding a character the segment ends inside."""
         source = ctypes.create_string_buffer(segment, len(segment) + 1)
         target = (ctypes.c_uint32 * (len(segment) + 1))()
         pointer = ctypes.c_char_p(ctypes.addressof(source))
-        state = ctypes.create_string_buffer(32)  # mbstate_t is 8 bytes on glibc; zeroed
+        fresh = state is None
+        if fresh:
+            state = ctypes.create_string_buffer(32)  # mbstate_t is 8 bytes on glibc; zeroed
         count = self.convert(target, ctypes.byref(pointer), len(segment), len(target), state)
         if count == SIZE_T_ERROR:
             stopped = ctypes.cast(pointer, ctypes.c_void_p).value or ctypes.addressof(source)
             raise Refusal("mbsnrtowcs: EILSEQ", at + stopped - ctypes.addressof(source))
         values.extend(target[:count])
-        if not self.initial(state):
+        if fresh and not self.initial(state):
             raise Refusal("mbsnrtowcs: the input ends inside a character", None)
+
+
+class MbrtowcDecoder:
+    """glibc's restartable conversion fed chunk by chunk: one mbstate_t for the whole stream,
+    so a character cut between chunks is held by glibc itself, not by this adapter."""
+
+    def __init__(self, glibc: GlibcMbrtowc) -> None:
+        self.glibc = glibc
+        self.state = ctypes.create_string_buffer(32)  # mbstate_t, zeroed: the initial state
+        self.fed = 0
+
+    def decode(self, chunk: bytes, final: bool = False) -> object:
+        """Return the text of the characters completed in this chunk; raise Refusal on EILSEQ
+        (where glibc stopped; None when it stopped on a character begun in an earlier chunk)
+        or, when final, for input ending inside a character (no offset: glibc does not say)."""
+        glibc, values = self.glibc, array("I")
+        previous = glibc.uselocale(glibc.locale)
+        try:
+            at = 0
+            for index, segment in enumerate(chunk.split(b"\0")):
+                if index:
+                    values.append(0)
+                held = not glibc.initial(self.state)
+                try:
+                    glibc.convert_segment(segment, self.fed + at, values, self.state)
+                except Refusal as refusal:
+                    stopped_at_start = refusal.start == self.fed + at
+                    raise Refusal(
+                        str(refusal), None if held and stopped_at_start else refusal.start
+                    ) from None
+                at += len(segment) + 1
+        finally:
+            glibc.uselocale(previous)
+        self.fed += len(chunk)
+        if final and not glibc.initial(self.state):
+            raise Refusal("mbsnrtowcs: the input ends inside a character", None)
+        return text_of(values)
 
 
 SQLITE_ROW = 100
