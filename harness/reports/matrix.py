@@ -8,9 +8,7 @@ with their levels. A pruned view keeps only the rows on which the codecs do not 
 
 from __future__ import annotations
 
-import hashlib
 import html
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -36,7 +34,7 @@ class Column:
 
 
 # The row key and the kind of a cell, kept apart so that they can follow the behaviour key of
-# harness/check/behaviour.py and the fingerprint of the verdict wing when those exist.
+# harness/check/behaviour.py when it exists.
 
 
 def theme_of(vector: Vector) -> str:
@@ -60,10 +58,16 @@ def kind_of(difference: Difference) -> str:
 
 
 def fingerprint(report: Report) -> str:
-    """Return 12 hex digits identifying what a codec does differently: the same for two codecs
-    with the same differences (vector, capability, level, what) whatever their variants."""
-    keys = sorted({(d.vector, d.capability, d.level, d.what) for d in report.differences})
-    return hashlib.sha256(json.dumps(keys).encode()).hexdigest()[:12]
+    """Return the codec's fingerprint in a few words: the dialect profiles that explain all its
+    `must` differences, the closest one, or 'strict' when it has none (Report.fingerprint)."""
+    found = report.fingerprint()
+    if found.total == 0:
+        return "strict"
+    if found.fitting:
+        return " or ".join(found.fitting)
+    if found.closest is None:
+        return "no profile"
+    return f"closest: {found.closest} ({found.explained}/{found.total})"
 
 
 def cell_text(kinds: Iterable[str]) -> str:

@@ -287,7 +287,7 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
     ),
     PythonAdapter(
         "glibc-mbrtowc",
-        "glibc multibyte conversion in C.UTF-8 (mbsnrtowcs, restartable as mbrtowc), through ctypes",
+        "glibc multibyte conversion in C.UTF-8 (mbsnrtowcs, restartable like mbrtowc), via ctypes",
         ".native:GlibcMbrtowc",
         glibc,
         "",
