@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import sys
 from array import array
 from typing import Any
 
@@ -45,12 +46,16 @@ def glibc_version() -> str:
     return str(function().decode("ascii"))
 
 
+UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+"""The layout of an array('I') of code points, read in bulk by CPython's UTF-32 codec."""
+
+
 def text_of(values: array[int]) -> object:
     """Return the code points as a str, or, when one cannot be in a str (above U+10FFFF), the
     list itself: the decoder returned something that is not text (a wrong-type outcome)."""
-    if any(value > 0x10FFFF for value in values):
+    if values and max(values) > 0x10FFFF:
         return values.tolist()
-    return "".join(map(chr, values))
+    return values.tobytes().decode(UTF32, "surrogatepass")  # lone surrogates kept as they are
 
 
 class GlibcIconv:
