@@ -93,6 +93,8 @@ def describe_outcome(outcome: Outcome) -> str:
         value = outcome.value
         if isinstance(value, bool):
             return str(value)
+        if isinstance(value, tuple):
+            return " ".join(f"U+{item:04X}" for item in value)
         return describe_text(value) if isinstance(value, str) else describe_bytes(value)
     if isinstance(outcome, Refused):
         where = "(no offset)" if outcome.offset is None else f"at {outcome.offset}"
@@ -212,7 +214,7 @@ def _unencoded(expected: ExpectedEncoding, written: bytes) -> Finding:
     if not validate(written):
         if 0xD800 <= expected.scalars[index] <= 0xDFFF:
             return expected.level, "encoded a surrogate", marks
-        return expected.level, "encoded a non-scalar value", marks
+        return expected.level, "encoded a value above U+10FFFF", marks
     values, output = expected.scalars, tuple(map(ord, written.decode("utf-8")))
     head = common_prefix(values, output)
     tail = _common_suffix(values, output, min(len(values), len(output)) - head)
@@ -237,12 +239,15 @@ def _overlong_null(expected: bytes, written: bytes) -> bool:
 
 def _surrogate_pairs(expected: bytes, written: bytes) -> bool:
     """Return True if `written` is `expected` with its 4-byte forms written as the 3-byte forms
-    of their UTF-16 surrogates (CESU-8's way), read by the reference's RFC 2279 reader."""
+    of their UTF-16 surrogates (CESU-8's way); both read by the reference's RFC 2279 reader, as
+    `expected` may be a dialect's (surrogates, under a profile)."""
     head = common_prefix(expected, written)
-    while head and 0x80 <= written[head] <= 0xBF:
-        head -= 1  # start the comparison at a lead byte
+    while head and any(
+        0x80 <= data[head] <= 0xBF for data in (expected, written) if head < len(data)
+    ):
+        head -= 1  # start the comparison at a lead byte of both
     try:
-        values = decode_legacy(written[head:])
+        values, wanted = decode_legacy(written[head:]), decode_legacy(expected[head:])
     except DecodeError:
         return False
     joined: list[int] = []
@@ -250,9 +255,7 @@ def _surrogate_pairs(expected: bytes, written: bytes) -> bool:
         if joined and 0xDC00 <= value <= 0xDFFF and 0xD800 <= joined[-1] <= 0xDBFF:
             value = 0x10000 + ((joined.pop() - 0xD800) << 10) + (value - 0xDC00)
         joined.append(value)
-    return any(value > 0xFFFF for value in joined) and "".join(map(chr, joined)) == expected[
-        head:
-    ].decode("utf-8")
+    return joined != values and joined == wanted
 
 
 def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | None:

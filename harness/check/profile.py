@@ -14,9 +14,12 @@ and a profile cannot hide a difference it does not name: it only rereads the byt
 `accepts` and `refuses` patterns match, and only re-encodes the values its `write` handles.
 
 Decoding: `accepts` matches byte sequences the dialect reads as characters (its `read` says
-which); `refuses` matches lead bytes of sequences RFC 3629 reads that the dialect does not (each
-is then ill-formed alone, and the bytes after it are stray continuation bytes); `strips_signature`
-drops a leading U+FEFF. Everything between matches is the reference's reading.
+which), `keeps` those it leaves as RFC 3629 reads them although `accepts` would match a part,
+`truncated` the prefixes of its sequences cut short (one maximal subpart each, Unicode §3.9
+D93b applied to the dialect's own table); `refuses` matches lead bytes of sequences RFC 3629
+reads that the dialect does not (each is then ill-formed alone, and the bytes after it are stray
+continuation bytes); `strips_signature` drops a leading U+FEFF. Everything between matches is
+the reference's reading.
 Encoding: `write` gives the bytes of one value (None: refuse it); `joins_pairs` first joins a
 high surrogate followed by a low one into the supplementary character they stand for in UTF-16.
 """
@@ -43,6 +46,9 @@ from utf8cert.reference.decoder import pieces
 HIGH_SURROGATES: Final = range(0xD800, 0xDC00)
 LOW_SURROGATES: Final = range(0xDC00, 0xE000)
 LARGEST_SCALAR: Final = 0x10FFFF
+
+_LAST: dict[str, tuple[Expected, Expected]] = {}
+"""Per profile, the last expectation reread and its rereading."""
 
 
 def utf8(value: int) -> bytes | None:
@@ -72,6 +78,10 @@ class Profile:
     accepts: re.Pattern[bytes] | None = None
     read: Callable[[bytes], str] = lambda sequence: ""
     refuses: re.Pattern[bytes] | None = None
+    keeps: re.Pattern[bytes] | None = None
+    """Sequences `accepts` would match part of that the dialect reads as RFC 3629 does."""
+    truncated: re.Pattern[bytes] | None = None
+    """A prefix of an `accepts` sequence cut short: one ill-formed subpart in the dialect."""
     strips_signature: bool = False
     write: Callable[[int], bytes | None] = utf8
     joins_pairs: bool = False
@@ -87,13 +97,33 @@ class Profile:
 
     @cached_property
     def _pattern(self) -> re.Pattern[bytes] | None:
-        return _combined(self.accepts, self.refuses)
+        """Return one pattern with a group per kind of match (None when there is none)."""
+        kinds = {
+            "keeps": self.keeps,
+            "accepts": self.accepts,
+            "truncated": self.truncated,
+            "refuses": self.refuses,
+        }
+        parts = [
+            b"(?P<" + name.encode() + b">" + pattern.pattern + b")"
+            for name, pattern in kinds.items()
+            if pattern is not None
+        ]
+        return re.compile(b"|".join(parts), re.DOTALL) if parts else None
 
     def expect(self, expected: Expected, capability: Capability = "decode") -> Expected:
         """Return what a codec of this dialect gives for `expected`'s bytes when asked
         `capability`: `expected` itself when the dialect reads them as RFC 3629 does."""
         if capability not in self.decoding:
             return expected
+        last = _LAST.get(self.name)
+        if last is not None and last[0] is expected:
+            return last[1]  # every capability and chunking of one input asks again
+        dialect = self._expect(expected)
+        _LAST[self.name] = (expected, dialect)
+        return dialect
+
+    def _expect(self, expected: Expected) -> Expected:
         data = expected.data
         pattern = self._pattern
         matches = [] if pattern is None else list(pattern.finditer(data))
@@ -112,10 +142,16 @@ class Profile:
         position = 0
         for match in matches:
             walked += _reference_pieces(data, position, match.start())
-            if match.lastgroup == "accepts":
+            start, end = match.span()
+            if match.lastgroup == "keeps":
+                walked += _reference_pieces(data, start, end)
+            elif match.lastgroup == "accepts":
                 walked.append(self.read(match.group()))
+            elif match.lastgroup == "truncated":
+                kind = ErrorKind.TRUNCATED if end == len(data) else ErrorKind.MISSING_CONTINUATION
+                walked.append((start, end - start, kind))
             else:
-                walked.append((match.start(), 1, ErrorKind.INVALID_BYTE))
+                walked.append((start, 1, ErrorKind.INVALID_BYTE))
             position = match.end()
         walked += _reference_pieces(data, position, len(data))
         return walked
@@ -150,18 +186,6 @@ class Profile:
             return dataclasses.replace(expected, encoded=None, error_index=error)
         whole = bytes(scalars[:first]) + bytes(written) + bytes(scalars[last:])
         return dataclasses.replace(expected, encoded=whole, error_index=None)
-
-
-def _combined(
-    accepts: re.Pattern[bytes] | None, refuses: re.Pattern[bytes] | None
-) -> re.Pattern[bytes] | None:
-    """Return one pattern with a group per kind of match (None when the profile has neither)."""
-    parts = []
-    if accepts is not None:
-        parts.append(b"(?P<accepts>" + accepts.pattern + b")")
-    if refuses is not None:
-        parts.append(b"(?P<refuses>" + refuses.pattern + b")")
-    return re.compile(b"|".join(parts), re.DOTALL) if parts else None
 
 
 def _reference_pieces(data: bytes, start: int, end: int) -> list[Piece]:

@@ -9,6 +9,7 @@ rules its published definition changes (how a profile applies them: profile.py).
 | `cesu-8`               | Unicode Technical Report #26, CESU-8                              |
 | `java-modified`        | Java SE `java.io.DataInput`, "Modified UTF-8"                     |
 | `rfc2279`              | RFC 2279 §2 (1 to 6 octets, up to 0x7FFFFFFF), shortest forms only |
+|                        | (reading values above U+10FFFF is not modelled yet: see `RFC2279`)  |
 | `whatwg`               | WHATWG Encoding Standard, "UTF-8 decode" and "UTF-8 encode"       |
 """
 
@@ -37,6 +38,7 @@ REFUSAL_WAIVER: Final = "RFC 3629 §3: a value with no UTF-8 form is not encoded
 SURROGATE: Final = rb"\xED[\xA0-\xBF][\x80-\xBF]"
 HIGH: Final = rb"\xED[\xA0-\xAF][\x80-\xBF]"
 LOW: Final = rb"\xED[\xB0-\xBF][\x80-\xBF]"
+TRUNCATED_SURROGATE: Final = rb"\xED[\xA0-\xBF](?![\x80-\xBF])"
 FOUR_BYTE_LEAD: Final = re.compile(rb"[\xF0-\xF4]")
 
 
@@ -118,7 +120,9 @@ WTF_8: Final = Profile(
     behaviour="decodes and encodes lone surrogates; joins a surrogate pair when encoding",
     waives=(SURROGATE_WAIVER,),
     # A surrogate pair byte sequence is ill-formed in WTF-8 (§ "The WTF-8 encoding").
-    accepts=re.compile(HIGH + rb"(?!" + LOW + rb")|(?<!" + HIGH + rb")" + LOW),
+    keeps=re.compile(HIGH + LOW),
+    accepts=re.compile(SURROGATE),
+    truncated=re.compile(TRUNCATED_SURROGATE),
     read=_values,
     write=_surrogates_too,
     joins_pairs=True,
@@ -133,6 +137,7 @@ CESU_8: Final = Profile(
     waives=(FOUR_BYTE_WAIVER, SURROGATE_WAIVER + " (in pairs only)"),
     accepts=re.compile(HIGH + LOW),
     read=_pairs_joined,
+    truncated=re.compile(TRUNCATED_SURROGATE),
     refuses=FOUR_BYTE_LEAD,
     write=_as_utf16_units,
     joins_pairs=True,
@@ -148,6 +153,7 @@ JAVA_MODIFIED: Final = Profile(
     waives=(OVERLONG_WAIVER + " (C0 80 only)", FOUR_BYTE_WAIVER, SURROGATE_WAIVER),
     accepts=re.compile(rb"\xC0\x80|" + HIGH + LOW + rb"|" + SURROGATE),
     read=lambda sequence: "\0" if sequence == b"\xc0\x80" else _pairs_joined(sequence),
+    truncated=re.compile(TRUNCATED_SURROGATE),
     refuses=FOUR_BYTE_LEAD,
     write=_java_write,
     special=lambda value: value == 0 or value > 0xFFFF or _is_surrogate(value),
@@ -157,12 +163,14 @@ RFC2279: Final = Profile(
     name="rfc2279",
     title="RFC 2279 UTF-8",
     source="RFC 2279 §2 (1998): 1 to 6 octets, values up to 0x7FFFFFFF",
-    behaviour="reads and writes surrogates and values above U+10FFFF in their RFC 2279 forms",
+    behaviour="reads and writes surrogates as values; writes values above U+10FFFF in their "
+    "RFC 2279 forms",
     waives=(SURROGATE_WAIVER, RANGE_WAIVER),
-    # The RFC 2279 forms RFC 3629 dropped, shortest forms only (RFC 2279 §6 rejects the rest):
-    # values whose text a Python str can hold (surrogates) are read; the others are not text.
+    # Shortest forms only (RFC 2279 §6 rejects the rest). Only the forms whose values a str
+    # holds (surrogates) are read: reading those of values above U+10FFFF is not modelled yet.
     accepts=re.compile(SURROGATE),
     read=_values,
+    truncated=re.compile(TRUNCATED_SURROGATE),
     write=_legacy_write,
     special=lambda value: value > 0x10FFFF or _is_surrogate(value),
 )
