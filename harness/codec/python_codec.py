@@ -112,11 +112,37 @@ def wrong_type(function: str, result: object, expected: str) -> Failed:
     )
 
 
+def ord_or_value(item: str | int) -> int:
+    """Return the code point of a character, or the value itself."""
+    return item if isinstance(item, int) else ord(item)
+
+
+def beyond_unicode(result: object) -> bool:
+    """Return whether a decoder's result is code points some of which are above U+10FFFF: the
+    one way a Python decoder can say it read such a value (no str holds one)."""
+    return (
+        isinstance(result, tuple)
+        and all(isinstance(value, int) and value >= 0 for value in result)
+        and bool(result)
+        and max(result) > LARGEST_CODE_POINT
+    )
+
+
+def decoded(function: str, result: object) -> Outcome:
+    """Return the outcome of a decoder's result: text, code points beyond Unicode, or else the
+    wrong type."""
+    if isinstance(result, str) or beyond_unicode(result):
+        return Returned(result)  # type: ignore[arg-type]
+    return wrong_type(function, result, "str")
+
+
 class PythonCodec:
     """A codec under test whose capabilities are Python callables (None: not offered).
 
     What a callable raises decides the outcome: NotApplicable is Inapplicable; ValueError or one
-    of `refusals` is Refused; anything else is a crash. A result of the wrong type is wrong-type.
+    of `refusals` is Refused; anything else is a crash. A result of the wrong type is wrong-type;
+    a decoder that read values above U+10FFFF, which no str holds, returns them as a tuple of
+    int code points.
     """
 
     def __init__(
@@ -166,7 +192,7 @@ class PythonCodec:
             return refusal(error, self.refusal_offset)
         except (Exception, SystemExit) as error:
             return crash(error)
-        return Returned(result) if isinstance(result, str) else wrong_type("decode", result, "str")
+        return decoded("decode", result)
 
     def decode_replace(self, data: bytes) -> Outcome:
         """Return Returned(text), Refused, Inapplicable or Failed (see the class)."""
@@ -180,9 +206,7 @@ class PythonCodec:
             return refusal(error, self.refusal_offset)
         except (Exception, SystemExit) as error:
             return crash(error)
-        if isinstance(result, str):
-            return Returned(result)
-        return wrong_type("decode_replace", result, "str")
+        return decoded("decode_replace", result)
 
     def validate(self, data: bytes) -> Outcome:
         """Return Returned(bool), Refused, Inapplicable or Failed (see the class)."""
@@ -252,10 +276,12 @@ class PythonCodec:
                 return self.stream_refusal(error, fed)
             except (Exception, SystemExit) as error:
                 return crash(error)
-            if not isinstance(piece, str):
+            if not isinstance(piece, str) and not beyond_unicode(piece):
                 return wrong_type("incremental decode", piece, "str")
             pieces.append(piece)
-        return Returned("".join(pieces))
+        if all(isinstance(piece, str) for piece in pieces):
+            return Returned("".join(pieces))
+        return Returned(tuple(value for piece in pieces for value in map(ord_or_value, piece)))
 
     def stream_refusal(self, error: BaseException, fed: Sequence[bytes]) -> Refused:
         """Return the refusal of an incremental decoder: a `Refusal` or a declared reader's

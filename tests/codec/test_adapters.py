@@ -57,9 +57,9 @@ KNOWN: dict[str, tuple[Callable[[Codec], Outcome], Outcome]] = {
     # libyaml points past a truncated sequence, at the closing quote: the end of the payload.
     "pyyaml-libyaml": (decode(b"x\xe2\x82"), Refused("invalid trailing UTF-8 octet", 3)),
     "pyyaml-pure": (decode(b"x\xe2\x82"), Refused("invalid continuation byte", 1)),
-    # glibc's UTF-8 converter reads F4 90 80 80 as U+110000, which no str can hold.
-    "glibc-iconv": (decode(b"\xf4\x90\x80\x80"), Failed("wrong-type", "[1114112]")),
-    "glibc-mbrtowc": (decode(b"\xf4\x90\x80\x80"), Failed("wrong-type", "[1114112]")),
+    # glibc's UTF-8 converter reads F4 90 80 80 as 0x110000, which no str can hold.
+    "glibc-iconv": (decode(b"\xf4\x90\x80\x80"), Returned((0x110000,))),
+    "glibc-mbrtowc": (decode(b"\xf4\x90\x80\x80"), Returned((0x110000,))),
     # SQLite's translator wraps values above U+10FFFF around to U+10000.
     "sqlite": (replace(b"\xf4\x90\x80\x80"), Returned("\U00010000")),
     # ICU substitutes one U+FFFD per maximal subpart.
@@ -122,6 +122,7 @@ def test_an_encoder_writes_utf8_inside_its_format_and_refuses_a_lone_surrogate(n
 def test_glibcs_restartable_conversion_holds_a_character_cut_between_chunks() -> None:
     codec = available("glibc-mbrtowc")
     assert codec.decode_chunks([b"a\xe2", b"\x82", b"\xac"], False) == Returned("a\u20ac")
+    assert codec.decode_chunks([b"a\xf4\x90", b"\x80\x80"], True) == Returned((0x61, 0x110000))
     assert codec.decode_chunks([b"a\xe2", b"\x82"], False) == Refused(
         "mbsnrtowcs: the input ends inside a character", None
     )

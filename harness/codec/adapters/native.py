@@ -51,10 +51,10 @@ UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
 
 
 def text_of(values: array[int]) -> object:
-    """Return the code points as a str, or, when one cannot be in a str (above U+10FFFF), the
-    list itself: the decoder returned something that is not text (a wrong-type outcome)."""
+    """Return the code points as a str, or, when one cannot be in a str (above U+10FFFF), as a
+    tuple of ints (how a Python decoder says it read such values)."""
     if values and max(values) > 0x10FFFF:
-        return values.tolist()
+        return tuple(values)
     return values.tobytes().decode(UTF32, "surrogatepass")  # lone surrogates kept as they are
 
 
