@@ -110,7 +110,7 @@ def test_an_object_codec_declares_its_refusals_their_offset_and_inapplicable_req
 
 
 def test_an_encoders_document_is_unwrapped_or_is_not_the_format() -> None:
-    from utf8cert.harness.codec.wrappers import NotTheFormat, cbor_body, json_body, msgpack_body
+    from utf8cert.harness.codec.unwrap import NotTheFormat, cbor_body, json_body, msgpack_body
 
     assert json_body(b'"a\\"\\\\\\/\\n\\u0000\xe2\x82\xac"') == b'a"\\/\n\x00\xe2\x82\xac'
     assert msgpack_body(b"\xa2ab") == b"ab" and msgpack_body(b"\xd9\x01a") == b"a"

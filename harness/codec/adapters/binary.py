@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from utf8cert.harness.codec.unwrap import cbor_body, msgpack_body, unwrapping_encoder
 from utf8cert.harness.codec.wrappers import (
     CBOR_TEXT,
     MSGPACK_STR,
-    cbor_body,
     in_body,
-    msgpack_body,
     nowhere,
-    unwrapping_encoder,
     wrapped_decoder,
 )
 

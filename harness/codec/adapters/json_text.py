@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from operator import attrgetter
 
+from utf8cert.harness.codec.unwrap import json_body, unwrapping_encoder
 from utf8cert.harness.codec.wrappers import (
     JSON_STRING,
     in_document,
     in_payload,
-    json_body,
     nowhere,
-    unwrapping_encoder,
     wrapped_decoder,
 )
 
