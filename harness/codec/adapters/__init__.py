@@ -4,11 +4,11 @@
     utf8cert check adapter:orjson        # one of them
     utf8cert matrix                      # all that are available, side by side
 
-An entry is anything with a `name`, a `description`, `version()`, `unavailable()` (None, or the
-reason it cannot run here: a package or runtime missing) and `spec()` (the spec it stands for: a
-`codec:` spec, a MODULE:CLASS codec object in this package, or a `cmd:` program; entry.py). The Python
-adapters are in catalog.py; the programs of `utf8cert.harness.codec.programs` (Node.js, Java, Rust), when
-that package is there, are merged in by `registry()` with the same shape.
+An entry (entry.py) is anything with a `name`, a `description`, `version()`, `unavailable()`
+(None, or the reason it cannot run here: a package or runtime missing) and `spec()` (the spec it
+stands for: a `codec:` spec, a MODULE:CLASS codec object in this package, or a `cmd:` program).
+The Python adapters are in catalog.py; the programs of `utf8cert.harness.codec.programs`
+(Node.js, Java, Rust), when that package is there, are merged in by `registry()`.
 """
 
 from __future__ import annotations
