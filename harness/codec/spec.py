@@ -83,14 +83,18 @@ def adapter_codec(spec: str, *, isolate: bool, timeout: float) -> Codec:
     reason = entry.unavailable()
     if reason is not None:
         raise CodecSpecError(spec, f"unavailable here: {reason}")
-    if isolate and not entry.spec().startswith("cmd:"):  # the child resolves the name again
+    try:
+        target = entry.spec()  # a program is built here, on first use
+    except Exception as error:
+        raise CodecSpecError(spec, f"cannot be made ready: {describe_exception(error)}") from None
+    if isolate and not target.startswith("cmd:"):  # the child resolves the name again
         try:
             codec: Codec = isolated_codec(spec, entry.description, timeout=timeout)
         except StartError as error:
             raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
         return codec
     try:
-        codec = load_codec(entry.spec(), timeout=timeout)
+        codec = load_codec(target, timeout=timeout)
     except CodecSpecError as error:
         raise CodecSpecError(spec, error.problem) from None
     codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"

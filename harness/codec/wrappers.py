@@ -121,14 +121,9 @@ def scalar(character: bytes) -> int:
     return value
 
 
-def json_escape(character: bytes) -> bytes:
-    """Return the JSON escape of `"`, `\\` or a C0 control (RFC 8259 §7: they must be escaped)."""
-    return b"\\u%04x" % scalar(character)
-
-
-def yaml_escape(character: bytes) -> bytes:
-    """Return the YAML double-quoted escape of a character that is not printable, breaks a line
-    or is `"`/`\\` (YAML 1.1 §5.1, §5.7)."""
+def backslash_u(character: bytes) -> bytes:
+    """Return `\\uXXXX` for one character: how JSON (RFC 8259 §7) writes `"`, `\\` and C0
+    controls, and YAML (1.1 §5.7) what is not printable or breaks a line in a quoted scalar."""
     return b"\\u%04x" % scalar(character)
 
 
@@ -160,7 +155,7 @@ def sized(small: int, widths: tuple[tuple[int, int], ...]) -> Callable[[int], by
 
 
 JSON_STRING = Format(
-    "JSON string", lambda _: b'"', b'"', re.compile(rb'["\\\x00-\x1f]'), json_escape
+    "JSON string", lambda _: b'"', b'"', re.compile(rb'["\\\x00-\x1f]'), backslash_u
 )
 """RFC 8259 §7: a string; quotation mark, reverse solidus and controls escaped as \\uXXXX."""
 
@@ -186,7 +181,7 @@ YAML_SCALAR = Format(
     # YAML 1.1 §5.1 printable characters, and the line breaks (§5.4: NEL, LS, PS) that a quoted
     # scalar would fold; all are escaped.
     re.compile(rb'["\\\x00-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef\xbf[\xbe\xbf]'),
-    yaml_escape,
+    backslash_u,
 )
 """A document that is one double-quoted scalar."""
 

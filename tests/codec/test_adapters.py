@@ -151,3 +151,31 @@ def test_an_adapter_runs_isolated_in_a_child_under_its_own_name() -> None:
         assert codec.decode(b"\xed\xa0\x80") == Returned("\ud800")
     finally:
         codec.close()
+
+
+class UnbuildableProgram:
+    """An entry of the programs' shape whose build fails (as a missing compiler makes it)."""
+
+    name = "unbuildable"
+    description = "a program that cannot be built"
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def spec(self) -> str:
+        raise RuntimeError("rustc: error: linker `cc` not found")
+
+
+def test_an_entry_that_cannot_be_made_ready_is_a_one_line_spec_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import utf8cert.harness.codec.adapters as adapters
+
+    entries = {"unbuildable": UnbuildableProgram()}
+    monkeypatch.setattr(adapters, "registry", lambda: entries)
+    with pytest.raises(CodecSpecError) as raised:
+        load_codec("adapter:unbuildable")
+    assert str(raised.value) == (
+        "codec spec 'adapter:unbuildable': cannot be made ready: "
+        "RuntimeError: rustc: error: linker `cc` not found"
+    )
