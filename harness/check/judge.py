@@ -150,8 +150,10 @@ def judge(
     expected: Expected | ExpectedEncoding, outcome: Outcome, capability: Capability
 ) -> Verdict:
     """Return what is wrong with one answer of `capability` (None: nothing)."""
-    if isinstance(expected, ExpectedEncoding):
+    if capability == "encode":
+        assert isinstance(expected, ExpectedEncoding)
         return judge_encode(expected, outcome)
+    assert isinstance(expected, Expected)
     if capability == "validate":
         return judge_validate(expected, outcome)
     return judge_text(expected, outcome, capability)
