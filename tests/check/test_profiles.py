@@ -165,3 +165,22 @@ def test_cpython_surrogatepass_passes_its_profile_on_every_capability() -> None:
     assert checked.differences == []
     assert checked.certified
     assert "incremental" in checked.capabilities
+
+
+def test_a_dialect_with_one_more_deviation_is_closest_to_its_profile_with_the_rest_named() -> None:
+    checked = report("Cesu8Plus", "rfc3629", every_vector=False)
+    likeness = checked.fingerprint()
+    assert likeness.fitting == ()
+    assert likeness.closest == "cesu-8"
+    assert likeness.left_over.keys() == {"accepted ill-formed input"}  # C0 AF read as "/"
+    assert likeness.explained + sum(likeness.left_over.values()) == likeness.total
+    assert "closest to CESU-8" in checked.verdict()
+
+
+def test_a_codec_no_dialect_explains_is_told_so() -> None:
+    codec = load_codec("broken_codecs:NormalizingDecoder")  # no dialect normalizes text
+    checked = run_check(codec, touched(), only=("decode",))
+    assert not checked.conformant
+    assert checked.fingerprint().closest is None
+    assert checked.fingerprint().sentence() == "no dialect profile explains its must differences"
+    assert "no dialect profile explains" in checked.verdict()
