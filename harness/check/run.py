@@ -73,17 +73,18 @@ def check_vector(
         elif "encode" in missing and coverage is not None:
             coverage.record("encode", Answer.NOT_OFFERED, count=len(list(encode_variants(vector))))
         return differences
+    not_offered = dict.fromkeys(missing, 0)
     for variant in decode_variants(vector):
         label = (vector.id, variant.name)
         for capability in capabilities:
             differences += compare(
                 codec, capability, variant.expected, label, variant.cuts, variant.bytewise, profile
             )
-        if coverage is not None:
-            for capability in missing:
-                coverage.record(
-                    capability, Answer.NOT_OFFERED, count=_questions(variant, capability)
-                )
+        for capability in missing:
+            not_offered[capability] += _questions(variant, capability)
+    if coverage is not None:
+        for capability, count in not_offered.items():
+            coverage.record(capability, Answer.NOT_OFFERED, count=count)
     return differences
 
 
