@@ -17,8 +17,10 @@ from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.vectors.model import LEVELS
 
 if TYPE_CHECKING:
-    from utf8cert.harness.fuzzing.campaign import Progress
+    from utf8cert.harness.fuzzing.campaign import Campaign, Progress
 
+INTERRUPTED = 72
+"""libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
 REPRODUCER_SHOWN = 300
 """Longer reproducer lines are left to the finding's .txt file."""
 
@@ -89,6 +91,11 @@ def register(subcommands: Any) -> None:
         metavar="PATH",
         help="extra vector files or directories to seed and splice from",
     )
+    fuzz.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known deviations (utf8cert check --write-baseline FILE): not findings",
+    )
     fuzz.set_defaults(run=run_fuzz)
 
     corpus = subcommands.add_parser("corpus", help="manage the seed corpus")
@@ -121,6 +128,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz, pass_through
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+    from utf8cert.harness.fuzzing.inflight import collect
+    from utf8cert.harness.fuzzing.known import known_behaviours
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
     from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
@@ -134,9 +143,12 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     try:
         libfuzzer_flags = pass_through(flags)
         vectors = load_vectors(arguments.vectors)
+        known = known_behaviours(arguments.baseline, vectors)
         codec = load_codec(spec)
-    except (ValueError, VectorLoadError) as error:
+    except (ValueError, VectorLoadError) as error:  # BaselineError is a ValueError
         raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"{error.filename}: {error.strerror}") from None
     capabilities = tuple(arguments.capability) if arguments.capability else None
     offered = codec.capabilities & frozenset(capabilities or codec.capabilities)
     if not offered:
@@ -157,6 +169,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         timeout=arguments.timeout,
         libfuzzer_flags=libfuzzer_flags,
         dictionary=default_dictionary(),
+        known=known,
     )
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -167,6 +180,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         artifacts.mkdir(parents=True, exist_ok=True)
         with (artifacts / "libfuzzer.log").open("w", encoding="utf-8") as log:
             status, progress = fuzz(campaign, vectors, view.show, log)
+        # The input a codec died on without libFuzzer seeing it becomes a crash file.
+        tally = collect(campaign.crashes, rescue=progress.interrupted is None)
+        progress.executions = max(progress.executions, tally.executions)
+        first_found = _first_found(campaign)
         found = list(
             triage_pending(
                 codec.spec,
@@ -174,6 +191,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                 campaign.artifacts,
                 capabilities=capabilities,
                 fail_on=campaign.fail_on,
+                known=known,
             )
         )
         found += triage_crashes(
@@ -183,6 +201,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
             capabilities=capabilities,
             fail_on=campaign.fail_on,
             timeout=float(campaign.timeout),
+            known=known,
         )
     except (OSError, CodecSpecError) as error:
         raise UsageFailure(str(error)) from None
@@ -190,14 +209,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         view.close()
         codec.close()
     findings = [item for item in found if item.finding is not None]
-    if status not in (0, FINDING_EXIT) and not found:
+    if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
-    out.print(
-        f"{progress.executions:,} executions in {progress.elapsed:.1f} s "
-        f"({progress.per_second:,}/s), corpus {progress.corpus} inputs, "
-        f"coverage {progress.coverage}; {len(findings)} finding(s)"
-    )
+    out.print(progress.summary(len(findings), first_found))
     for item in found:
         if item.finding is None:
             out.print(f"[yellow]unreproduced[/] {item.source}: {item.problem}")
@@ -206,13 +221,28 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         difference = finding.difference
         out.print(
             f"[red]{difference.capability}: {difference.what}[/] ({difference.level}), "
-            f"{len(finding.data)} bytes\n  vector    {item.vector_file}"
+            f"{len(finding.data)} bytes, on {', '.join(finding.capabilities)}\n"
+            f"  vector    {item.vector_file}"
         )
         assert item.vector_file is not None
         line = item.vector_file.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[-1]
         shown = line if len(line) <= REPRODUCER_SHOWN else f"see {item.vector_file.stem}.txt"
         out.print(f"  {shown}")
+    if tally.lesser and not found:
+        weaker = LEVELS[LEVELS.index(campaign.fail_on) + 1]
+        out.print(
+            f"{tally.lesser:,} input(s) showed {weaker}-level differences: "
+            f"rerun with --fail-on {weaker} to make them findings"
+        )
     return 1 if found else 0
+
+
+def _first_found(campaign: Campaign) -> float | None:
+    """Return when the campaign's first finding was saved (the time of its file), None if none."""
+    from utf8cert.harness.fuzzing.differential import PENDING
+
+    saved = [*(campaign.artifacts / PENDING).glob("*.bin"), *campaign.crashes.glob("*-*")]
+    return min((path.stat().st_mtime for path in saved if path.is_file()), default=None)
 
 
 def _tail(log: Path) -> str:

@@ -9,18 +9,21 @@ timeout files) into minimized findings (triage.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import IO, Final
 
 from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.fuzzing.inflight import CRASHES
 from utf8cert.harness.vectors.model import Level, VectorSet
 
 DEFAULT_MAX_LEN: Final = 65536 + 512
@@ -45,6 +48,7 @@ run(
     fail_on={fail_on!r},
     keep_going={keep_going!r},
     splices={splices!r},
+    known={known!r},
 )
 '''
 
@@ -66,6 +70,8 @@ class Campaign:
     timeout: int = DEFAULT_TIMEOUT
     libfuzzer_flags: tuple[str, ...] = ()
     dictionary: Path | None = None
+    known: frozenset[tuple[str, str, str]] = frozenset()
+    """The behaviours of known deviations (from a baseline, known.py): no findings."""
 
     @property
     def corpus(self) -> Path:
@@ -81,7 +87,7 @@ class Campaign:
     @property
     def crashes(self) -> Path:
         """Return where libFuzzer writes its crash-, timeout- and oom- files."""
-        return self.artifacts / "libfuzzer"
+        return self.artifacts / CRASHES
 
     @property
     def script(self) -> Path:
@@ -105,6 +111,7 @@ def write_script(campaign: Campaign) -> Path:
         fail_on=campaign.fail_on,
         keep_going=campaign.keep_going,
         splices=str(campaign.seeds),
+        known=sorted(campaign.known),
     )
     campaign.script.write_text(text, encoding="utf-8")
     campaign.script.chmod(0o755)
@@ -153,7 +160,12 @@ class Progress:
     per_second: int = 0
     corpus: int = 0
     coverage: int = 0
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.time)
+    ended: float | None = None
+    reported: bool = False
+    """Whether libFuzzer printed a status line (none while the seed pass has not ended)."""
+    interrupted: str | None = None
+    """The signal that stopped the campaign early (SIGINT, SIGTERM, SIGHUP), if one did."""
 
     def read(self, line: str) -> bool:
         """Update from one line of libFuzzer's output; return True if it was a status line."""
@@ -161,6 +173,7 @@ class Progress:
         if status is None:
             return False
         self.executions = int(status.group(1))
+        self.reported = True
         for name, value in _STATUS_FIELDS.findall(line):
             if name == "cov":
                 self.coverage = int(value)
@@ -172,8 +185,24 @@ class Progress:
 
     @property
     def elapsed(self) -> float:
-        """Return the seconds since the campaign started."""
-        return time.monotonic() - self.started
+        """Return the seconds the campaign ran (so far, while it runs)."""
+        return (time.time() if self.ended is None else self.ended) - self.started
+
+    def summary(self, findings: int, first: float | None) -> str:
+        """Return the campaign in one line: executions (seed pass included), speed, corpus,
+        coverage, findings and when the first came, and the signal that stopped it if one did."""
+        rate = self.executions / self.elapsed if self.elapsed > 0 else 0.0
+        line = f"{self.executions:,} executions in {self.elapsed:.1f} s ({rate:,.0f}/s), "
+        if self.reported:
+            line += f"corpus {self.corpus} inputs, coverage {self.coverage}; "
+        else:
+            line += "all in the seed pass (the vectors' inputs); "
+        line += f"{findings} finding(s)"
+        if first is not None:
+            line += f", the first after {max(0.0, first - self.started):.1f} s"
+        if self.interrupted is not None:
+            line += f"; interrupted ({self.interrupted})"
+        return line
 
 
 def seed_corpus(campaign: Campaign, vectors: VectorSet) -> None:
@@ -209,17 +238,56 @@ def fuzz(
         env=env,
         text=True,
         errors="replace",
+        start_new_session=True,  # a Ctrl-C reaches libFuzzer only through `forwarding`
+        preexec_fn=_die_with_parent,
     )
     assert process.stdout is not None
-    try:
-        for line in process.stdout:
-            log.write(line)
-            if progress.read(line):
-                show(progress)
-    finally:
-        status = process.wait()
-        log.flush()
+    with forwarding(process, progress):
+        try:
+            for line in process.stdout:
+                log.write(line)
+                if progress.read(line):
+                    show(progress)
+        finally:
+            status = process.wait()
+            progress.ended = time.time()
+            log.flush()
     return status, progress
+
+
+STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[None]:
+    """Within the block, a SIGINT, SIGTERM or SIGHUP to this process is passed on to the
+    campaign's process group as SIGTERM (libFuzzer then prints its final statistics and exits
+    72), and noted in `progress.interrupted`; a second one kills the group."""
+
+    def forward(signum: int, frame: object) -> None:
+        stop = signal.SIGKILL if progress.interrupted else signal.SIGTERM
+        progress.interrupted = signal.Signals(signum).name
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, stop)
+
+    previous = {signum: signal.signal(signum, forward) for signum in STOPPING}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _die_with_parent() -> None:
+    """In the child, before libFuzzer starts: ask Linux to send it SIGTERM when utf8cert dies
+    (PR_SET_PDEATHSIG), so that a killed driver leaves no campaign running; elsewhere nothing."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM))
 
 
 def pass_through(flags: Sequence[str]) -> tuple[str, ...]:

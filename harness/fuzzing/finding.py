@@ -26,6 +26,7 @@ from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
 from utf8cert.harness.vectors.load import SCHEMA_VERSION
+from utf8cert.harness.vectors.model import Level
 from utf8cert.reference import sequence_at
 from utf8cert.reference.encoder import refusal
 
@@ -113,12 +114,50 @@ def _overwritten(data: bytes, start: int, size: int) -> bytes:
 
 
 @dataclass(frozen=True)
+class Reproduce:
+    """What `utf8cert check` must be told, beyond the codec and the input, to fail as the
+    campaign did."""
+
+    fail_on: Level = "must"
+    """The campaign's --fail-on: a `should` finding passes `check` at the default level."""
+    isolate: bool = False
+    """The finding was replayed in a separate process (a crash or a hang): in-process, `check`
+    would die with the codec."""
+    timeout: float | None = None
+    """Seconds one call may take (with isolate), for a hang."""
+
+    def options(self) -> list[str]:
+        """Return the `utf8cert check` options, as separate arguments."""
+        options = [] if self.fail_on == "must" else ["--fail-on", self.fail_on]
+        if self.isolate:
+            options.append("--isolate")
+            if self.timeout is not None:
+                options += ["--timeout", f"{self.timeout:g}"]
+        return options
+
+
+@dataclass(frozen=True)
 class Finding:
-    """A difference on a (minimized) input, and the codec it was found on."""
+    """The differences on one (minimized) input, and the codec they were found on: one bug,
+    every capability it shows on."""
 
     spec: str
     data: bytes
     difference: Difference
+    """The difference the input was minimized for (the first capability that shows it)."""
+    others: tuple[Difference, ...] = ()
+    """The input's other differences at the failing level (other capabilities, mostly)."""
+    reproduce: Reproduce = Reproduce()
+
+    @property
+    def differences(self) -> tuple[Difference, ...]:
+        """Return every difference of the finding, the one it was minimized for first."""
+        return (self.difference, *self.others)
+
+    @property
+    def capabilities(self) -> list[str]:
+        """Return the capabilities the finding shows on, in the order they were asked."""
+        return list(dict.fromkeys(d.capability for d in self.differences))
 
     @property
     def stem(self) -> str:
@@ -131,16 +170,14 @@ class Finding:
         return hashlib.sha1(self.data).hexdigest()[:12]
 
 
-def reproducer(finding: Finding, vector_file: Path) -> str:
-    """Return the one shell line that shows the difference again with `utf8cert check`.
-
-    Decoding differences are shown by the input's bytes (`--input HEX`); an encoding difference
-    needs the code points, so it is shown by the vector file.
-    """
-    spec = shlex.quote(finding.spec)
-    if finding.difference.capability == "encode":
-        return f"utf8cert check {spec} --vectors {shlex.quote(str(vector_file))}"
-    return f"utf8cert check {spec} --input {finding.data.hex().upper()}"
+def reproducer(finding: Finding) -> str:
+    """Return the one shell line that shows the finding again with `utf8cert check`: the one
+    input on every capability (`--input HEX`: the encoder is offered the code points the fuzzer
+    offered), with the options that make it fail as the campaign did."""
+    options = finding.reproduce.options()
+    return shlex.join(
+        ["utf8cert", "check", finding.spec, *options, "--input", finding.data.hex().upper()]
+    )
 
 
 def _scalars(values: list[int]) -> list[str]:
@@ -183,8 +220,9 @@ def _decode_vector(finding: Finding, vector_id: str, description: str) -> dict[s
     return vector
 
 
-def _encode_vector(finding: Finding, vector_id: str, description: str) -> dict[str, Any]:
-    values = finding.difference.input
+def _encode_vector(finding: Finding, difference: Difference, vector_id: str) -> dict[str, Any]:
+    description = _described(difference)
+    values = difference.input
     values = values if isinstance(values, tuple) else code_points_of(finding.data)
     expected = encoding_expectation(values)
     vector: dict[str, Any] = {
@@ -203,27 +241,36 @@ def _encode_vector(finding: Finding, vector_id: str, description: str) -> dict[s
     return vector
 
 
-def vector_document(finding: Finding) -> str:
-    """Return the text of a vector file holding the finding as one vector (schema 1.0)."""
-    d = finding.difference
+def _described(d: Difference) -> str:
     description = f"{d.capability}: {d.what}; expected {d.expected}, got {d.actual}"
-    description = description if len(description) <= 200 else description[:199] + "…"
+    return description if len(description) <= 200 else description[:199] + "…"
+
+
+def vector_document(finding: Finding) -> str:
+    """Return the text of a vector file holding the finding (schema 1.0): a decoding vector of
+    its bytes when a decoding capability differs, an encoding vector of its code points when
+    the encoder does."""
+    d = finding.difference
     vector_id = f"fuzz-{finding.stem}-{finding.digest}"
     notes = {
         "fuzz-finding": {"defect": "An input found by `utf8cert fuzz` on which a codec differed."},
         finding.stem: {"defect": f"A codec that {d.what} when {DOING[d.capability]}."},
     }
+    decoding = [other for other in finding.differences if other.capability != "encode"]
+    encoding = [other for other in finding.differences if other.capability == "encode"]
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "theme": f"fuzz-{finding.stem}",
-        "description": f"A finding of `utf8cert fuzz` on {finding.spec}: {d.what} ({d.level}).",
-        "sources": ["RFC 3629 §3" if d.capability == "encode" else "RFC 3629 §4"],
+        "description": f"A finding of `utf8cert fuzz` on {finding.spec}: {d.what} ({d.level})"
+        f", on {', '.join(finding.capabilities)}.",
+        "sources": ["RFC 3629 §4"] * bool(decoding) + ["RFC 3629 §3"] * bool(encoding),
         "notes": notes,
     }
-    if d.capability == "encode":
-        document["encode"] = [_encode_vector(finding, vector_id, description)]
-    else:
-        document["decode"] = [_decode_vector(finding, vector_id, description)]
+    if decoding:
+        document["decode"] = [_decode_vector(finding, vector_id, _described(decoding[0]))]
+    if encoding:
+        encode_id = vector_id + "-encode" if decoding else vector_id
+        document["encode"] = [_encode_vector(finding, encoding[0], encode_id)]
     header = (
         f"# Found by `utf8cert fuzz {finding.spec}`: {d.capability} {d.what} ({d.level}).\n"
         "# Expected values are the reference's (utf8cert.reference). Put this file in your\n"
@@ -231,6 +278,25 @@ def vector_document(finding: Finding) -> str:
     )
     body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=1 << 20)
     return header + body
+
+
+def explanation(finding: Finding) -> str:
+    """Return what the finding is, in lines: the codec, the input, and for each capability that
+    differs what it did against what it should have."""
+    d = finding.difference
+    lines = [
+        f"{d.capability}: {d.what} ({d.level}), on {', '.join(finding.capabilities)}",
+        f"codec:    {finding.spec}",
+        f"input:    {_hex(finding.data) or '(no bytes)'}",
+    ]
+    for other in finding.differences:
+        lines += [
+            f"{other.capability}: {other.what} ({other.level})",
+            f"  variant:  {other.variant}",
+            f"  expected: {other.expected}",
+            f"  actual:   {other.actual}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def write_atomically(path: Path, content: bytes) -> None:
@@ -253,16 +319,7 @@ def save(finding: Finding, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     stem = directory / finding.stem
     vector_file = stem.with_suffix(".yaml")
-    d = finding.difference
-    summary = (
-        f"{d.capability}: {d.what} ({d.level})\n"
-        f"codec:    {finding.spec}\n"
-        f"input:    {_hex(finding.data) or '(no bytes)'}\n"
-        f"variant:  {d.variant}\n"
-        f"expected: {d.expected}\n"
-        f"actual:   {d.actual}\n"
-        f"reproduce: {reproducer(finding, vector_file)}\n"
-    )
+    summary = explanation(finding) + f"reproduce: {reproducer(finding)}\n"
     write_atomically(stem.with_suffix(".bin"), finding.data)
     write_atomically(stem.with_suffix(".txt"), summary.encode("utf-8"))
     write_atomically(vector_file, vector_document(finding).encode("utf-8"))

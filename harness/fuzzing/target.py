@@ -23,7 +23,7 @@ from typing import Final
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
 from utf8cert.harness.fuzzing.corpus import seed_inputs
-from utf8cert.harness.fuzzing.differential import DifferentialTarget
+from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import LEVELS
@@ -87,6 +87,18 @@ def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
         sys.exit(f"utf8cert fuzz: {error}")
 
 
+FALLBACK_MAX_LEN: Final = 1 << 20
+"""The longest input recorded in flight when libFuzzer is given no -max_len (it then takes the
+longest corpus input, or 4096)."""
+
+
+def max_len_of(argv: Sequence[str]) -> int:
+    """Return the -max_len libFuzzer is given in `argv` (the last one wins), else
+    FALLBACK_MAX_LEN."""
+    given = [flag.partition("=")[2] for flag in argv if flag.startswith("-max_len=")]
+    return int(given[-1]) if given and given[-1].isdigit() else FALLBACK_MAX_LEN
+
+
 def run(
     spec: str | None = None,
     argv: Sequence[str] | None = None,
@@ -96,6 +108,7 @@ def run(
     fail_on: str = "must",
     keep_going: bool = False,
     splices: str | None = None,
+    known: Iterable[tuple[str, str, str]] = (),
 ) -> None:
     """Fuzz the codec of `spec` (default CPython's) against the reference; return never.
 
@@ -103,7 +116,8 @@ def run(
     under `findings`/pending/ for `utf8cert fuzz` to minimize (and the campaign stops unless
     `keep_going`); without, it is raised, as OSS-Fuzz expects. The mutator splices in the
     files of the directory `splices` (`utf8cert fuzz` passes the campaign's seeds), else the
-    inputs of the built-in vectors.
+    inputs of the built-in vectors. The `known` behaviours (known.py, from a baseline) are
+    no findings.
     """
     atheris = import_atheris()
     codec = load_instrumented(atheris, spec)
@@ -119,7 +133,10 @@ def run(
         fail_on=fail_on,
         findings=None if findings is None else Path(findings),
         keep_going=keep_going or merging,
+        max_len=max_len_of(argv),
+        known=frozenset(known),
     )
+    watch_interrupts()
     if not target.keep_going and target.already_found():
         target.stop()  # a -fork worker started after another one found something
     if splices is None:

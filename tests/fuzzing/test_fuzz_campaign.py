@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,7 @@ def utf8cert(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def fuzz(tmp_path: Path, spec: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     return utf8cert(
         "fuzz",
         spec,
@@ -98,16 +101,19 @@ def test_a_conformant_codec_gives_no_finding(tmp_path: Path) -> None:
     assert not list((tmp_path / "artifacts").glob("*.yaml"))
 
 
-def test_keep_going_collects_each_kind_of_difference_once(tmp_path: Path) -> None:
+def test_keep_going_collects_each_behaviour_once_one_finding_for_all_its_capabilities(
+    tmp_path: Path,
+) -> None:
     done = fuzz(tmp_path, "codec:utf-8:surrogatepass", "--runs", "2000", "--keep-going")
     assert done.returncode == 1, done.stdout + done.stderr
-    kinds = {path.stem for path in (tmp_path / "artifacts").glob("*.yaml")}
+    vector_files = sorted((tmp_path / "artifacts").glob("*.yaml"))
     # surrogatepass reads ED A0 80 as U+D800 and writes it back: decoding, chunked decoding and
-    # encoding each differ from RFC 3629 §3.
-    assert {"decode-accepted-ill-formed-input", "encode-encoded-a-surrogate"} <= kinds
-    assert any(kind.startswith("incremental-") for kind in kinds)
-    assert f"{len(kinds)} finding(s)" in done.stdout
-    load_vectors(sorted((tmp_path / "artifacts").glob("*.yaml")), builtin=False)
+    # encoding each differ from RFC 3629 §3, in one finding.
+    assert "decode-accepted-ill-formed-input" in {path.stem for path in vector_files}
+    assert "on decode, incremental, encode" in done.stdout
+    assert not any(path.stem.startswith("encode-encoded-a-surrogate") for path in vector_files)
+    assert f"{len(vector_files)} finding(s)" in done.stdout
+    load_vectors(vector_files, builtin=False)
 
 
 def test_capability_limits_the_campaign(tmp_path: Path) -> None:
@@ -115,11 +121,67 @@ def test_capability_limits_the_campaign(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_a_codec_that_kills_the_process_is_a_crash_finding(tmp_path: Path) -> None:
-    done = fuzz(tmp_path, "fuzz_codecs:NullPointerOnOverlong", "--runs", "2000")
+@pytest.mark.parametrize(
+    ("name", "death"),
+    [
+        ("NullPointerOnOverlong", "SIGSEGV"),
+        ("ExitsOnOverlong", "exited with status 3"),
+        ("InterruptsOnOverlong", "KeyboardInterrupt"),
+    ],
+)
+def test_a_codec_that_kills_the_process_is_a_crash_finding_reproduced_in_isolation(
+    tmp_path: Path, name: str, death: str
+) -> None:
+    done = fuzz(tmp_path, f"fuzz_codecs:{name}", "--runs", "2000")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert (tmp_path / "artifacts" / "decode-crashed.yaml").is_file()
-    assert (tmp_path / "artifacts" / "decode-crashed.bin").read_bytes() == b"\xc0"
+    assert "Traceback" not in done.stderr
+    artifacts = tmp_path / "artifacts"
+    assert (artifacts / "decode-crashed.yaml").is_file()
+    assert (artifacts / "decode-crashed.bin").read_bytes() == b"\xc0"
+    explained = (artifacts / "decode-crashed.txt").read_text()
+    assert death in explained
+    # The reproducer runs the codec in a child process: pasted, it reports the crash.
+    reproducer = explained.splitlines()[-1].removeprefix("reproduce: ")
+    assert "--isolate" in shlex.split(reproducer)
+    replayed = utf8cert(*shlex.split(reproducer)[1:], cwd=tmp_path)
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    assert "crash" in replayed.stdout
+
+
+def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: Path) -> None:
+    artifacts = tmp_path / "artifacts"
+    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "fuzz_codecs:Conformant"]
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    with subprocess.Popen(
+        [*command, "--artifacts", str(artifacts), "--seed", "1", "--max-time", "250"],
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as campaign:
+        log = artifacts / "libfuzzer.log"
+        while campaign.poll() is None and "INITED" not in (log.read_text() if log.exists() else ""):
+            time.sleep(0.1)
+        campaign.send_signal(signal.SIGINT)  # to the command alone, not its process group
+        out, err = campaign.communicate(timeout=TIMEOUT)
+    assert campaign.returncode == 0, out + err
+    assert "interrupted" in out and "0 finding(s)" in out
+    assert "Traceback" not in err
+    assert "libFuzzer: run interrupted" in log.read_text()
+    assert not list((artifacts / "libfuzzer").glob("*")), "an interruption is no crash"
+    assert str(artifacts) not in _command_lines(), "libFuzzer left running"
+
+
+def _command_lines() -> str:
+    """Return the command lines of every process this user can see, one a line."""
+    lines = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            lines.append(cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            continue  # gone meanwhile
+    return "\n".join(lines)
 
 
 @pytest.mark.slow
@@ -157,3 +219,40 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+def test_a_known_deviation_lets_the_campaign_go_on(tmp_path: Path) -> None:
+    # The encoder writes surrogates, and a baseline of `check` says it is known: the campaign
+    # runs its whole course past the seed pass with no finding.
+    baseline = tmp_path / "baseline.json"
+    spec = "fuzz_codecs:SurrogateWritingEncoder"
+    checked = utf8cert("check", spec, "--write-baseline", str(baseline), cwd=tmp_path)
+    assert baseline.is_file(), checked.stdout + checked.stderr
+    done = fuzz(tmp_path, spec, "--runs", "3000", "--baseline", str(baseline))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("3,000 executions") and "0 finding(s)" in done.stdout
+
+
+def test_a_should_finding_has_a_reproducer_that_fails_at_should(tmp_path: Path) -> None:
+    # One U+FFFD per byte of a maximal subpart is a `should` difference (Unicode's practice):
+    # at the default level the campaign says how to see it, at `should` it is a finding whose
+    # reproducer fails too.
+    spec = "broken_codecs:OneFffdPerByte"
+    quiet = fuzz(tmp_path / "must", spec, "--runs", "2000")
+    assert quiet.returncode == 0, quiet.stdout + quiet.stderr
+    assert "rerun with --fail-on should" in quiet.stdout
+    done = fuzz(tmp_path / "should", spec, "--runs", "2000", "--fail-on", "should")
+    assert done.returncode == 1, done.stdout + done.stderr
+    [explained] = (tmp_path / "should" / "artifacts").glob("*.txt")
+    reproducer = shlex.split(explained.read_text().splitlines()[-1].removeprefix("reproduce: "))
+    assert reproducer[reproducer.index("--fail-on") + 1] == "should"
+    replayed = utf8cert(*reproducer[1:], cwd=tmp_path)
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+
+
+def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None:
+    done = fuzz(tmp_path, "fuzz_codecs:SurrogateWritingEncoder", "--runs", "3000")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = done.stdout.splitlines()[0]
+    assert not summary.startswith("0 executions"), summary
+    assert "in the seed pass" in summary and "the first after" in summary
