@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.vectors.model import LEVELS
@@ -106,7 +107,11 @@ def register(subcommands: Any) -> None:
         description="Write the seed corpus: one raw file per distinct vector input, named "
         "after the vector; seeds of vectors that are gone are removed.",
     )
-    build.add_argument("--out", default="corpus/seeds", metavar="DIR", help="(corpus/seeds)")
+    build.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where to write (default: corpus/seeds/ of utf8cert's source tree)",
+    )
     build.add_argument(
         "--vectors", action="extend", nargs="+", default=[], metavar="PATH", help="extra vectors"
     )
@@ -126,8 +131,9 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
 
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz, pass_through
+    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+    from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
     from utf8cert.harness.fuzzing.known import known_behaviours
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
@@ -155,6 +161,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         asked = ", ".join(capabilities or ())
         raise UsageFailure(f"{codec.spec} offers none of the capabilities asked ({asked})")
     artifacts = Path(arguments.artifacts)
+    try:
+        artifacts.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageFailure(f"--artifacts {artifacts}: {error.strerror}") from None
     campaign = Campaign(
         spec=codec.spec,
         artifacts=artifacts.resolve(),
@@ -250,55 +260,81 @@ def _tail(log: Path) -> str:
     return lines[-1] if lines else "(no output)"
 
 
+PROGRESS_EVERY: Final = 5.0
+"""Seconds between progress lines when stderr is not a terminal (a CI log, a file)."""
+
+
 class ProgressView:
-    """The campaign's progress on stderr: a live line on a terminal, a line a minute otherwise."""
+    """The campaign's progress on stderr: a live line on a terminal, refreshed as libFuzzer
+    reports; otherwise (a CI log, a file) a line every PROGRESS_EVERY seconds, from a thread
+    of its own, so that a campaign between libFuzzer's status lines still shows it is alive."""
 
     def __init__(self, console: Any, artifacts: Path) -> None:
         self.console = console
         self.pending = artifacts / "pending"
-        self.live = console.is_terminal
-        self.status = console.status("starting libFuzzer") if self.live else None
+        self.progress: Progress | None = None
+        self.stopped = threading.Event()
+        self.status = console.status("starting libFuzzer") if console.is_terminal else None
+        self.ticker = None
         if self.status is not None:
             self.status.start()
-        self.last_line = self.last_update = time.monotonic()
+        else:
+            self.ticker = threading.Thread(target=self._tick, daemon=True)
+            self.ticker.start()
+        self.last_update = time.monotonic()
+
+    def _text(self, progress: Progress) -> str:
+        found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
+        return (
+            f"{progress.elapsed:.0f} s: {progress.executions:,} execs, "
+            f"{progress.per_second:,}/s, corpus {progress.corpus}, coverage "
+            f"{progress.coverage}, findings {found}"
+        )
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(PROGRESS_EVERY):
+            if self.progress is not None:
+                self.console.print(self._text(self.progress))
 
     def show(self, progress: Progress) -> None:
-        """Show the campaign's state (at most twice a second on a terminal)."""
+        """Note the campaign's state (shown at most twice a second on a terminal)."""
+        self.progress = progress
         now = time.monotonic()
-        if now - self.last_update < 0.5:
+        if self.status is None or now - self.last_update < 0.5:
             return
         self.last_update = now
-        found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
-        text = (
-            f"{progress.executions:,} execs, {progress.per_second:,}/s, corpus "
-            f"{progress.corpus}, coverage {progress.coverage}, findings {found}, "
-            f"{progress.elapsed:.0f} s"
-        )
-        if self.status is not None:
-            self.status.update(text)
-        elif time.monotonic() - self.last_line >= 60:
-            self.console.print(text)
-            self.last_line = time.monotonic()
+        self.status.update(self._text(progress))
 
     def close(self) -> None:
+        """Stop showing progress."""
+        self.stopped.set()
         if self.status is not None:
             self.status.stop()
+        if self.ticker is not None:
+            self.ticker.join()
 
 
 def run_corpus_build(arguments: argparse.Namespace) -> int:
     """Return 0 after writing the seed corpus, printing what changed."""
     from utf8cert.harness.cli.main import UsageFailure
-    from utf8cert.harness.fuzzing.corpus import build_corpus
+    from utf8cert.harness.fuzzing.corpus import build_corpus, default_seeds
     from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
+    out = default_seeds() if arguments.out is None else Path(arguments.out)
+    if out is None:
+        raise UsageFailure(
+            "corpus build: utf8cert is installed without its source tree (no corpus/seeds/ "
+            "beside it): give --out DIR"
+        )
     try:
         vectors = load_vectors(arguments.vectors)
-        change = build_corpus(vectors, Path(arguments.out))
-    except (VectorLoadError, OSError) as error:
+        change = build_corpus(vectors, out)
+    except VectorLoadError as error:
         raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"--out {out}: {error.strerror}") from None
     print(
-        f"{arguments.out}: {change.written} written, {change.removed} removed, "
-        f"{change.unchanged} unchanged",
+        f"{out}: {change.written} written, {change.removed} removed, {change.unchanged} unchanged",
         file=sys.stdout,
     )
     return 0

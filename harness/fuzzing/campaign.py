@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -223,7 +223,8 @@ def fuzz(
 ) -> tuple[int, Progress]:
     """Run the campaign to its end; return libFuzzer's exit status and its last progress.
 
-    Every line libFuzzer prints goes to `log`; `show` is called on each status line. The
+    Every line libFuzzer prints goes to `log`, after the seconds since the start, as it comes
+    (`tail -f` follows it); `show` is called on each status line. The
     child runs with PYTHONHASHSEED=0, so that a given -seed replays the same campaign.
     """
     seed_corpus(campaign, vectors)
@@ -242,10 +243,12 @@ def fuzz(
         preexec_fn=_die_with_parent,
     )
     assert process.stdout is not None
+    show(progress)
     with forwarding(process, progress):
         try:
             for line in process.stdout:
-                log.write(line)
+                log.write(f"{progress.elapsed:9.2f}  {line}")
+                log.flush()
                 if progress.read(line):
                     show(progress)
         finally:
@@ -288,11 +291,3 @@ def _die_with_parent() -> None:
     pr_set_pdeathsig = 1
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM))
-
-
-def pass_through(flags: Sequence[str]) -> tuple[str, ...]:
-    """Return the libFuzzer flags given after `--`; ValueError for one not `-name=value`."""
-    for flag in flags:
-        if not re.fullmatch(r"-[a-z_]+=\S*", flag):
-            raise ValueError(f"{flag!r} is not a libFuzzer flag (-name=value)")
-    return tuple(flags)

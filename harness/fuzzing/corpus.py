@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Final
 
@@ -40,6 +41,13 @@ def named_seeds(vectors: VectorSet) -> dict[str, bytes]:
             seen.add(data)
             seeds[vector.id] = data
     return seeds
+
+
+def default_seeds() -> Path | None:
+    """Return corpus/seeds/ of utf8cert's source tree (the committed seed corpus), None when
+    utf8cert is installed without it (the seeds are not package data)."""
+    seeds = Path(str(files("utf8cert.corpus"))) / "seeds"
+    return seeds if seeds.is_dir() else None
 
 
 def seed_inputs(vectors: VectorSet) -> list[bytes]:

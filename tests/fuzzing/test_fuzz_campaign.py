@@ -9,6 +9,7 @@ codec must give none. Campaigns run as `python -m utf8cert.harness fuzz` in a ch
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -207,6 +208,9 @@ def test_fork_mode_runs_workers_from_the_executable_target_script(tmp_path: Path
     [
         (["nosuchmodule:thing"], "cannot import module 'nosuchmodule'"),
         (["codec:utf-8", "--", "runs=5"], "is not a libFuzzer flag"),
+        (["codec:utf-8", "--", "-bogus_flag=1"], "libFuzzer has no flag -bogus_flag"),
+        (["codec:utf-8", "--artifacts", "/dev/null/artifacts"], "--artifacts /dev/null/artifacts"),
+        (["codec:utf-8", "--baseline", "nowhere.json"], "nowhere.json"),
         (["fuzz_codecs:AlignedAsciiFastPath", "--capability", "encode"], "offers none of"),
         (["codec:utf-8", "--runs", "0"], "--runs must be at least 1"),
     ],
@@ -256,3 +260,12 @@ def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None
     summary = done.stdout.splitlines()[0]
     assert not summary.startswith("0 executions"), summary
     assert "in the seed pass" in summary and "the first after" in summary
+
+
+def test_progress_shows_off_a_terminal_and_the_log_is_timestamped(tmp_path: Path) -> None:
+    done = fuzz(tmp_path, "fuzz_codecs:Conformant", "--max-time", "12")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^\d+ s: [\d,]+ execs, ", done.stderr, re.MULTILINE), done.stderr
+    log = (tmp_path / "artifacts" / "libfuzzer.log").read_text().splitlines()
+    assert log and all(re.match(r" *\d+\.\d\d  ", line) for line in log)
+    assert any(line.endswith("INFO: Seed: 1") for line in log)

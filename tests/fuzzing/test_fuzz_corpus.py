@@ -116,3 +116,11 @@ def test_corpus_build_command_reports_what_it_did(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2 and "nowhere.yaml" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_corpus_build_writes_the_source_trees_seeds_wherever_it_is_run(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "utf8cert.harness", "corpus", "build"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=os.environ)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{SEEDS}: 0 written, 0 removed, ")  # up to date, and there
+    assert not (tmp_path / "corpus").exists()

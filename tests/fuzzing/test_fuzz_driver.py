@@ -17,9 +17,9 @@ from utf8cert.harness.fuzzing.campaign import (
     Progress,
     default_dictionary,
     libfuzzer_argv,
-    pass_through,
     write_script,
 )
+from utf8cert.harness.fuzzing.flags import LIBFUZZER_FLAGS, pass_through
 from utf8cert.harness.fuzzing.target import COVERED, instrumented_packages
 
 
@@ -90,6 +90,23 @@ def test_only_libfuzzer_flags_pass_through() -> None:
     for bad in ("runs=5", "--runs=5", "-runs", "corpus_dir"):
         with pytest.raises(ValueError, match="is not a libFuzzer flag"):
             pass_through([bad])
+    with pytest.raises(ValueError, match="libFuzzer has no flag -bogus_flag"):
+        pass_through(["-bogus_flag=1"])
+
+
+def test_the_flags_known_are_the_ones_libfuzzer_lists(tmp_path: Path) -> None:
+    # libFuzzer's own -help=1, from a bare atheris target: the independent list.
+    script = tmp_path / "bare.py"
+    script.write_text("import sys, atheris\natheris.Setup(sys.argv, len)\natheris.Fuzz()\n")
+    listed = subprocess.run(
+        [sys.executable, str(script), "-help=1"], capture_output=True, text=True, timeout=120
+    )
+    names = {
+        line.split()[0]
+        for line in (listed.stdout + listed.stderr).splitlines()
+        if line.startswith(" ") and line.split() and line.split()[0].isidentifier()
+    }
+    assert names == LIBFUZZER_FLAGS
 
 
 @pytest.mark.parametrize(
