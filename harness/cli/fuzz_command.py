@@ -12,13 +12,14 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.vectors.model import LEVELS
 
 if TYPE_CHECKING:
     from utf8cert.harness.fuzzing.campaign import Campaign, Progress
+    from utf8cert.harness.vectors.model import VectorSet
 
 INTERRUPTED = 72
 """libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
@@ -127,18 +128,16 @@ def _positive(name: str, value: int | None) -> None:
 
 def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
-    from rich.console import Console
-
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz
+    from utf8cert.harness.fuzzing.corpus import default_seeds
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
     from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
     from utf8cert.harness.fuzzing.known import known_behaviours
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
-    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
     spec: str | None = arguments.spec
     flags: list[str] = getattr(arguments, "passed", [])
@@ -148,10 +147,13 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         raise UsageFailure(ATHERIS_MISSING)
     try:
         libfuzzer_flags = pass_through(flags)
-        vectors = load_vectors(arguments.vectors)
-        known = known_behaviours(arguments.baseline, vectors)
+        # The built-in vectors' seeds are in the source tree already: loading the vectors (half
+        # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
+        built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
+        vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
+        known = frozenset() if vectors is None else known_behaviours(arguments.baseline, vectors)
         codec = load_codec(spec)
-    except (ValueError, VectorLoadError) as error:  # BaselineError is a ValueError
+    except ValueError as error:  # a BaselineError is a ValueError
         raise UsageFailure(str(error)) from None
     except OSError as error:
         raise UsageFailure(f"{error.filename}: {error.strerror}") from None
@@ -180,12 +182,11 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         libfuzzer_flags=libfuzzer_flags,
         dictionary=default_dictionary(),
         known=known,
+        built_seeds=built_seeds,
     )
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    err.print(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}")
-    err.print(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}")
-    view = ProgressView(err, campaign.artifacts)
+    say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
+    say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
+    view = ProgressView(campaign.artifacts)
     try:
         artifacts.mkdir(parents=True, exist_ok=True)
         with (artifacts / "libfuzzer.log").open("w", encoding="utf-8") as log:
@@ -222,29 +223,41 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
-    out.print(progress.summary(len(findings), first_found))
+    say(progress.summary(len(findings), first_found))
     for item in found:
         if item.finding is None:
-            out.print(f"[yellow]unreproduced[/] {item.source}: {item.problem}")
+            say(f"unreproduced {item.source}: {item.problem}")
             continue
         finding = item.finding
         difference = finding.difference
-        out.print(
-            f"[red]{difference.capability}: {difference.what}[/] ({difference.level}), "
+        say(
+            f"{difference.capability}: {difference.what} ({difference.level}), "
             f"{len(finding.data)} bytes, on {', '.join(finding.capabilities)}\n"
             f"  vector    {item.vector_file}"
         )
         assert item.vector_file is not None
         line = item.vector_file.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[-1]
         shown = line if len(line) <= REPRODUCER_SHOWN else f"see {item.vector_file.stem}.txt"
-        out.print(f"  {shown}")
+        say(f"  {shown}")
     if tally.lesser and not found:
         weaker = LEVELS[LEVELS.index(campaign.fail_on) + 1]
-        out.print(
+        say(
             f"{tally.lesser:,} input(s) showed {weaker}-level differences: "
             f"rerun with --fail-on {weaker} to make them findings"
         )
     return 1 if found else 0
+
+
+def _load_vectors(paths: list[str]) -> VectorSet:
+    """Return the built-in vectors and those of `paths`; UsageFailure (one line) if one does
+    not load. Imported here: the loader and its schema take a fifth of a second to import."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
+
+    try:
+        return load_vectors(paths)
+    except VectorLoadError as error:
+        raise UsageFailure(str(error)) from None
 
 
 def _first_found(campaign: Campaign) -> float | None:
@@ -260,6 +273,21 @@ def _tail(log: Path) -> str:
     return lines[-1] if lines else "(no output)"
 
 
+def say(line: str, stream: TextIO | None = None) -> None:
+    """Print one line of the command's output, at once (rich is left to the live status line:
+    importing it would cost a tenth of the campaign's start)."""
+    print(line, file=sys.stdout if stream is None else stream, flush=True)
+
+
+def _live_status() -> Any:
+    """Return rich's live status line on stderr, started."""
+    from rich.console import Console
+
+    status = Console(stderr=True, highlight=False).status("starting libFuzzer")
+    status.start()
+    return status
+
+
 PROGRESS_EVERY: Final = 5.0
 """Seconds between progress lines when stderr is not a terminal (a CI log, a file)."""
 
@@ -269,16 +297,13 @@ class ProgressView:
     reports; otherwise (a CI log, a file) a line every PROGRESS_EVERY seconds, from a thread
     of its own, so that a campaign between libFuzzer's status lines still shows it is alive."""
 
-    def __init__(self, console: Any, artifacts: Path) -> None:
-        self.console = console
+    def __init__(self, artifacts: Path) -> None:
         self.pending = artifacts / "pending"
         self.progress: Progress | None = None
         self.stopped = threading.Event()
-        self.status = console.status("starting libFuzzer") if console.is_terminal else None
+        self.status = _live_status() if sys.stderr.isatty() else None
         self.ticker = None
-        if self.status is not None:
-            self.status.start()
-        else:
+        if self.status is None:
             self.ticker = threading.Thread(target=self._tick, daemon=True)
             self.ticker.start()
         self.last_update = time.monotonic()
@@ -294,7 +319,7 @@ class ProgressView:
     def _tick(self) -> None:
         while not self.stopped.wait(PROGRESS_EVERY):
             if self.progress is not None:
-                self.console.print(self._text(self.progress))
+                say(self._text(self.progress), sys.stderr)
 
     def show(self, progress: Progress) -> None:
         """Note the campaign's state (shown at most twice a second on a terminal)."""

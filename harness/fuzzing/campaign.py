@@ -78,11 +78,15 @@ class Campaign:
         """Return the campaign's working corpus: every input libFuzzer keeps."""
         return self.artifacts / "corpus"
 
+    built_seeds: Path | None = None
+    """Seeds already built (corpus/seeds/ of the source tree, for the built-in vectors alone),
+    used as they are; None: the campaign writes its own."""
+
     @property
     def seeds(self) -> Path:
         """Return the campaign's seeds: the vectors' inputs, read by libFuzzer and spliced by
-        the mutator."""
-        return self.artifacts / "seeds"
+        the mutator (ARTIFACTS/seeds, unless `built_seeds`)."""
+        return self.artifacts / "seeds" if self.built_seeds is None else self.built_seeds
 
     @property
     def crashes(self) -> Path:
@@ -205,18 +209,20 @@ class Progress:
         return line
 
 
-def seed_corpus(campaign: Campaign, vectors: VectorSet) -> None:
-    """Create the campaign's directories and write the vectors' inputs as its seeds."""
+def seed_corpus(campaign: Campaign, vectors: VectorSet | None) -> None:
+    """Create the campaign's directories and write the vectors' inputs as its seeds (None:
+    the campaign's `built_seeds` are used as they are)."""
     from utf8cert.harness.fuzzing.corpus import build_corpus
 
     for directory in (campaign.crashes, campaign.corpus):
         directory.mkdir(parents=True, exist_ok=True)
-    build_corpus(vectors, campaign.seeds)
+    if vectors is not None:
+        build_corpus(vectors, campaign.seeds)
 
 
 def fuzz(
     campaign: Campaign,
-    vectors: VectorSet,
+    vectors: VectorSet | None,
     show: Callable[[Progress], None],
     log: IO[str],
     environment: dict[str, str] | None = None,

@@ -20,12 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-import yaml
-
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
-from utf8cert.harness.vectors.load import SCHEMA_VERSION
 from utf8cert.harness.vectors.model import Level
 from utf8cert.reference import sequence_at
 from utf8cert.reference.encoder import refusal
@@ -250,6 +247,12 @@ def vector_document(finding: Finding) -> str:
     """Return the text of a vector file holding the finding (schema 1.0): a decoding vector of
     its bytes when a decoding capability differs, an encoding vector of its code points when
     the encoder does."""
+    # Imported here: the fuzz target imports this module, and YAML and the vector loader (with
+    # its JSON Schema) would add a fifth of a second to every campaign's start.
+    import yaml
+
+    from utf8cert.harness.vectors.load import SCHEMA_VERSION
+
     d = finding.difference
     vector_id = f"fuzz-{finding.stem}-{finding.digest}"
     notes = {

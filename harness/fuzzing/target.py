@@ -22,10 +22,8 @@ from typing import Final
 
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
-from utf8cert.harness.fuzzing.corpus import seed_inputs
 from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import LEVELS
 
 ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
@@ -140,6 +138,10 @@ def run(
     if not target.keep_going and target.already_found():
         target.stop()  # a -fork worker started after another one found something
     if splices is None:
+        # Imported only here: the vector loader and its schema cost a fifth of a second.
+        from utf8cert.harness.fuzzing.corpus import seed_inputs
+        from utf8cert.harness.vectors.load import load_vectors
+
         pieces = seed_inputs(load_vectors())
     else:
         pieces = [path.read_bytes() for path in sorted(Path(splices).iterdir()) if path.is_file()]
