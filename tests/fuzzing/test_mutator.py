@@ -185,7 +185,7 @@ def test_mutations_work_on_short_windows_and_a_few_straddle_the_long_boundaries(
     # bytes, and about LONG_ODDS of the mutations are grown across 4096 or 65536.
     chosen = Mutator(StubMutate(), [b"\xed\xa0\x80"])
     long_input = "aé€😀".encode() * 6000
-    calls = 20000
+    calls = 50000
     lengths = [len(chosen(long_input, 70000, seed)) for seed in range(calls)]
     short = sum(length <= SHORT for length in lengths)
     grown = {
