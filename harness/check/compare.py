@@ -2,11 +2,13 @@
 
 `utf8cert check`, the pytest plugin and the fuzzer all call these functions, so a difference
 means the same thing wherever it is found. Each function asks the codec once (or once per
-chunking) and returns the differences found, [] when the codec did what is expected.
+chunking), judges the answer (judge.py) against what `profile` expects (RFC 3629 unless told;
+profile.py), and returns the differences found, [] when the codec did what is expected.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -16,13 +18,13 @@ from utf8cert.harness.check.diagnose import (
     describe_bytes,
     describe_outcome,
     describe_text,
-    encode_mismatch,
-    offset_mismatch,
-    replaced_mismatch,
-    text_mismatch,
 )
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
-from utf8cert.harness.codec.interface import Capability, Codec, Failed, Outcome, Refused, Returned
+from utf8cert.harness.check.fingerprint import explaining
+from utf8cert.harness.check.judge import judge
+from utf8cert.harness.check.profile import Profile
+from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.codec.interface import Capability, Codec, Failed, Outcome
 from utf8cert.harness.vectors.model import Level
 
 FAILURE_WHAT = {"crash": "crashed", "timeout": "timed out", "wrong-type": "returned the wrong type"}
@@ -49,6 +51,12 @@ class Difference:
     """Where the vector's bytes (or code points) lie in `input`."""
     marks: Marks = ()
     """(start, end) of the bytes to point at in a hex dump: the ill-formed or mis-decoded ones."""
+    explained_by: tuple[str, ...] = ()
+    """For a `must` difference from RFC 3629: the dialect profiles under which the answer has
+    none (fingerprint.py)."""
+    allowed_by: str = ""
+    """Set when the answer differs from RFC 3629 only as the profile of that name allows: a
+    departure the run counts, never a difference that fails it."""
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -59,11 +67,8 @@ class Difference:
 Label = tuple[str, str]
 """(vector id, variant name) of the input being compared."""
 
-Verdict = Finding | Failed | None
-"""What is wrong with one outcome: a finding, a misbehaviour, or nothing (None)."""
 
-
-def _describe_expected(expected: Expected | ExpectedEncoding, capability: Capability) -> str:
+def describe_expected(expected: Expected | ExpectedEncoding, capability: Capability) -> str:
     """Return the expected outcome in a few words, as the report prints it."""
     if isinstance(expected, ExpectedEncoding):
         if expected.encoded is None:
@@ -80,16 +85,14 @@ def _describe_expected(expected: Expected | ExpectedEncoding, capability: Capabi
     return f"refusal at offset {expected.first_error}"
 
 
-def _differences(
-    verdict: Verdict,
+def _difference(
+    verdict: Finding | Failed,
     expected: Expected | ExpectedEncoding,
     outcome: Outcome,
     capability: Capability,
     label: Label,
-) -> list[Difference]:
-    """Return [] for no verdict, else the one Difference it makes (a failure is always must)."""
-    if verdict is None:
-        return []
+) -> Difference:
+    """Return the Difference a verdict makes (a failure is always must)."""
     finding: Finding
     if isinstance(verdict, Failed):
         outcome, finding = verdict, ("must", FAILURE_WHAT[verdict.kind], ())
@@ -97,81 +100,70 @@ def _differences(
         finding = verdict
     level, what, marks = finding
     data = expected.data if isinstance(expected, Expected) else expected.scalars
-    described, actual = _describe_expected(expected, capability), describe_outcome(outcome)
-    return [
-        Difference(*label, capability, level, what, data, described, actual, expected.span, marks)
-    ]
-
-
-def _error_marks(expected: Expected) -> Marks:
-    return tuple((error.offset, error.offset + error.length) for error in expected.errors)
-
-
-def _wrong_type(value: object, wanted: str) -> Failed:
-    return Failed("wrong-type", f"returned {type(value).__name__}, not {wanted}")
-
-
-def _judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> Verdict:
-    """Return what is wrong with decoded text, or a refusal, given the expectation.
-
-    A strict decoder must refuse ill-formed input, at the first error's offset when it says
-    one; a replacing one must give the replaced text; an incremental one may do either.
-    """
-    if isinstance(outcome, Failed):
-        return outcome
-    if isinstance(outcome, Refused):
-        if expected.text is not None:
-            at = () if outcome.offset is None else ((outcome.offset, outcome.offset + 1),)
-            return expected.levels["valid"], "rejected well-formed input", at
-        if capability == "replace":
-            return expected.levels["replaced"], "refused instead of replacing", ()
-        if outcome.offset is not None and outcome.offset != expected.first_error:
-            return offset_mismatch(expected, outcome.offset)
-        return None
-    if not isinstance(outcome, Returned):
-        return None  # Inapplicable: nothing was asked
-    text = outcome.value
-    if not isinstance(text, str):
-        return _wrong_type(text, "str")
-    if expected.text is not None:
-        return None if text == expected.text else text_mismatch(expected, text)
-    if capability == "decode":
-        return expected.levels["valid"], "accepted ill-formed input", _error_marks(expected)
-    return None if text == expected.replaced else replaced_mismatch(expected, text)
-
-
-def compare_decode(codec: Codec, expected: Expected, label: Label) -> list[Difference]:
-    """Return how strict decoding departs from `expected`: verdict, text, error offset."""
-    outcome = codec.decode(expected.data)
-    return _differences(
-        _judge_text(expected, outcome, "decode"), expected, outcome, "decode", label
+    described, actual = describe_expected(expected, capability), describe_outcome(outcome)
+    return Difference(
+        *label, capability, level, what, data, described, actual, expected.span, marks
     )
 
 
-def compare_replace(codec: Codec, expected: Expected, label: Label) -> list[Difference]:
+def differences_of(
+    expected: Expected | ExpectedEncoding,
+    outcome: Outcome,
+    capability: Capability,
+    label: Label,
+    profile: Profile = RFC3629,
+) -> list[Difference]:
+    """Return [] when an answer is what `profile` expects, else the one Difference it makes.
+
+    Under RFC 3629 a `must` difference carries the profiles that would explain it; under another
+    profile an answer that differs from RFC 3629 only as the profile allows comes back as a
+    Difference with `allowed_by` set.
+    """
+    judged = (
+        profile.expect_encoding(expected)
+        if isinstance(expected, ExpectedEncoding)
+        else profile.expect(expected, capability)
+    )
+    verdict = judge(judged, outcome, capability)
+    if verdict is not None:
+        difference = _difference(verdict, judged, outcome, capability, label)
+        if profile.is_reference and difference.level == "must":
+            names = explaining(expected, outcome, capability)
+            difference = dataclasses.replace(difference, explained_by=names)
+        return [difference]
+    if judged is expected:
+        return []
+    departure = judge(expected, outcome, capability)
+    if departure is None:
+        return []
+    allowed = _difference(departure, expected, outcome, capability, label)
+    return [dataclasses.replace(allowed, allowed_by=profile.name)]
+
+
+def compare_decode(
+    codec: Codec, expected: Expected, label: Label, profile: Profile = RFC3629
+) -> list[Difference]:
+    """Return how strict decoding departs from `expected`: verdict, text, error offset."""
+    return differences_of(expected, codec.decode(expected.data), "decode", label, profile)
+
+
+def compare_replace(
+    codec: Codec, expected: Expected, label: Label, profile: Profile = RFC3629
+) -> list[Difference]:
     """Return how decoding with U+FFFD departs from `expected` (exact output)."""
     outcome = codec.decode_replace(expected.data)
-    verdict = _judge_text(expected, outcome, "replace")
-    return _differences(verdict, expected, outcome, "replace", label)
+    return differences_of(expected, outcome, "replace", label, profile)
 
 
-def compare_validate(codec: Codec, expected: Expected, label: Label) -> list[Difference]:
+def compare_validate(
+    codec: Codec, expected: Expected, label: Label, profile: Profile = RFC3629
+) -> list[Difference]:
     """Return how the validator's verdict departs from `expected` ([] when it agrees).
 
     A validator that raises ValueError on ill-formed input has said no.
     """
     outcome = codec.validate(expected.data)
-    verdict: Verdict = None
-    if isinstance(outcome, Failed):
-        verdict = outcome
-    elif isinstance(outcome, Returned) and not isinstance(outcome.value, bool):
-        verdict = _wrong_type(outcome.value, "bool")
-    elif isinstance(outcome, Returned | Refused):
-        said = isinstance(outcome, Returned) and outcome.value is True
-        if said != expected.valid:
-            what = "rejected well-formed input" if expected.valid else "accepted ill-formed input"
-            verdict = expected.levels["valid"], what, _error_marks(expected)
-    return _differences(verdict, expected, outcome, "validate", label)
+    return differences_of(expected, outcome, "validate", label, profile)
 
 
 def chunkings(
@@ -198,7 +190,12 @@ def chunkings(
 
 
 def compare_chunks(
-    codec: Codec, expected: Expected, chunks: Sequence[bytes], final_empty: bool, label: Label
+    codec: Codec,
+    expected: Expected,
+    chunks: Sequence[bytes],
+    final_empty: bool,
+    label: Label,
+    profile: Profile = RFC3629,
 ) -> list[Difference]:
     """Return how incremental decoding of `chunks` departs from the one-shot expectation.
 
@@ -207,8 +204,7 @@ def compare_chunks(
     result of its mode.
     """
     outcome = codec.decode_chunks(chunks, final_empty)
-    verdict = _judge_text(expected, outcome, "incremental")
-    return _differences(verdict, expected, outcome, "incremental", label)
+    return differences_of(expected, outcome, "incremental", label, profile)
 
 
 def compare_incremental(
@@ -217,6 +213,7 @@ def compare_incremental(
     label: Label,
     cuts: Sequence[int] | None = None,
     bytewise: bool = True,
+    profile: Profile = RFC3629,
 ) -> list[Difference]:
     """Return the differences of incremental decoding over every chunking (see `chunkings`),
     with and without a final empty chunk; the variant of each names the chunking."""
@@ -226,21 +223,18 @@ def compare_incremental(
         for final_empty in (False, True):
             suffix = ", then final b''" if final_empty else ""
             chunk_label = (vector, f"{variant}, {description}{suffix}")
-            differences += compare_chunks(codec, expected, chunks, final_empty, chunk_label)
+            differences += compare_chunks(
+                codec, expected, chunks, final_empty, chunk_label, profile
+            )
     return differences
 
 
-def compare_encode(codec: Codec, expected: ExpectedEncoding, label: Label) -> list[Difference]:
+def compare_encode(
+    codec: Codec, expected: ExpectedEncoding, label: Label, profile: Profile = RFC3629
+) -> list[Difference]:
     """Return how strict encoding departs from `expected`: the bytes, or the refusal and index."""
     outcome = codec.encode(expected.scalars)
-    verdict: Verdict
-    if isinstance(outcome, Failed):
-        verdict = outcome
-    elif isinstance(outcome, Returned) and not isinstance(outcome.value, bytes):
-        verdict = _wrong_type(outcome.value, "bytes")
-    else:
-        verdict = encode_mismatch(expected, outcome)
-    return _differences(verdict, expected, outcome, "encode", label)
+    return differences_of(expected, outcome, "encode", label, profile)
 
 
 def compare(
@@ -250,16 +244,17 @@ def compare(
     label: Label = ("input", "as-is"),
     cuts: Sequence[int] | None = None,
     bytewise: bool = True,
+    profile: Profile = RFC3629,
 ) -> list[Difference]:
     """Return the differences of one decoding capability on one input ([] if none); `cuts` and
     `bytewise` say how incremental decoding is fed (see `chunkings`). Encoding takes code
     points, not bytes: ask `compare_encode`."""
     if capability == "decode":
-        return compare_decode(codec, expected, label)
+        return compare_decode(codec, expected, label, profile)
     if capability == "replace":
-        return compare_replace(codec, expected, label)
+        return compare_replace(codec, expected, label, profile)
     if capability == "validate":
-        return compare_validate(codec, expected, label)
+        return compare_validate(codec, expected, label, profile)
     if capability == "incremental":
-        return compare_incremental(codec, expected, label, cuts, bytewise)
+        return compare_incremental(codec, expected, label, cuts, bytewise, profile)
     raise ValueError(f"compare() judges decoding; for {capability!r} call compare_encode()")

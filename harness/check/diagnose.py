@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
+from utf8cert.harness.check.unencodable import DROPPED, JOINED, fate
 from utf8cert.harness.codec.interface import Failed, Inapplicable, Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
-from utf8cert.reference import REPLACEMENT_CHARACTER, SIGNATURE, validate
+from utf8cert.reference import (
+    REPLACEMENT_CHARACTER,
+    SIGNATURE,
+    DecodeError,
+    decode_legacy,
+    validate,
+)
 
 Marks = tuple[tuple[int, int], ...]
 Finding = tuple[Level, str, Marks]
@@ -86,6 +93,8 @@ def describe_outcome(outcome: Outcome) -> str:
         value = outcome.value
         if isinstance(value, bool):
             return str(value)
+        if isinstance(value, tuple):
+            return " ".join(f"U+{item:04X}" for item in value)
         return describe_text(value) if isinstance(value, str) else describe_bytes(value)
     if isinstance(outcome, Refused):
         where = "(no offset)" if outcome.offset is None else f"at {outcome.offset}"
@@ -96,7 +105,7 @@ def describe_outcome(outcome: Outcome) -> str:
     return f"not asked: {outcome.reason}"
 
 
-def common_prefix(a: str | bytes, b: str | bytes) -> int:
+def common_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
     """Return the length of the longest common prefix (binary search: long inputs stay cheap)."""
     low, high = 0, min(len(a), len(b))
     while low < high:
@@ -108,7 +117,7 @@ def common_prefix(a: str | bytes, b: str | bytes) -> int:
     return low
 
 
-def _common_suffix(a: str, b: str, limit: int) -> int:
+def _common_suffix(a: Sequence[Any], b: Sequence[Any], limit: int) -> int:
     low, high = 0, min(len(a), len(b), limit)
     while low < high:
         middle = (low + high + 1) // 2
@@ -124,20 +133,14 @@ def _is_subsequence(small: str, big: str) -> bool:
     return all(character in remaining for character in small)
 
 
-def _signature_stripped(data: bytes, expected: str, actual: str) -> bool:
-    """Return True if `actual` is `expected` less the U+FEFF of a leading signature."""
-    return data.startswith(SIGNATURE) and expected.startswith("\ufeff") and actual == expected[1:]
-
-
 def text_mismatch(expected: Expected, actual: str) -> Finding:
     """Return how wrong decoded text is for well-formed input, pointing at the first bad char."""
     assert expected.text is not None
     text = expected.text
-    if _signature_stripped(expected.data, text, actual):
-        return SIGNATURE_LEVEL, "signature stripped", ((0, len(SIGNATURE)),)
     same = common_prefix(text, actual)
-    start = len(text[:same].encode("utf-8"))
-    marks = ((start, start + len(text[same : same + 1].encode("utf-8"))),)
+    # Byte offsets by UTF-8 lengths (surrogatepass: a dialect's text may hold surrogates).
+    start = len(text[:same].encode("utf-8", "surrogatepass"))
+    marks = ((start, start + len(text[same : same + 1].encode("utf-8", "surrogatepass"))),)
     level = expected.levels["scalars"]
     if any(unicodedata.normalize(form, text) == actual for form in ("NFC", "NFD", "NFKC", "NFKD")):
         return level, "normalized the text", marks  # RFC 3629 §10: no normalization by the codec
@@ -167,8 +170,6 @@ def replaced_mismatch(expected: Expected, actual: str) -> Finding:
     U+FFFDs is a matter of recommended practice (Unicode §3.9, WHATWG).
     """
     marks = tuple((error.offset, error.offset + error.length) for error in expected.errors)
-    if _signature_stripped(expected.data, expected.replaced, actual):
-        return SIGNATURE_LEVEL, "signature stripped", ((0, len(SIGNATURE)),)
     want = expected.replaced.replace(REPLACEMENT_CHARACTER, "")
     got = actual.replace(REPLACEMENT_CHARACTER, "")
     if want == got:
@@ -200,6 +201,63 @@ def _encoded_length(value: int) -> int:
     return 1 if value < 0x80 else 2 if value < 0x800 else 3 if value < 0x10000 else 4
 
 
+def _unencoded(expected: ExpectedEncoding, written: bytes) -> Finding:
+    """Return what an encoder did by writing `written` where a refusal was due.
+
+    RFC 3629 §3: surrogates and values above U+10FFFF have no UTF-8 form. Writing one anyway
+    gives ill-formed bytes; writing well-formed bytes instead substitutes, joins or drops
+    (unencodable.py says which).
+    """
+    assert expected.error_index is not None
+    index = expected.error_index
+    marks = ((index, index + 1),)
+    if not validate(written):
+        if 0xD800 <= expected.scalars[index] <= 0xDFFF:
+            return expected.level, "encoded a surrogate", marks
+        return expected.level, "encoded a value above U+10FFFF", marks
+    values, output = expected.scalars, tuple(map(ord, written.decode("utf-8")))
+    head = common_prefix(values, output)
+    tail = _common_suffix(values, output, min(len(values), len(output)) - head)
+    explanation = fate(values[head : len(values) - tail], output[head : len(output) - tail])
+    if explanation is None:
+        return expected.level, "wrote other text for an unencodable value", marks
+    if DROPPED in explanation:
+        return expected.level, "dropped an unencodable value", marks
+    if JOINED in explanation:
+        return expected.level, "joined a surrogate pair", marks
+    return (
+        _weaker(expected.level, "should"),
+        "substituted a character for an unencodable value",
+        marks,
+    )
+
+
+def _overlong_null(expected: bytes, written: bytes) -> bool:
+    """Return True if `written` is `expected` with its 00 bytes written C0 80 (Java's way)."""
+    return b"\xc0\x80" in written and written.replace(b"\xc0\x80", b"\x00") == expected
+
+
+def _surrogate_pairs(expected: bytes, written: bytes) -> bool:
+    """Return True if `written` is `expected` with its 4-byte forms written as the 3-byte forms
+    of their UTF-16 surrogates (CESU-8's way); both read by the reference's RFC 2279 reader, as
+    `expected` may be a dialect's (surrogates, under a profile)."""
+    head = common_prefix(expected, written)
+    while head and any(
+        0x80 <= data[head] <= 0xBF for data in (expected, written) if head < len(data)
+    ):
+        head -= 1  # start the comparison at a lead byte of both
+    try:
+        values, wanted = decode_legacy(written[head:]), decode_legacy(expected[head:])
+    except DecodeError:
+        return False
+    joined: list[int] = []
+    for value in values:
+        if joined and 0xDC00 <= value <= 0xDFFF and 0xD800 <= joined[-1] <= 0xDBFF:
+            value = 0x10000 + ((joined.pop() - 0xD800) << 10) + (value - 0xDC00)
+        joined.append(value)
+    return joined != values and joined == wanted
+
+
 def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | None:
     """Return how wrong an encoder's outcome is (marks index code points); None if right."""
     if isinstance(outcome, Refused):
@@ -213,24 +271,18 @@ def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | N
         return None
     written = outcome.value
     if expected.encoded is None:
-        assert expected.error_index is not None
-        index = expected.error_index
-        value = expected.scalars[index]
-        # RFC 3629 §3: surrogates and values above U+10FFFF have no UTF-8 form. Writing one
-        # anyway gives ill-formed bytes; writing something else (U+FFFD, as WHATWG's
-        # TextEncoder does, or nothing) hides the refusal that was due.
-        if validate(written):
-            replaced = REPLACEMENT_CHARACTER.encode("utf-8") in written
-            what = "replaced an unencodable value" if replaced else "dropped an unencodable value"
-        elif 0xD800 <= value <= 0xDFFF:
-            what = "encoded a surrogate"
-        else:
-            what = "encoded a non-scalar value"
-        return expected.level, what, ((index, index + 1),)
+        return _unencoded(expected, written)
     if written == expected.encoded:
         return None
     if written == SIGNATURE + expected.encoded:
         return SIGNATURE_LEVEL, "signature written", ()
+    what = "wrong bytes"
+    if not validate(written):
+        what = "wrote ill-formed bytes"
+        if _overlong_null(expected.encoded, written):
+            what = "wrote U+0000 as the overlong C0 80"
+        elif _surrogate_pairs(expected.encoded, written):
+            what = "encoded a supplementary character as a surrogate pair"
     same, index, position = common_prefix(expected.encoded, written), 0, 0
     while (
         index < len(expected.scalars) - 1
@@ -238,4 +290,4 @@ def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | N
     ):
         position += _encoded_length(expected.scalars[index])
         index += 1
-    return expected.level, "wrong bytes", ((index, index + 1),)
+    return expected.level, what, ((index, index + 1),)

@@ -6,7 +6,7 @@ arbitrary fuzz inputs are judged by one and the same comparison.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from utf8cert.harness.vectors.model import (
@@ -102,10 +102,24 @@ def expectation_for(
     This is how fuzz inputs and `utf8cert check --input HEX` are judged: the same structure a
     vector gives, so the same comparison applies.
     """
+    return expected_from_pieces(data, pieces(data), levels)
+
+
+Piece = str | tuple[int, int, ErrorKind]
+"""A run of text, or a maximal subpart (offset, length, kind): what `pieces` yields."""
+
+
+def expected_from_pieces(
+    data: bytes,
+    walked: Iterable[Piece],
+    levels: Mapping[DecodeExpectation, Level] = DEFAULT_DECODE_LEVELS,
+) -> Expected:
+    """Return the expectation for `data` read as `walked` says (the reference's walk, or a
+    dialect profile's): its text when no piece is ill-formed, one U+FFFD per maximal subpart."""
     text: list[str] = []
     replaced: list[str] = []
     errors: list[ExpectedError] = []
-    for piece in pieces(data):
+    for piece in walked:
         if isinstance(piece, str):
             text.append(piece)
             replaced.append(piece)

@@ -8,10 +8,21 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
+from utf8cert.harness.check.answers import InputAnswer, input_answers
 from utf8cert.harness.check.baseline import Key
-from utf8cert.harness.check.compare import Difference, compare, compare_chunks, compare_encode
+from utf8cert.harness.check.compare import (
+    Difference,
+    chunkings,
+    compare,
+    compare_chunks,
+    compare_encode,
+)
+from utf8cert.harness.check.coverage import THRESHOLD, Answer, Coverage
 from utf8cert.harness.check.expected import expectation_for
-from utf8cert.harness.check.variants import decode_variants, encode_variants
+from utf8cert.harness.check.fingerprint import Fingerprint, fingerprint
+from utf8cert.harness.check.profile import Profile
+from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.check.variants import Variant, decode_variants, encode_variants
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
 from utf8cert.harness.vectors.model import LEVELS, EncodeVector, Level, Vector, VectorSet
 
@@ -42,28 +53,49 @@ def capabilities_for(vector: Vector, offered: Iterable[Capability]) -> tuple[Cap
 
 
 def check_vector(
-    codec: Codec, vector: Vector, capabilities: Sequence[Capability]
+    codec: Codec,
+    vector: Vector,
+    capabilities: Sequence[Capability],
+    profile: Profile = RFC3629,
+    coverage: Coverage | None = None,
+    missing: Sequence[Capability] = (),
 ) -> list[Difference]:
     """Return the differences of every variant of one vector on the given capabilities.
 
-    The variants are derived once and shared by the capabilities; [] means conformant.
+    The variants are derived once and shared by the capabilities; [] means conformant. The
+    questions the `missing` capabilities would have been asked are counted as not offered.
     """
     differences: list[Difference] = []
     if isinstance(vector, EncodeVector):
         if "encode" in capabilities:
             for name, encoding in encode_variants(vector):
-                differences += compare_encode(codec, encoding, (vector.id, name))
+                differences += compare_encode(codec, encoding, (vector.id, name), profile)
+        elif "encode" in missing and coverage is not None:
+            coverage.record("encode", Answer.NOT_OFFERED, count=len(list(encode_variants(vector))))
         return differences
     for variant in decode_variants(vector):
         label = (vector.id, variant.name)
         for capability in capabilities:
             differences += compare(
-                codec, capability, variant.expected, label, variant.cuts, variant.bytewise
+                codec, capability, variant.expected, label, variant.cuts, variant.bytewise, profile
             )
+        if coverage is not None:
+            for capability in missing:
+                coverage.record(
+                    capability, Answer.NOT_OFFERED, count=_questions(variant, capability)
+                )
     return differences
 
 
-def check_input(codec: Codec, data: bytes) -> list[Difference]:
+def _questions(variant: Variant, capability: Capability) -> int:
+    """Return how many questions a variant puts to a decoding capability (2 per chunking for
+    an incremental decoder: with and without a final empty chunk)."""
+    if capability != "incremental":
+        return 1
+    return 2 * sum(1 for _ in chunkings(variant.expected, variant.cuts, variant.bytewise))
+
+
+def check_input(codec: Codec, data: bytes, profile: Profile = RFC3629) -> list[Difference]:
     """Return the differences of every capability on one ad-hoc byte string, judged by the
     reference; the encoder is offered the code points the fuzzer offers for the same bytes
     (`probe.encoder_request`), so that every fuzz finding reproduces here, encoding ones too.
@@ -82,19 +114,20 @@ def check_input(codec: Codec, data: bytes) -> list[Difference]:
 
             chunks = chunks_at(data, cut_points(data))
             for final_empty in (False, True):
-                differences += compare_chunks(codec, expected, chunks, final_empty, label)
+                differences += compare_chunks(codec, expected, chunks, final_empty, label, profile)
         else:
-            differences += compare(codec, capability, expected, label)
+            differences += compare(codec, capability, expected, label, profile=profile)
     if "encode" in codec.capabilities:
         from utf8cert.harness.check.probe import ENCODE_LABEL, encoder_request
 
-        differences += compare_encode(codec, encoder_request(expected), ENCODE_LABEL)
+        request = encoder_request(expected)
+        differences += compare_encode(codec, request, ENCODE_LABEL, profile)
     return differences
 
 
 @dataclass
 class Report:
-    """What a run found: the differences, what was checked, and the verdict they give."""
+    """What a run found: the differences, what was checked and answered, and the verdict."""
 
     codec: str
     capabilities: frozenset[Capability]
@@ -104,15 +137,46 @@ class Report:
     differences: list[Difference] = field(default_factory=list)
     checked: dict[Capability, int] = field(default_factory=dict)
     """How many vectors each capability was checked on."""
+    coverage: Coverage = field(default_factory=Coverage)
+    """Every question asked, per capability, by how it ended (coverage.py)."""
+    profile: Profile = RFC3629
+    """The dialect the codec was checked against (RFC 3629 unless `--profile`)."""
+    allowed: list[Difference] = field(default_factory=list)
+    """Departures from RFC 3629 that the profile allows (none under RFC 3629 itself)."""
+    subject: str = ""
+    """What the verdict is about when not the vectors: 'input e0 80 af' for `--input`."""
+    answers: list[InputAnswer] = field(default_factory=list)
+    """For one input: each capability's answer beside the expected one."""
     date: str = field(
         default_factory=lambda: datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     )
     version: str = field(default_factory=utf8cert_version)
 
+    def add(self, differences: Iterable[Difference]) -> None:
+        """Add differences, the departures the profile allows set apart in `allowed`."""
+        for difference in differences:
+            (self.allowed if difference.allowed_by else self.differences).append(difference)
+
     @property
     def conformant(self) -> bool:
-        """Return True when no `must` difference was found (RFC 3629 conformance)."""
-        return not any(difference.level == "must" for difference in self.differences)
+        """Return True when no `must` difference was found and some question was answered
+        (conformance to the profile: RFC 3629 unless another was chosen)."""
+        answered = self.coverage.answered > 0 or not self.coverage.capabilities
+        return answered and not any(d.level == "must" for d in self.differences)
+
+    @property
+    def covered(self) -> bool:
+        """Return True when some question was answered and every offered capability reached
+        the coverage THRESHOLD (a one-input check: when anything was answered). The run exits
+        1 otherwise, whatever its differences."""
+        if self.coverage.capabilities and self.coverage.answered == 0:
+            return False
+        return bool(self.subject) or not self.coverage.uncertified()
+
+    @property
+    def certified(self) -> bool:
+        """Return True when conformant and covered: the verdict a certificate can carry."""
+        return self.conformant and self.covered
 
     def counts(self) -> dict[Capability, dict[Level, tuple[int, int]]]:
         """Return, per capability checked and level, (differences, distinct vectors)."""
@@ -137,23 +201,56 @@ class Report:
         levels = LEVELS[: LEVELS.index(fail_on) + 1]
         return [d for d in self.differences if d.level in levels and d.key not in known]
 
+    def fingerprint(self) -> Fingerprint:
+        """Return which dialect profiles explain the `must` differences (total 0 when there
+        are none, or when the run was against another profile)."""
+        if not self.profile.is_reference:
+            return fingerprint([])
+        return fingerprint(
+            [(d.what, d.explained_by) for d in self.differences if d.level == "must"]
+        )
+
+    def _conformance(self, musts: int) -> str:
+        """Return the first clause of the verdict: conformance to the profile, or not."""
+        name = "RFC 3629" if self.profile.is_reference else f"the {self.profile.name} profile"
+        scope = f"on {self.subject}: " if self.subject else ""
+        if self.coverage.capabilities and self.coverage.answered == 0:
+            return f"{scope}NOT certified: the codec answered no question"
+        if musts:
+            return f"{scope}NOT conformant to {name} ({musts} must differences)"
+        if self.profile.is_reference:
+            return f"{scope}conformant to {name}"
+        if not self.allowed:
+            return f"{scope}conformant to {name}; does not differ from RFC 3629 at all"
+        return (
+            f"{scope}conformant to {name}; differs from RFC 3629 only in the ways that profile "
+            f"allows ({len(self.allowed)} answers)"
+        )
+
     def verdict(self) -> str:
-        """Return the verdict in one sentence: conformance, then distance from recommended
-        practice."""
+        """Return the verdict in one sentence: conformance (and coverage), the fingerprint of
+        a non-conformant codec, then distance from recommended practice."""
         totals = {level: 0 for level in LEVELS}
         for difference in self.differences:
             totals[difference.level] += 1
-        head = (
-            "conformant to RFC 3629"
-            if self.conformant
-            else f"NOT conformant to RFC 3629 ({totals['must']} must differences)"
-        )
+        clauses = [self._conformance(totals["must"])]
+        if not self.subject:
+            clauses += [
+                f"not certified for {capability} ({coverage.share:.1%} of its questions "
+                f"answered, below {THRESHOLD:.0%})"
+                for capability, coverage in self.coverage.ordered()
+                if capability in self.coverage.uncertified()
+            ]
+        if likeness := self.fingerprint().sentence():
+            clauses.append(likeness)
         if totals["should"] == totals["may"] == 0:
-            return f"{head}; follows recommended practice throughout"
-        return (
-            f"{head}; departs from recommended practice in {totals['should']} should and "
-            f"{totals['may']} may differences"
-        )
+            clauses.append("follows recommended practice throughout")
+        else:
+            clauses.append(
+                f"departs from recommended practice in {totals['should']} should and "
+                f"{totals['may']} may differences"
+            )
+        return "; ".join(clauses)
 
 
 def run_check(
@@ -161,20 +258,44 @@ def run_check(
     vectors: VectorSet,
     progress: Progress | None = None,
     only: Iterable[Capability] | None = None,
+    profile: Profile = RFC3629,
 ) -> Report:
     """Return the Report of checking every vector and variant on every capability of `codec`
-    (or only those in `only`); an empty vector set gives an empty, conformant report."""
-    offered = codec.capabilities if only is None else codec.capabilities & frozenset(only)
-    report = Report(codec.spec, frozenset(offered), vectors, codec.description)
+    (or only those in `only`) against `profile`; every question is counted in its coverage.
+    An empty vector set gives an empty, conformant report."""
+    wanted = frozenset(CAPABILITIES if only is None else only)
+    offered = codec.capabilities & wanted
+    report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
+    watched = report.coverage.watch(codec)
     total = len(vectors)
     for done, vector in enumerate(vectors, start=1):
         capabilities = capabilities_for(vector, offered)
-        report.differences += check_vector(codec, vector, capabilities)
+        missing = [c for c in capabilities_for(vector, wanted) if c not in offered]
+        report.add(check_vector(watched, vector, capabilities, profile, report.coverage, missing))
         for capability in capabilities:
             report.checked[capability] += 1
         if progress is not None:
             progress(done, total)
+    return report
+
+
+def check_one_input(codec: Codec, data: bytes, profile: Profile = RFC3629) -> Report:
+    """Return the Report of one byte string put to every capability (check_input), with each
+    capability's answer to it beside the expected one; its verdict is about that input only."""
+    report = Report(
+        codec.spec,
+        codec.capabilities,
+        VectorSet(()),
+        codec.description,
+        profile=profile,
+        subject=f"input {data.hex(' ') or '(empty)'}",
+    )
+    report.add(check_input(report.coverage.watch(codec), data, profile))
+    report.answers = input_answers(codec, data, profile)
+    report.checked = {
+        capability: 1 for capability in CAPABILITIES if capability in codec.capabilities
+    }
     return report
 
 

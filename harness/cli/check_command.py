@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.vectors.model import LEVELS, Level
 
 DEFAULT_TIMEOUT = 10.0
@@ -21,8 +22,8 @@ def register(subcommands: Any) -> None:
         "check",
         help="check a codec against every vector (default: CPython's utf-8)",
         description="Check a codec against every vector, each in all its variants, on every "
-        "capability the codec offers. Exit status: 0 conformant at --fail-on, 1 differences, "
-        "2 usage or load error.",
+        "capability the codec offers. Exit status: 0 conformant at --fail-on, 1 differences "
+        "or a capability not certified (too few questions answered), 2 usage or load error.",
     )
     add_check_arguments(parser)
     parser.set_defaults(run=run)
@@ -69,7 +70,14 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--input",
         metavar="HEX",
-        help="check one byte string against the reference instead of the vectors",
+        help="check one byte string instead of the vectors, each capability's answer shown "
+        "beside the reference's",
+    )
+    parser.add_argument(
+        "--profile",
+        default="rfc3629",
+        choices=list(PROFILES),
+        help="check against a named dialect instead of RFC 3629 (default: rfc3629)",
     )
 
 
@@ -105,7 +113,7 @@ def run(arguments: argparse.Namespace) -> int:
     from rich.console import Console
 
     from utf8cert.harness.check.baseline import load_baseline, write_baseline
-    from utf8cert.harness.check.run import Report, check_input, run_check
+    from utf8cert.harness.check.run import check_one_input, run_check
     from utf8cert.harness.codec.spec import load_codec
     from utf8cert.harness.reports.markdown import report_markdown
     from utf8cert.harness.reports.text import render, report_json
@@ -119,14 +127,13 @@ def run(arguments: argparse.Namespace) -> int:
             load_baseline(arguments.baseline) if arguments.baseline else frozenset()
         )
         codec = load_codec(arguments.spec, isolate=arguments.isolate, timeout=arguments.timeout)
+    profile = PROFILES[arguments.profile]
     try:
         if data is None:
             with _progress(len(vectors)) as progress:
-                report = run_check(codec, vectors, progress)
+                report = run_check(codec, vectors, progress, profile=profile)
         else:
-            report = Report(codec.spec, codec.capabilities, vectors, codec.description)
-            report.differences = check_input(codec, data)
-            report.checked = {capability: 1 for capability in sorted(codec.capabilities)}
+            report = check_one_input(codec, data, profile)
     finally:
         codec.close()
     fail_on: Level = arguments.fail_on
@@ -140,7 +147,7 @@ def run(arguments: argparse.Namespace) -> int:
             text = report_markdown(report, fail_on, known)
             Path(arguments.markdown).write_text(text, encoding="utf-8")
     render(report, Console(highlight=False), fail_on, known)
-    return 1 if report.failing(fail_on, known) else 0
+    return 1 if report.failing(fail_on, known) or not report.covered else 0
 
 
 @contextmanager

@@ -14,9 +14,11 @@ CAPABILITIES: tuple[Capability, ...] = ("decode", "replace", "validate", "encode
 
 @dataclass(frozen=True)
 class Returned:
-    """The codec returned a value: text (decode, replace, incremental), bytes (encode), a bool."""
+    """The codec returned a value: text (decode, replace, incremental), bytes (encode), a bool;
+    or, for a decoder that returned values above U+10FFFF (which no str holds), its code
+    points."""
 
-    value: str | bytes | bool
+    value: str | bytes | bool | tuple[int, ...]
 
 
 @dataclass(frozen=True)

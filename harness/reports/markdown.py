@@ -8,6 +8,7 @@ from typing import Final
 from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.run import Report, vector_index
 from utf8cert.harness.check.variants import layouts
+from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain, grouped
 from utf8cert.harness.vectors.model import LEVELS, Level
 
@@ -52,6 +53,9 @@ def report_markdown(report: Report, fail_on: Level = "must", known: Collection[K
     for capability, counts in report.counts().items():
         cells = [f"{counts[level][0]} ({counts[level][1]})" for level in LEVELS]
         lines.append(f"| {capability} | {report.checked[capability]} | " + " | ".join(cells) + " |")
+    extra = profile_lines(report) + coverage_lines(report) + answer_lines(report)
+    if extra:
+        lines += ["", "## Profile, coverage and answers", "", "```text", *extra, "```"]
     groups = grouped(report.differences)
     lines += ["", "## Differences", ""]
     if not groups:

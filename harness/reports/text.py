@@ -13,6 +13,12 @@ from rich.text import Text
 from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.run import Report, vector_index
+from utf8cert.harness.reports.coverage import (
+    answer_lines,
+    coverage_lines,
+    extra_json,
+    profile_lines,
+)
 from utf8cert.harness.reports.explain import explain, grouped
 from utf8cert.harness.vectors.model import LEVELS, Level
 
@@ -54,13 +60,17 @@ def render(
     described = f" = {report.description}" if report.description else ""
     console.print(
         f"utf8cert {report.version}: {report.codec}{described}\n"
-        f"checked: {capabilities}, on {len(report.vectors)} vectors and their variants",
+        f"checked: {capabilities}, on "
+        + (report.subject or f"{len(report.vectors)} vectors and their variants"),
         markup=False,
         highlight=False,
     )
+    extra = profile_lines(report) + coverage_lines(report) + answer_lines(report)
+    if extra:
+        console.print("\n".join(extra), markup=False, highlight=False)
     console.print(summary_table(report))
     failing = report.failing(fail_on, known)
-    verdict = Text(report.verdict(), "bold green" if report.conformant else "bold red")
+    verdict = Text(report.verdict(), "bold green" if report.certified else "bold red")
     console.print(verdict)
     vectors = vector_index(report.vectors)
     groups = grouped(report.differences)
@@ -139,5 +149,6 @@ def report_json(report: Report, fail_on: Level = "must", known: Collection[Key] 
             },
         },
         "differences": [difference_json(difference, known) for difference in report.differences],
+        **extra_json(report),
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"

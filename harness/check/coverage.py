@@ -1,0 +1,195 @@
+"""How many questions a run asked each capability, and how each one ended: coverage is part of
+the verdict, so that "checked and fine" is never confused with "never asked".
+
+A question is one call of the codec: a vector's variant put to one capability (and, for an
+incremental decoder, one chunking of it). It ends as one `Answer`:
+
+- answered: the codec returned, refused or failed; the comparison judged it;
+- inapplicable: the codec said it cannot be asked this (with its reason);
+- not offered: the codec has no such capability at all;
+- skipped: the run chose not to ask (e.g. after the codec crashed on the vector).
+
+A capability is certified when at least `THRESHOLD` of its questions were answered. Encoding
+questions that hold a value above U+10FFFF, declined as inapplicable, are left out of that share:
+such a value is not a code point (Unicode §3.4 D9, D10), no Unicode string type can hold it, and
+an encoder that cannot be given it cannot encode it either. They are still counted and shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+from utf8cert.harness.codec.interface import (
+    CAPABILITIES,
+    Capability,
+    Codec,
+    Inapplicable,
+    Outcome,
+)
+
+THRESHOLD: Final = 0.99
+"""The answered share a capability needs to be certified. Declining every input over 64 KiB
+leaves about 95% of the decoding questions answered, declining every surrogate about 96% of
+the decoding and 75% of the encoding ones: neither passes. A codec that declines a few vectors
+(a wrapper that cannot carry U+FFFE, say) still does."""
+
+LARGEST_CODE_POINT: Final = 0x10FFFF
+
+
+class Answer(StrEnum):
+    """How one question ended."""
+
+    ANSWERED = "answered"
+    INAPPLICABLE = "inapplicable"
+    NOT_OFFERED = "not offered"
+    SKIPPED = "skipped"
+
+
+@dataclass
+class CapabilityCoverage:
+    """The questions one capability was asked, by how they ended."""
+
+    answered: int = 0
+    inapplicable: Counter[str] = field(default_factory=Counter)
+    """Reason -> how many questions were declined with it."""
+    beyond_code_space: int = 0
+    """Inapplicable encoding questions holding a value above U+10FFFF (see the module doc)."""
+    not_offered: int = 0
+    skipped: int = 0
+
+    @property
+    def asked(self) -> int:
+        """Return how many questions there were, however they ended."""
+        return self.answered + sum(self.inapplicable.values()) + self.not_offered + self.skipped
+
+    @property
+    def offered(self) -> bool:
+        """Return False when the capability was not offered (no question could be put)."""
+        return self.not_offered == 0
+
+    @property
+    def share(self) -> float:
+        """Return the answered share of the questions that count (1.0 when none count)."""
+        counted = self.asked - self.beyond_code_space
+        return 1.0 if counted == 0 else self.answered / counted
+
+    @property
+    def certified(self) -> bool:
+        """Return True when offered, answered at all, and at least THRESHOLD of it answered."""
+        return self.offered and self.answered > 0 and self.share >= THRESHOLD
+
+    def summary(self) -> str:
+        """Return '8601 of 8601 answered' or '881 of 1121 answered; 240 inapplicable'."""
+        if not self.offered:
+            return f"not offered ({self.not_offered} questions)"
+        parts = [f"{self.answered} of {self.asked} answered"]
+        declined = sum(self.inapplicable.values())
+        if declined:
+            parts.append(f"{declined} inapplicable")
+        if self.skipped:
+            parts.append(f"{self.skipped} skipped")
+        return "; ".join(parts)
+
+
+@dataclass
+class Coverage:
+    """Every question of a run, per capability, by how it ended."""
+
+    capabilities: dict[Capability, CapabilityCoverage] = field(default_factory=dict)
+
+    def of(self, capability: Capability) -> CapabilityCoverage:
+        """Return the coverage of one capability (empty until a question is recorded)."""
+        return self.capabilities.setdefault(capability, CapabilityCoverage())
+
+    def record(
+        self, capability: Capability, answer: Answer, reason: str = "", count: int = 1
+    ) -> None:
+        """Count `count` questions of `capability` that ended as `answer` (`reason`: why it
+        was inapplicable)."""
+        coverage = self.of(capability)
+        if answer is Answer.ANSWERED:
+            coverage.answered += count
+        elif answer is Answer.INAPPLICABLE:
+            coverage.inapplicable[reason] += count
+        elif answer is Answer.NOT_OFFERED:
+            coverage.not_offered += count
+        else:
+            coverage.skipped += count
+
+    def record_outcome(
+        self, capability: Capability, outcome: Outcome, scalars: Sequence[int] = ()
+    ) -> None:
+        """Count one question by its outcome; `scalars`: the values an encoder was offered."""
+        if not isinstance(outcome, Inapplicable):
+            self.of(capability).answered += 1
+            return
+        self.record(capability, Answer.INAPPLICABLE, outcome.reason)
+        if scalars and max(scalars) > LARGEST_CODE_POINT:
+            self.of(capability).beyond_code_space += 1
+
+    @property
+    def answered(self) -> int:
+        """Return how many questions were answered in all."""
+        return sum(coverage.answered for coverage in self.capabilities.values())
+
+    def ordered(self) -> list[tuple[Capability, CapabilityCoverage]]:
+        """Return (capability, coverage) in the usual order of capabilities."""
+        return [(c, self.capabilities[c]) for c in CAPABILITIES if c in self.capabilities]
+
+    def uncertified(self) -> list[Capability]:
+        """Return the offered capabilities whose answered share is below THRESHOLD ([] if
+        none)."""
+        return [c for c, coverage in self.ordered() if coverage.offered and not coverage.certified]
+
+    def watch(self, codec: Codec) -> Codec:
+        """Return `codec` with every answer it gives counted here."""
+        return Watched(codec, self)
+
+
+class Watched:
+    """A codec under test whose every answer is counted in a Coverage (otherwise the codec)."""
+
+    def __init__(self, codec: Codec, coverage: Coverage) -> None:
+        self.codec = codec
+        self.coverage = coverage
+        self.spec = codec.spec
+        self.description = codec.description
+        self.capabilities = codec.capabilities
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the codec's outcome, counted under decode."""
+        outcome = self.codec.decode(data)
+        self.coverage.record_outcome("decode", outcome)
+        return outcome
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the codec's outcome, counted under replace."""
+        outcome = self.codec.decode_replace(data)
+        self.coverage.record_outcome("replace", outcome)
+        return outcome
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the codec's outcome, counted under validate."""
+        outcome = self.codec.validate(data)
+        self.coverage.record_outcome("validate", outcome)
+        return outcome
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the codec's outcome, counted under encode."""
+        outcome = self.codec.encode(scalars)
+        self.coverage.record_outcome("encode", outcome, scalars)
+        return outcome
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the codec's outcome, counted under incremental."""
+        outcome = self.codec.decode_chunks(chunks, final_empty)
+        self.coverage.record_outcome("incremental", outcome)
+        return outcome
+
+    def close(self) -> None:
+        """Close the codec."""
+        self.codec.close()

@@ -1,0 +1,74 @@
+"""What an encoder did with values that have no UTF-8 form, when it wrote well-formed bytes
+instead of refusing: substituted a character, joined a surrogate pair, or dropped the value.
+
+RFC 3629 §3 gives surrogates and values above U+10FFFF no UTF-8 form. An encoder that refuses
+them is right; one that writes them is wrong at `must`. One that writes well-formed UTF-8 anyway
+has done one of three things, told apart here by lining its output up with its input:
+
+- substituted another character (U+FFFD, as the WHATWG TextEncoder does; "?", as Java's
+  getBytes does): the data changed, visibly — a `should`-level departure;
+- joined a high and a low surrogate into the supplementary character they stand for in UTF-16
+  (ICU, SQLite): a different code point sequence was written — `must`;
+- dropped the value without a trace — `must`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+SUBSTITUTED: Final = "substituted"
+JOINED: Final = "joined"
+DROPPED: Final = "dropped"
+
+HIGH: Final = range(0xD800, 0xDC00)
+LOW: Final = range(0xDC00, 0xE000)
+LARGEST_ALIGNMENT: Final = 1 << 16
+"""Past this many (value, character) cells the output is not lined up: it is just wrong."""
+
+
+def _unencodable(value: int) -> bool:
+    return value > 0x10FFFF or 0xD800 <= value <= 0xDFFF
+
+
+def _joined(high: int, low: int) -> int:
+    return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+
+
+def fate(values: Sequence[int], written: Sequence[int]) -> frozenset[str] | None:
+    """Return what became of the unencodable values among `values`, given the code points of
+    the well-formed output (a set of SUBSTITUTED, JOINED, DROPPED; the mildest explanation),
+    or None when the output is not the input with only those values changed.
+
+    The caller trims what the two have in common at either end: the work grows with the
+    product of the lengths, and past LARGEST_ALIGNMENT the answer is None.
+    """
+    if len(values) * max(1, len(written)) > LARGEST_ALIGNMENT:
+        return None
+    explanations: list[frozenset[str]] = []
+    seen: set[tuple[int, int, frozenset[str]]] = set()
+    pending: list[tuple[int, int, frozenset[str]]] = [(0, 0, frozenset())]
+    while pending:
+        state = pending.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        index, at, kinds = state
+        if index == len(values):
+            if at == len(written):
+                explanations.append(kinds)
+            continue
+        value = values[index]
+        if not _unencodable(value):
+            if at < len(written) and written[at] == value:
+                pending.append((index + 1, at + 1, kinds))
+            continue
+        pending.append((index + 1, at, kinds | {DROPPED}))
+        if at < len(written):
+            pending.append((index + 1, at + 1, kinds | {SUBSTITUTED}))
+            following = values[index + 1] if index + 1 < len(values) else -1
+            if value in HIGH and following in LOW and written[at] == _joined(value, following):
+                pending.append((index + 2, at + 1, kinds | {JOINED}))
+    if not explanations:
+        return None
+    return min(explanations, key=lambda kinds: (DROPPED in kinds, JOINED in kinds, len(kinds)))

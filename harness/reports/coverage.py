@@ -1,0 +1,111 @@
+"""What a Report says beyond its differences, in plain lines and JSON: the profile checked
+against, the coverage of every capability, the fingerprint, and one input's answers.
+
+The terminal report, the JSON document and the Markdown certificate all take these, so the three
+say the same thing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from utf8cert.harness.check.coverage import THRESHOLD
+from utf8cert.harness.check.run import Report
+
+SHOWN_REASONS: Final = 5
+"""At most this many reasons for inapplicable questions are listed per capability."""
+
+
+def profile_lines(report: Report) -> list[str]:
+    """Return the lines naming the profile and what it waives ([] for RFC 3629 itself)."""
+    profile = report.profile
+    if profile.is_reference:
+        return []
+    lines = [f"profile: {profile.name} = {profile.title} ({profile.source})"]
+    lines += [f"  waives {waiver}" for waiver in profile.waives]
+    if report.allowed:
+        lines.append(f"  {len(report.allowed)} answers differ from RFC 3629 as the profile allows")
+    return lines
+
+
+def coverage_lines(report: Report) -> list[str]:
+    """Return one line per capability (questions asked, answered, certified or not) and the
+    reasons given for inapplicable questions; [] when nothing was asked."""
+    if report.subject:
+        return []
+    lines = []
+    for capability, coverage in report.coverage.ordered():
+        if not coverage.offered:
+            lines.append(f"  {capability}: {coverage.summary()}")
+            continue
+        status = "certified" if coverage.certified else f"NOT certified (below {THRESHOLD:.0%})"
+        lines.append(f"  {capability}: {coverage.summary()} ({coverage.share:.1%}): {status}")
+        reasons = coverage.inapplicable.most_common()
+        for reason, count in reasons[:SHOWN_REASONS]:
+            lines.append(f"    inapplicable {count}: {reason}")
+        if len(reasons) > SHOWN_REASONS:
+            lines.append(f"    … and {len(reasons) - SHOWN_REASONS} more reasons")
+        if coverage.beyond_code_space:
+            lines.append(
+                f"    ({coverage.beyond_code_space} of them hold a value above U+10FFFF, "
+                "which no Unicode string holds: not counted against the share)"
+            )
+    return ["coverage (questions per capability):", *lines] if lines else []
+
+
+def answer_lines(report: Report) -> list[str]:
+    """Return, for a one-input check, each capability's answer beside the expected one."""
+    expected_by = "reference" if report.profile.is_reference else report.profile.name
+    lines = []
+    for answer in report.answers:
+        lines += [
+            f"{answer.capability} of {answer.question}:",
+            f"  {expected_by}: {answer.expected}",
+            f"  codec:     {answer.actual}",
+        ]
+    return lines
+
+
+def extra_json(report: Report) -> dict[str, Any]:
+    """Return the JSON fields of the profile, coverage, fingerprint and answers."""
+    fingerprint = report.fingerprint()
+    return {
+        "profile": {
+            "name": report.profile.name,
+            "source": report.profile.source,
+            "waives": list(report.profile.waives),
+            "allowed": len(report.allowed),
+        },
+        "certified": report.certified,
+        "coverage": {
+            capability: {
+                "asked": coverage.asked,
+                "answered": coverage.answered,
+                "inapplicable": dict(coverage.inapplicable),
+                "beyond_code_space": coverage.beyond_code_space,
+                "not_offered": coverage.not_offered,
+                "skipped": coverage.skipped,
+                "share": round(coverage.share, 6),
+                "certified": coverage.certified,
+            }
+            for capability, coverage in report.coverage.ordered()
+        },
+        "coverage_threshold": THRESHOLD,
+        "fingerprint": {
+            "fitting": list(fingerprint.fitting),
+            "closest": fingerprint.closest,
+            "explained": fingerprint.explained,
+            "must_differences": fingerprint.total,
+            "left_over": dict(fingerprint.left_over),
+            "sentence": fingerprint.sentence(),
+        },
+        "answers": [
+            {
+                "capability": answer.capability,
+                "question": answer.question,
+                "expected": answer.expected,
+                "actual": answer.actual,
+            }
+            for answer in report.answers
+        ],
+    }

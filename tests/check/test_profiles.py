@@ -1,0 +1,167 @@
+"""Dialect profiles: each published definition's own examples, and codecs written by hand from
+those definitions (tests/dialect_codecs.py) that pass their profile, fail RFC 3629 with a
+fingerprint naming it, and fail the profile on exactly one added deviation."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import pytest
+
+from utf8cert.harness.check.expected import encoding_for, expectation_for
+from utf8cert.harness.check.profiles import PROFILES, profile_named
+from utf8cert.harness.check.run import Report, run_check
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import VectorSet
+
+DIALECTS = {
+    "python-surrogatepass": "Surrogatepass",
+    "wtf-8": "Wtf8",
+    "cesu-8": "Cesu8",
+    "java-modified": "JavaModified",
+    "rfc2279": "Rfc2279",
+    "whatwg": "Whatwg",
+}
+"""Each profile and the hand-written codec of its dialect."""
+
+ONE_SHOT: tuple[Capability, ...] = ("decode", "replace", "validate", "encode")
+"""The incremental decoders of dialect_codecs buffer to the end: nothing more to learn there."""
+TOUCHED = ("sur", "ovl", "sec", "enc", "bom", "wf", "rfc", "leg", "oor", "bnd", "u39")
+"""Vector families where the dialects differ from RFC 3629 or each other (and some controls)."""
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+@cache
+def touched() -> VectorSet:
+    return VectorSet(
+        tuple(
+            dataclasses.replace(
+                part, vectors=tuple(v for v in part.vectors if v.id.startswith(TOUCHED))
+            )
+            for part in vectors().files
+        )
+    )
+
+
+@cache
+def report(codec: str, profile: str, every_vector: bool = True) -> Report:
+    loaded = load_codec(f"dialect_codecs:{codec}")
+    chosen = vectors() if every_vector else touched()
+    return run_check(loaded, chosen, only=ONE_SHOT, profile=PROFILES[profile])
+
+
+def decoded(profile: str, hex_bytes: str) -> str | None:
+    """Return what the profile expects strict decoding to give (None: a refusal)."""
+    return profile_named(profile).expect(expectation_for(bytes.fromhex(hex_bytes))).text
+
+
+def encoded(profile: str, values: list[int]) -> str | None:
+    """Return the hex the profile expects of an encoder (None: a refusal)."""
+    written = profile_named(profile).expect_encoding(encoding_for(values)).encoded
+    return None if written is None else written.hex(" ")
+
+
+def test_wtf8_reads_lone_surrogates_and_joins_pairs_as_its_specification_says() -> None:
+    # simonsapin.github.io/wtf-8: Table 1 (surrogate byte sequences ED A0..BF 80..BF); a
+    # surrogate pair byte sequence is ill-formed; encoding joins a lead and a trail surrogate.
+    assert decoded("wtf-8", "ed a0 80") == "\ud800"
+    assert decoded("wtf-8", "ed b0 80 41") == "\udc00A"
+    assert decoded("wtf-8", "ed a0 bd ed b8 80") is None
+    assert decoded("wtf-8", "f0 9f 98 80") == "\U0001f600"
+    assert encoded("wtf-8", [0xD83D, 0xDE00]) == "f0 9f 98 80"
+    assert encoded("wtf-8", [0xD800, 0x41]) == "ed a0 80 41"
+    assert encoded("wtf-8", [0x110000]) is None
+
+
+def test_cesu8_writes_supplementary_characters_as_in_technical_report_26() -> None:
+    # Unicode TR #26, section 2: U+10400 is F0 90 90 80 in UTF-8, ED A0 81 ED B0 80 in CESU-8.
+    assert encoded("cesu-8", [0x10400]) == "ed a0 81 ed b0 80"
+    assert decoded("cesu-8", "ed a0 81 ed b0 80") == "\U00010400"
+    assert decoded("cesu-8", "f0 90 90 80") is None
+    assert decoded("cesu-8", "ed a0 81") is None  # a lone surrogate is ill-formed
+    assert encoded("cesu-8", [0xD800]) is None
+    assert encoded("cesu-8", [0x41, 0x20AC]) == "41 e2 82 ac"  # the BMP as in UTF-8
+
+
+def test_java_modified_utf8_is_what_the_datainput_documentation_describes() -> None:
+    # java.io.DataInput: "the null character '\u0000' is encoded in 2-byte format rather than
+    # 1-byte"; "only the 1-byte, 2-byte, and 3-byte formats are used"; "supplementary
+    # characters are represented in the form of surrogate pairs".
+    assert encoded("java-modified", [0]) == "c0 80"
+    assert decoded("java-modified", "c0 80") == "\0"
+    assert encoded("java-modified", [0x1F600]) == "ed a0 bd ed b8 80"
+    assert decoded("java-modified", "ed a0 bd ed b8 80") == "\U0001f600"
+    assert decoded("java-modified", "f0 9f 98 80") is None
+    assert decoded("java-modified", "c0 af") is None  # only C0 80 of the overlong forms
+
+
+def test_rfc2279_reads_surrogates_as_values_and_writes_up_to_0x7fffffff() -> None:
+    # RFC 2279 §2's table: 1 to 6 octets up to 0x7FFFFFFF (seeds/004_*.txt); §6 rejects
+    # overlong forms (its C0 80 example), so they stay ill-formed.
+    assert decoded("rfc2279", "ed a0 80") == "\ud800"
+    assert encoded("rfc2279", [0x7FFFFFFF]) == "fd bf bf bf bf bf"
+    assert encoded("rfc2279", [0x200000]) == "f8 88 80 80 80"
+    assert encoded("rfc2279", [0x80000000]) is None
+    assert decoded("rfc2279", "c0 80") is None
+
+
+def test_whatwg_skips_a_leading_bom_and_encodes_usvstrings() -> None:
+    # Encoding Standard "UTF-8 decode" skips a leading BOM; WebIDL's USVString conversion
+    # makes a lone surrogate U+FFFD before "UTF-8 encode".
+    assert decoded("whatwg", "ef bb bf 41") == "A"
+    assert decoded("whatwg", "41 ef bb bf") == "A\ufeff"
+    assert encoded("whatwg", [0x41, 0xD800]) == "41 ef bf bd"
+    assert encoded("whatwg", [0xD83D, 0xDE00]) == "f0 9f 98 80"
+
+
+def test_every_profile_leaves_well_formed_utf8_and_other_errors_as_rfc3629_reads_them() -> None:
+    expected = expectation_for(bytes.fromhex("41 e2 82 ac c0 af e0 80 af f5 80"))
+    for profile in PROFILES.values():
+        assert profile.expect(expected) is expected, profile.name
+        assert profile.waives or profile.is_reference, profile.name
+
+
+@pytest.mark.parametrize("profile", DIALECTS)
+def test_a_codec_of_the_dialect_passes_its_profile_on_every_vector(profile: str) -> None:
+    checked = report(DIALECTS[profile], profile)
+    assert checked.differences == []
+    assert checked.allowed, "the dialect differs from RFC 3629 somewhere"
+    assert checked.certified
+    assert checked.verdict().startswith(
+        f"conformant to the {profile} profile; differs from RFC 3629 only in the ways"
+    )
+
+
+@pytest.mark.parametrize("profile", DIALECTS)
+def test_without_its_profile_the_codec_fails_with_a_fingerprint_naming_it(profile: str) -> None:
+    checked = report(DIALECTS[profile], "rfc3629", every_vector=False)
+    assert not checked.conformant
+    likeness = checked.fingerprint()
+    assert profile in likeness.fitting
+    assert "behaves like" in checked.verdict()
+    assert PROFILES[profile].title in checked.verdict()
+
+
+@pytest.mark.parametrize("profile", DIALECTS)
+def test_one_more_deviation_fails_the_profile_on_exactly_that_one(profile: str) -> None:
+    checked = report(DIALECTS[profile] + "Plus", profile, every_vector=False)
+    musts = [d for d in checked.differences if d.level == "must"]
+    assert musts
+    assert {(d.capability, d.what) for d in musts} == {("decode", "accepted ill-formed input")}
+    for difference in checked.differences:  # and what follows from it: later offsets move
+        assert isinstance(difference.input, bytes) and b"\xc0\xaf" in difference.input
+
+
+def test_cpython_surrogatepass_passes_its_profile_on_every_capability() -> None:
+    codec = load_codec("codec:utf-8:surrogatepass")
+    checked = run_check(codec, vectors(), profile=PROFILES["python-surrogatepass"])
+    assert checked.differences == []
+    assert checked.certified
+    assert "incremental" in checked.capabilities

@@ -1,0 +1,208 @@
+"""A verdict means what it says: coverage counted per capability, each difference graded in the
+RFC's words, a signature's freedom kept to the signature, one input judged alone."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import pytest
+from declining_codecs import Declining, any_surrogate, over_64_kib
+
+from utf8cert.harness.check.compare import compare_encode, compare_replace
+from utf8cert.harness.check.coverage import THRESHOLD
+from utf8cert.harness.check.expected import ExpectedEncoding, expectation_for
+from utf8cert.harness.check.run import Report, run_check
+from utf8cert.harness.cli.main import main
+from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec, Outcome, Returned
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, VectorSet
+
+PROGRAMS = Path(__file__).parent.parent / "scripted_programs.py"
+LABEL = ("input", "as-is")
+
+
+def program(mode: str) -> str:
+    return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(PROGRAMS))} {mode}"
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+def check_with(codec: Codec) -> Report:
+    try:
+        return run_check(codec, vectors())
+    finally:
+        codec.close()
+
+
+class Always:
+    """A codec that gives one outcome to every question of every capability."""
+
+    spec, description = "always", "one answer to everything"
+    capabilities: frozenset[Capability] = frozenset(CAPABILITIES)
+
+    def __init__(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+
+    def decode(self, data: bytes) -> Outcome:
+        return self.outcome
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        return self.outcome
+
+    def validate(self, data: bytes) -> Outcome:
+        return self.outcome
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        return self.outcome
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        return self.outcome
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_program_that_answers_inapplicable_to_everything_is_never_conformant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.json"
+    assert main(["check", program("inapplicable"), "--json", str(report)]) == 1
+    out = capsys.readouterr().out
+    assert "NOT certified: the codec answered no question" in " ".join(out.split())
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["certified"] is False
+    assert document["summary"]["conformant"] is False
+    for capability in ("decode", "replace", "validate", "encode", "incremental"):
+        coverage = document["coverage"][capability]
+        assert coverage["answered"] == 0
+        assert coverage["asked"] > 0
+        assert coverage["inapplicable"] == {"this program answers nothing": coverage["asked"]}
+
+
+def test_a_codec_that_declines_every_surrogate_is_not_certified_to_encode() -> None:
+    checked = check_with(Declining(refuses=any_surrogate))
+    assert checked.differences == []
+    assert checked.conformant and not checked.covered
+    assert checked.coverage.uncertified() == ["encode"]
+    encode = checked.coverage.of("encode")
+    assert encode.inapplicable["cannot carry a surrogate"] > 0
+    assert encode.share < THRESHOLD
+    assert "not certified for encode" in checked.verdict()
+
+
+def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decode() -> None:
+    checked = check_with(Declining(declines=over_64_kib))
+    assert set(checked.coverage.uncertified()) == {"decode", "replace", "validate", "incremental"}
+
+
+def test_a_codec_that_declines_a_few_inputs_is_certified_with_the_count_shown() -> None:
+    checked = check_with(Declining(declines=lambda data: b"\xef\xbf\xbe" in data))  # U+FFFE
+    assert checked.certified
+    decode = checked.coverage.of("decode")
+    assert 0 < decode.inapplicable["declined"] < decode.asked * (1 - THRESHOLD)
+    assert decode.summary() == (
+        f"{decode.answered} of {decode.asked} answered; {decode.inapplicable['declined']} "
+        "inapplicable"
+    )
+
+
+def test_cpython_is_certified_though_it_cannot_be_offered_values_above_u10ffff() -> None:
+    checked = check_with(load_codec("codec:utf-8"))
+    encode = checked.coverage.of("encode")
+    assert encode.beyond_code_space == sum(encode.inapplicable.values()) > 0
+    assert encode.certified and checked.certified
+    assert not checked.coverage.of("validate").offered  # CPython has no validator
+
+
+SURROGATE_PAIR = ExpectedEncoding((0x41, 0xD83D, 0xDE00), None, 1)
+
+
+def test_an_encoder_that_substitutes_for_an_unencodable_value_departs_at_should() -> None:
+    # Java's getBytes writes "?", WHATWG's TextEncoder U+FFFD: refused by substitution.
+    lone = ExpectedEncoding((0x41, 0xD800, 0x42), None, 1)
+    for written in (b"A?B", b"A\xef\xbf\xbdB"):
+        (difference,) = compare_encode(Always(Returned(written)), lone, LABEL)
+        assert (difference.level, difference.what) == (
+            "should",
+            "substituted a character for an unencodable value",
+        )
+    (dropped,) = compare_encode(Always(Returned(b"AB")), lone, LABEL)
+    assert (dropped.level, dropped.what) == ("must", "dropped an unencodable value")
+
+
+def test_an_encoder_that_joins_a_surrogate_pair_is_named_so_at_must() -> None:
+    # ICU and SQLite write U+1F600 for the code points D83D DE00.
+    (difference,) = compare_encode(Always(Returned(b"A\xf0\x9f\x98\x80")), SURROGATE_PAIR, LABEL)
+    assert (difference.level, difference.what) == ("must", "joined a surrogate pair")
+
+
+def test_a_decoder_that_returns_0x110000_accepted_ill_formed_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", program("beyond"), "--input", "f4 90 80 80"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "[decode, as-is] must: accepted ill-formed input" in out
+    assert "codec: U+110000" in out
+
+
+def test_a_signature_is_graded_may_alone_and_a_wrong_fffd_count_keeps_should() -> None:
+    # bom-11 EF BB BF C0 AF: a signature, then an overlong slash (two maximal subparts). The
+    # codec strips the signature (may) and writes one U+FFFD for both (should), as lxml's
+    # recover mode does.
+    vector = next(v for v in vectors() if v.id == "bom-11")
+    assert isinstance(vector, DecodeVector)
+    expected = expectation_for(vector.data, vector.levels)
+    (difference,) = compare_replace(Always(Returned("\ufffd")), expected, LABEL)
+    assert (difference.level, difference.what) == ("should", "wrong U+FFFD count")
+    (stripped,) = compare_replace(Always(Returned("\ufffd\ufffd")), expected, LABEL)
+    assert (stripped.level, stripped.what) == ("may", "signature stripped")
+
+
+def test_one_input_shows_the_reference_answer_beside_the_codec_for_each_capability(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "codec:utf-8", "--input", "e2 82 ac"]) == 0
+    out = capsys.readouterr().out
+    for capability in ("decode", "replace", "incremental"):
+        assert f"{capability} of e2 82 ac:\n  reference: U+20AC\n  codec:     U+20AC" in out
+    assert "encode of U+20AC:\n  reference: E2 82 AC\n  codec:     E2 82 AC" in out
+    assert "on input e2 82 ac: conformant to RFC 3629" in " ".join(out.split())
+
+
+def test_the_readme_profile_command_passes_cpython_surrogatepass(tmp_path: Path) -> None:
+    report, certificate = tmp_path / "report.json", tmp_path / "CERTIFICATE.md"
+    arguments = ["--json", str(report), "--markdown", str(certificate)]
+    assert (
+        main(
+            ["check", "codec:utf-8:surrogatepass", "--profile", "python-surrogatepass", *arguments]
+        )
+        == 0
+    )
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["profile"]["name"] == "python-surrogatepass"
+    assert document["profile"]["allowed"] > 0
+    assert document["profile"]["waives"] == [
+        "RFC 3629 §3: surrogates (U+D800..U+DFFF) are not encoded or decoded"
+    ]
+    assert document["coverage"]["decode"]["certified"] is True
+    markdown = certificate.read_text(encoding="utf-8")
+    assert "conformant to the python-surrogatepass profile" in markdown
+    asked = document["coverage"]["decode"]["asked"]
+    assert f"decode: {asked} of {asked} answered (100.0%): certified" in markdown
+
+
+def test_without_the_profile_the_verdict_names_the_dialect(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    assert main(["check", "codec:utf-8:surrogatepass", "--json", str(report)]) == 1
+    fingerprint = json.loads(report.read_text(encoding="utf-8"))["fingerprint"]
+    assert "python-surrogatepass" in fingerprint["fitting"]
+    assert fingerprint["sentence"].startswith("behaves like CPython surrogatepass")

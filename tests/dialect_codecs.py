@@ -1,0 +1,260 @@
+"""Codecs of the dialects utf8cert's profiles name, written by hand from their published
+definitions (never from harness/check/profiles.py), each on top of the hand-rolled WHATWG
+decoder loop of hand_rolled.py. Loadable as `dialect_codecs:NAME`.
+
+- Surrogatepass: CPython's utf-8 with errors='surrogatepass' (U+FFFD decoding is plain).
+- Wtf8: S. Sapin, "The WTF-8 encoding": generalized UTF-8 less surrogate pair byte sequences;
+  the encoder joins a lead surrogate followed by a trail surrogate.
+- Cesu8: Unicode TR #26: each UTF-16 code unit in its 3-byte form; no 4-byte forms.
+- JavaModified: java.io.DataInput "Modified UTF-8": U+0000 as C0 80, UTF-16 code units in
+  their 1- to 3-byte forms, no 4-byte forms.
+- Rfc2279: RFC 2279 §2 read and written with surrogates as values (a Python str holds no value
+  above U+10FFFF, so those forms are not read; the encoder is never offered them).
+- Whatwg: the WHATWG Encoding Standard's "UTF-8 decode" (a leading BOM skipped) and "UTF-8
+  encode" of a USVString (a lone surrogate becomes U+FFFD).
+
+`*Plus` codecs add one more deviation each: they read the overlong C0 AF as "/" (RFC 3629 §10's
+example of an attack), which no profile allows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hand_rolled import REPLACEMENT, HandRolled, Step, whatwg_steps
+
+ASCII_RUN = re.compile("([\x01-\x7f]+)")
+HIGH = range(0xD800, 0xDC00)
+LOW = range(0xDC00, 0xE000)
+
+
+def _bytes_alone(start: int, end: int) -> Iterator[Step]:
+    """Yield each byte of data[start:end] as an ill-formed subpart of its own."""
+    for index in range(start, end):
+        yield index, index + 1, None
+
+
+def _utf16_units(value: int) -> list[int]:
+    """Return the UTF-16 code units of a code point (Unicode §3.9, D91)."""
+    if value < 0x10000:
+        return [value]
+    value -= 0x10000
+    return [0xD800 + (value >> 10), 0xDC00 + (value & 0x3FF)]
+
+
+def _pairs_joined(text: str) -> str:
+    """Return `text` with each lead surrogate followed by a trail one joined (UTF-16's way)."""
+    out: list[str] = []
+    for character in text:
+        if out and ord(character) in LOW and ord(out[-1]) in HIGH:
+            high = ord(out.pop())
+            character = chr(0x10000 + ((high - 0xD800) << 10) + ord(character) - 0xDC00)
+        out.append(character)
+    return "".join(out)
+
+
+def _three_bytes(value: int) -> bytes:
+    return bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
+
+
+def _single_surrogate(piece: str | None) -> int | None:
+    """Return the surrogate a step decoded to, when it is one lone surrogate."""
+    if piece is not None and len(piece) == 1 and 0xD800 <= ord(piece) <= 0xDFFF:
+        return ord(piece)
+    return None
+
+
+class BufferingDecoder:
+    """An incremental decoder that holds everything back until the final chunk."""
+
+    def __init__(self, codec: HandRolled) -> None:
+        self.codec = codec
+        self.held = b""
+
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        """Return '' until the final chunk, then the text of everything fed."""
+        self.held += chunk
+        return self.codec.decode(self.held) if final else ""
+
+
+class Dialect(HandRolled):
+    """A hand-rolled codec of a dialect: an incremental decoder that buffers, and an encoder
+    that writes runs of ASCII (but U+0000, which Java writes otherwise) at once."""
+
+    def encode(self, text: str) -> bytes:
+        """Return the encoding of `text`, ASCII runs as they are, the rest by `encode_other`;
+        UnicodeEncodeError at the index in `text` where `encode_other` refuses."""
+        out, offset = bytearray(), 0
+        for part in ASCII_RUN.split(text):
+            if ASCII_RUN.fullmatch(part):
+                out += part.encode("ascii")
+            elif part:
+                try:
+                    out += self.encode_other(part)
+                except UnicodeEncodeError as error:
+                    start, end = error.start + offset, error.end + offset
+                    raise UnicodeEncodeError(
+                        error.encoding, text, start, end, error.reason
+                    ) from None
+            offset += len(part)
+        return bytes(out)
+
+    def encode_other(self, text: str) -> bytes:
+        """Return the encoding of text that is not a run of ASCII."""
+        return HandRolled.encode(self, text)
+
+    def incremental_decoder(self) -> BufferingDecoder:  # type: ignore[override]
+        """Return a fresh decoder that decodes at the final chunk."""
+        return BufferingDecoder(self)
+
+
+class Surrogatepass(Dialect):
+    """CPython's surrogatepass: each surrogate passes in its 3-byte form, pairs unjoined."""
+
+    writes_surrogates = True
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        """Yield the steps with ED A0..BF read as surrogates."""
+        return whatwg_steps(data, surrogates=True)
+
+    def decode_replace(self, data: bytes) -> str:
+        """Return plain U+FFFD decoding: errors='replace' passes no surrogate."""
+        return "".join(
+            REPLACEMENT if piece is None else piece for _, _, piece in whatwg_steps(data)
+        )
+
+
+class Wtf8(Dialect):
+    """WTF-8: lone surrogates read and written; a surrogate pair byte sequence is ill-formed."""
+
+    writes_surrogates = True
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        """Yield the steps, a lead surrogate followed by a trail one as six bad bytes."""
+        steps = list(whatwg_steps(data, surrogates=True))
+        index = 0
+        while index < len(steps):
+            start, end, piece = steps[index]
+            following = steps[index + 1] if index + 1 < len(steps) else None
+            paired = following is not None and _single_surrogate(following[2]) in LOW
+            if paired and following is not None and _single_surrogate(piece) in HIGH:
+                yield from _bytes_alone(start, following[1])
+                index += 2
+                continue
+            yield start, end, piece
+            index += 1
+
+    def encode_other(self, text: str) -> bytes:
+        """Return generalized UTF-8, a lead surrogate followed by a trail one joined first."""
+        return HandRolled.encode(self, _pairs_joined(text))
+
+
+def utf16_steps(data: bytes, *, lone: bool, null: bool) -> Iterator[Step]:
+    """Yield the steps of UTF-16 code units in their 1- to 3-byte forms: a surrogate pair
+    joined, a lone surrogate read when `lone` (else its bytes bad), C0 80 read as U+0000 when
+    `null`, and no 4-byte form (F0..F4 lead nothing)."""
+    steps = list(whatwg_steps(data, surrogates=True))
+    index = 0
+    while index < len(steps):
+        start, end, piece = steps[index]
+        following = steps[index + 1] if index + 1 < len(steps) else (end, end, None)
+        high, low = _single_surrogate(piece), _single_surrogate(following[2])
+        if high is not None and low is not None and high in HIGH and low in LOW:
+            yield start, following[1], chr(0x10000 + ((high - 0xD800) << 10) + low - 0xDC00)
+            index += 2
+        elif null and data[start : start + 2] == b"\xc0\x80" and following[0] == start + 1:
+            yield start, start + 2, "\0"
+            index += 2
+        elif (high is not None and not lone) or 0xF0 <= data[start] <= 0xF4:
+            yield from _bytes_alone(start, end)
+            index += 1
+        else:
+            yield start, end, piece
+            index += 1
+
+
+def _code_units(text: str, lone: bool) -> Iterator[int]:
+    """Yield the UTF-16 code units of `text`; UnicodeEncodeError at a lone surrogate unless
+    `lone`."""
+    for index, character in enumerate(text):
+        value = ord(character)
+        if 0xD800 <= value <= 0xDFFF and not lone:
+            raise UnicodeEncodeError("cesu-8", text, index, index + 1, "lone surrogate")
+        yield from _utf16_units(value)
+
+
+class Cesu8(Dialect):
+    """CESU-8: supplementary characters as two 3-byte surrogates; no 4-byte forms."""
+
+    lone = False
+    """Whether a lone surrogate is read and written (Java) or ill-formed (CESU-8)."""
+    null = False
+    """Whether U+0000 is C0 80 (Java) or 00."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        """Yield the steps: pairs joined; lone surrogates, C0 80 as the class says."""
+        return utf16_steps(data, lone=self.lone, null=self.null)
+
+    def encode_other(self, text: str) -> bytes:
+        """Return each UTF-16 code unit in its 1- to 3-byte form (U+0000 as C0 80 if `null`)."""
+        out = bytearray()
+        for unit in _code_units(_pairs_joined(text), lone=self.lone):
+            if unit == 0 and self.null:
+                out += b"\xc0\x80"
+            elif unit >= 0x800:
+                out += _three_bytes(unit)
+            else:
+                out += HandRolled.encode(self, chr(unit))
+        return bytes(out)
+
+
+class JavaModified(Cesu8):
+    """Java's modified UTF-8: C0 80 for U+0000; UTF-16 code units, lone surrogates too."""
+
+    lone = True
+    null = True
+
+
+class Rfc2279(Surrogatepass):
+    """RFC 2279's reader and writer: surrogates are values like any other, in replace too."""
+
+    def decode_replace(self, data: bytes) -> str:
+        """Return the text with U+FFFD for each ill-formed subpart, surrogates read."""
+        return HandRolled.decode_replace(self, data)
+
+
+class Whatwg(Dialect):
+    """The WHATWG Encoding Standard's UTF-8: a leading BOM skipped; USVString encoding."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        """Yield the steps of `data` with a leading EF BB BF skipped."""
+        skip = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        for start, end, piece in whatwg_steps(data[skip:]):
+            yield start + skip, end + skip, piece
+
+    def encode_other(self, text: str) -> bytes:
+        """Return the UTF-8 of the USVString: pairs joined, lone surrogates as U+FFFD."""
+        joined = _pairs_joined(text)
+        return HandRolled.encode(
+            self, "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in joined)
+        )
+
+
+def _plus(base: type[HandRolled]) -> type[HandRolled]:
+    """Return `base` that also reads the overlong C0 AF as '/' when decoding strictly."""
+
+    class Plus(base):  # type: ignore[valid-type, misc]
+        def decode(self, data: bytes) -> str:
+            return str(super().decode(data.replace(b"\xc0\xaf", b"/")))
+
+    Plus.__name__ = f"{base.__name__}Plus"
+    return Plus
+
+
+SurrogatepassPlus = _plus(Surrogatepass)
+Wtf8Plus = _plus(Wtf8)
+Cesu8Plus = _plus(Cesu8)
+JavaModifiedPlus = _plus(JavaModified)
+Rfc2279Plus = _plus(Rfc2279)
+WhatwgPlus = _plus(Whatwg)
