@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.vectors.model import LEVELS
 
@@ -97,6 +98,12 @@ def register(subcommands: Any) -> None:
         "--baseline",
         metavar="FILE",
         help="known deviations (utf8cert check --write-baseline FILE): not findings",
+    )
+    fuzz.add_argument(
+        "--profile",
+        default="rfc3629",
+        choices=list(PROFILES),
+        help="judge against a named dialect instead of RFC 3629 (default: rfc3629)",
     )
     fuzz.set_defaults(run=run_fuzz)
 
@@ -182,6 +189,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         libfuzzer_flags=libfuzzer_flags,
         dictionary=default_dictionary(),
         known=known,
+        profile=arguments.profile,
         built_seeds=built_seeds,
     )
     say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
@@ -203,6 +211,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                 capabilities=capabilities,
                 fail_on=campaign.fail_on,
                 known=known,
+                profile=campaign.profile,
             )
         )
         found += triage_crashes(
@@ -213,6 +222,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
             fail_on=campaign.fail_on,
             timeout=float(campaign.timeout),
             known=known,
+            profile=campaign.profile,
         )
     except (OSError, CodecSpecError) as error:
         raise UsageFailure(str(error)) from None

@@ -49,6 +49,7 @@ run(
     keep_going={keep_going!r},
     splices={splices!r},
     known={known!r},
+    profile={profile!r},
 )
 '''
 
@@ -70,6 +71,8 @@ class Campaign:
     timeout: int = DEFAULT_TIMEOUT
     libfuzzer_flags: tuple[str, ...] = ()
     dictionary: Path | None = None
+    profile: str = "rfc3629"
+    """The dialect the codec is judged by (harness/check/profiles.py)."""
     known: frozenset[tuple[str, str, str]] = frozenset()
     """The behaviours of known deviations (from a baseline, known.py): no findings."""
 
@@ -116,6 +119,7 @@ def write_script(campaign: Campaign) -> Path:
         keep_going=campaign.keep_going,
         splices=str(campaign.seeds),
         known=sorted(campaign.known),
+        profile=campaign.profile,
     )
     campaign.script.write_text(text, encoding="utf-8")
     campaign.script.chmod(0o755)

@@ -122,10 +122,14 @@ class Reproduce:
     would die with the codec."""
     timeout: float | None = None
     """Seconds one call may take (with isolate), for a hang."""
+    profile: str = "rfc3629"
+    """The dialect the codec was judged by."""
 
     def options(self) -> list[str]:
         """Return the `utf8cert check` options, as separate arguments."""
         options = [] if self.fail_on == "must" else ["--fail-on", self.fail_on]
+        if self.profile != "rfc3629":
+            options += ["--profile", self.profile]
         if self.isolate:
             options.append("--isolate")
             if self.timeout is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
+from utf8cert.harness.check.profiles import profile_named
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
 from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
@@ -107,6 +108,7 @@ def run(
     keep_going: bool = False,
     splices: str | None = None,
     known: Iterable[tuple[str, str, str]] = (),
+    profile: str = "rfc3629",
 ) -> None:
     """Fuzz the codec of `spec` (default CPython's) against the reference; return never.
 
@@ -115,7 +117,7 @@ def run(
     `keep_going`); without, it is raised, as OSS-Fuzz expects. The mutator splices in the
     files of the directory `splices` (`utf8cert fuzz` passes the campaign's seeds), else the
     inputs of the built-in vectors. The `known` behaviours (known.py, from a baseline) are
-    no findings.
+    no findings; answers are judged by the dialect `profile` names (default RFC 3629).
     """
     atheris = import_atheris()
     codec = load_instrumented(atheris, spec)
@@ -133,6 +135,7 @@ def run(
         keep_going=keep_going or merging,
         max_len=max_len_of(argv),
         known=frozenset(known),
+        profile=profile_named(profile),
     )
     watch_interrupts()
     if not target.keep_going and target.already_found():

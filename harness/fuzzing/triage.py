@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
@@ -76,10 +77,13 @@ def triage_pending(
     capabilities: Iterable[Capability] | None,
     fail_on: Level,
     known: frozenset[Behaviour] = frozenset(),
+    profile: str = "rfc3629",
 ) -> Iterator[Triaged]:
     """Yield a finding for each input under pending/, removing the inputs that became one."""
-    target = DifferentialTarget(codec, capabilities=capabilities, fail_on=fail_on, known=known)
-    reproduce = Reproduce(fail_on)
+    target = DifferentialTarget(
+        codec, capabilities=capabilities, fail_on=fail_on, known=known, profile=PROFILES[profile]
+    )
+    reproduce = Reproduce(fail_on, profile=profile)
     for source in sorted((artifacts / PENDING).glob("*.bin")):
         data = source.read_bytes()
         finding = _make_finding(spec, target, data, source.stem, 2000, reproduce)
@@ -101,6 +105,7 @@ def triage_crashes(
     fail_on: Level,
     timeout: float,
     known: frozenset[Behaviour] = frozenset(),
+    profile: str = "rfc3629",
 ) -> Iterator[Triaged]:
     """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation."""
     sources = sorted(
@@ -112,10 +117,16 @@ def triage_crashes(
         return
     codec = load_codec(spec, isolate=True, timeout=timeout)
     try:
-        target = DifferentialTarget(codec, capabilities=capabilities, fail_on=fail_on, known=known)
+        target = DifferentialTarget(
+            codec,
+            capabilities=capabilities,
+            fail_on=fail_on,
+            known=known,
+            profile=PROFILES[profile],
+        )
         for source in sources:
             hung = source.name.startswith("timeout-")
-            reproduce = Reproduce(fail_on, isolate=True, timeout=timeout if hung else None)
+            reproduce = Reproduce(fail_on, True, timeout if hung else None, profile)
             tries = 0 if hung else ISOLATED_TRIES
             finding = _make_finding(spec, target, source.read_bytes(), None, tries, reproduce)
             if finding is None:

@@ -269,3 +269,29 @@ def test_progress_shows_off_a_terminal_and_the_log_is_timestamped(tmp_path: Path
     log = (tmp_path / "artifacts" / "libfuzzer.log").read_text().splitlines()
     assert log and all(re.match(r" *\d+\.\d\d  ", line) for line in log)
     assert any(line.endswith("INFO: Seed: 1") for line in log)
+
+
+def test_a_codec_true_to_its_profile_gives_no_finding_and_one_more_deviation_does(
+    tmp_path: Path,
+) -> None:
+    # CPython's surrogatepass is the python-surrogatepass dialect exactly (its published
+    # definition); Cesu8Plus is the CESU-8 dialect that also accepts the overlong C0 AF.
+    true = fuzz(
+        tmp_path / "true",
+        "codec:utf-8:surrogatepass",
+        "--runs",
+        "3000",
+        "--profile",
+        "python-surrogatepass",
+    )
+    assert true.returncode == 0, true.stdout + true.stderr
+    assert true.stdout.startswith("3,000 executions") and "0 finding(s)" in true.stdout
+    plus = fuzz(
+        tmp_path / "plus", "dialect_codecs:Cesu8Plus", "--runs", "3000", "--profile", "cesu-8"
+    )
+    assert plus.returncode == 1, plus.stdout + plus.stderr
+    [explained] = (tmp_path / "plus" / "artifacts").glob("*.txt")
+    reproducer = shlex.split(explained.read_text().splitlines()[-1].removeprefix("reproduce: "))
+    assert reproducer[reproducer.index("--profile") + 1] == "cesu-8"
+    replayed = utf8cert(*reproducer[1:], cwd=tmp_path)
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
