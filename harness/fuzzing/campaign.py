@@ -33,8 +33,13 @@ DEFAULT_TIMEOUT: Final = 20
 SCRIPT_NAME: Final = "utf8cert_fuzzer.py"
 
 SCRIPT: Final = '''#!{python}
-"""A utf8cert fuzz target for {spec}, written by `utf8cert fuzz`: run it to fuzz again,
-or give it a file to replay one input (libFuzzer flags as arguments)."""
+"""A utf8cert fuzz target for {spec}, written by `utf8cert fuzz`.
+
+Run it with libFuzzer flags (and corpus directories) to fuzz again. Give it input files to
+replay them: each difference is printed (capability, what, level, the input, expected and
+actual), and it exits 0 when no input differs, 1 when one does. A crash or a hang kills the
+replay: see the finding's .txt for the `utf8cert check --isolate` line.
+"""
 
 import sys
 

@@ -23,7 +23,7 @@ from typing import Final
 from utf8cert.harness.check.profiles import profile_named
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
-from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
+from utf8cert.harness.fuzzing.differential import DifferentialTarget, describe, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
 from utf8cert.harness.vectors.model import LEVELS
 
@@ -98,6 +98,22 @@ def max_len_of(argv: Sequence[str]) -> int:
     return int(given[-1]) if given and given[-1].isdigit() else FALLBACK_MAX_LEN
 
 
+def replay(target: DifferentialTarget, paths: Sequence[Path]) -> int:
+    """Put each file's bytes to the codec and print each difference (capability, what, level,
+    the input, expected and actual); return 1 if any input differs, else 0: the exit status of
+    a replay. A codec that kills the process kills the replay: replay it with `utf8cert check
+    SPEC --isolate --input HEX`."""
+    differs = False
+    for path in paths:
+        data = path.read_bytes()
+        differences = target.differences(data)
+        print(f"{path}: {len(data)} bytes, {len(differences) or 'no'} difference(s)")
+        for difference in differences:
+            print(describe(difference, data))
+        differs = differs or bool(differences)
+    return 1 if differs else 0
+
+
 def run(
     spec: str | None = None,
     argv: Sequence[str] | None = None,
@@ -116,14 +132,27 @@ def run(
     under `findings`/pending/ for `utf8cert fuzz` to minimize (and the campaign stops unless
     `keep_going`); without, it is raised, as OSS-Fuzz expects. The mutator splices in the
     files of the directory `splices` (`utf8cert fuzz` passes the campaign's seeds), else the
-    inputs of the built-in vectors. The `known` behaviours (known.py, from a baseline) are
-    no findings; answers are judged by the dialect `profile` names (default RFC 3629).
+    inputs of the built-in vectors. A campaign's script (with `findings`) given only input files
+    replays them (`replay`) instead of starting libFuzzer; an OSS-Fuzz target (without) leaves
+    a replay to libFuzzer, which reports the raised difference as a crash. The `known`
+    behaviours (known.py, from a baseline) are no findings; answers are judged by the dialect
+    `profile` names (default RFC 3629).
     """
     atheris = import_atheris()
     codec = load_instrumented(atheris, spec)
     if fail_on not in LEVELS:
         sys.exit(f"utf8cert fuzz: fail_on must be one of {', '.join(LEVELS)}, not {fail_on!r}")
     argv = list(sys.argv if argv is None else argv)
+    inputs = [word for word in argv[1:] if not word.startswith("-")]
+    if findings is not None and inputs and all(Path(word).is_file() for word in inputs):
+        judge = DifferentialTarget(
+            codec,
+            capabilities=capabilities,
+            fail_on=fail_on,
+            known=frozenset(known),
+            profile=profile_named(profile),
+        )
+        sys.exit(replay(judge, [Path(word) for word in inputs]))
     # libFuzzer's merge passes (-fork mode starts with one) restart after every crash: there a
     # difference is recorded and fuzzing goes on, or each seed that shows it costs a restart.
     merging = any(flag.startswith("-merge_inner") for flag in argv)

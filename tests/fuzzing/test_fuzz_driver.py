@@ -157,4 +157,16 @@ def test_the_target_script_replays_one_input(tmp_path: Path) -> None:
     replay.write_bytes(b"\xf0\x9f\x98\x80 ok")
     done = subprocess.run([str(script), str(replay)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "Executed" in done.stderr
+    assert "no difference" in done.stdout
+
+
+def test_replaying_a_finding_prints_the_difference_and_exits_1(tmp_path: Path) -> None:
+    campaign = Campaign(spec="codec:utf-8:surrogatepass", artifacts=tmp_path)
+    campaign.seeds.mkdir()
+    script = write_script(campaign)
+    replay = tmp_path / "input"
+    replay.write_bytes(b"\xed\xa0\x80")  # U+D800, which RFC 3629 §3 leaves out
+    done = subprocess.run([str(script), str(replay)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "decode: accepted ill-formed input (must)" in done.stdout
+    assert "ED A0 80" in done.stdout
