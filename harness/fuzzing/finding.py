@@ -23,13 +23,15 @@ from typing import Any, Final
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
+from utf8cert.harness.fuzzing.kinds import error_spans
 from utf8cert.harness.vectors.model import Level
 from utf8cert.reference import sequence_at
 from utf8cert.reference.encoder import refusal
 
 MAX_TRIES: Final = 2000
 """Probes a minimization may spend; a 64 KiB input needs about a thousand."""
-MAX_SECONDS: Final = 60.0
+MAX_SECONDS: Final = 20.0
+"""Seconds a minimization may take (it stops with the smallest input found so far)."""
 CHARACTERWISE: Final = 1024
 """Inputs up to this size are also minimized one character at a time."""
 
@@ -58,8 +60,9 @@ def minimize(
     """Return the shortest, most ASCII version of `data` found for which `keeps` stays True.
 
     First whole slices are deleted (halves, then quarters, down to single bytes), then whole
-    characters (in inputs up to CHARACTERWISE bytes), then slices are overwritten with ASCII "a"
-    (which keeps offsets: a bug at byte 4096 stays at 4096). Stops after `max_tries` calls of
+    characters (in inputs up to CHARACTERWISE bytes), then each ill-formed sequence is
+    overwritten with ASCII "a" (the stray errors), then slices are overwritten so too (both keep
+    offsets: a bug at byte 4096 stays at 4096). Stops after `max_tries` calls of
     `keeps` or `max_seconds`; `data` itself if nothing helps.
     """
     tries, deadline = 0, time.monotonic() + max_seconds
@@ -84,8 +87,20 @@ def minimize(
                 else:
                     start += size
             size //= 2
-        if edit is _deleted and len(data) <= CHARACTERWISE:
-            data = _delete_characters(data, attempt)
+        if edit is _deleted:
+            if len(data) <= CHARACTERWISE:
+                data = _delete_characters(data, attempt)
+            data = _quiet_errors(data, attempt)
+    return data
+
+
+def _quiet_errors(data: bytes, attempt: Callable[[bytes], bool]) -> bytes:
+    """Return `data` with each ill-formed unit whose overwriting with ASCII `attempt` accepts
+    overwritten (offsets kept): the stray errors beside the one that matters, one try each."""
+    for start, end, _ in reversed(error_spans(data)):
+        candidate = data[:start] + b"a" * (end - start) + data[end:]
+        if attempt(candidate):
+            data = candidate
     return data
 
 
@@ -287,6 +302,34 @@ def vector_document(finding: Finding) -> str:
     return header + body
 
 
+SHOWN_WHOLE: Final = 256
+"""Longer inputs are shown as a window around where the answers part (the .bin has them all)."""
+WINDOW: Final = (16, 32)
+"""Bytes shown before and after that offset."""
+
+
+def _shown_input(finding: Finding) -> str:
+    """Return the input in hex: whole up to SHOWN_WHOLE bytes, else its length and a window
+    around the first byte a decoding difference points at (or the first error), with that
+    offset, the bytes pointed at in brackets."""
+    data = finding.data
+    if len(data) <= SHOWN_WHOLE:
+        return _hex(data) or "(no bytes)"
+    decoding = [d for d in finding.differences if isinstance(d.input, bytes) and d.marks]
+    marks = decoding[0].marks if decoding else ()
+    spans = error_spans(data)
+    at = marks[0][0] if marks else spans[0][0] if spans else 0
+    start, end = max(0, at - WINDOW[0]), min(len(data), at + WINDOW[1])
+    pointed = {index for mark_start, mark_end in marks for index in range(mark_start, mark_end)}
+    shown = " ".join(
+        f"[{data[index]:02X}]" if index in pointed else f"{data[index]:02X}"
+        for index in range(start, end)
+    )
+    before = "… " if start else ""
+    after = " …" if end < len(data) else ""
+    return f"{len(data)} bytes; at offset {at}: {before}{shown}{after} (offsets {start}..{end - 1})"
+
+
 def explanation(finding: Finding) -> str:
     """Return what the finding is, in lines: the codec, the input, and for each capability that
     differs what it did against what it should have."""
@@ -294,7 +337,7 @@ def explanation(finding: Finding) -> str:
     lines = [
         f"{d.capability}: {d.what} ({d.level}), on {', '.join(finding.capabilities)}",
         f"codec:    {finding.spec}",
-        f"input:    {_hex(finding.data) or '(no bytes)'}",
+        f"input:    {_shown_input(finding)}",
     ]
     for other in finding.differences:
         lines += [

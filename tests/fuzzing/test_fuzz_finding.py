@@ -17,6 +17,7 @@ from utf8cert.harness.fuzzing.differential import PENDING, CodecDiffers, Differe
 from utf8cert.harness.fuzzing.finding import (
     Finding,
     Reproduce,
+    explanation,
     minimize,
     reproducer,
     save,
@@ -186,3 +187,23 @@ def test_triage_replays_libfuzzer_crash_files_in_a_separate_process(tmp_path: Pa
     assert crashed.source == crashes / TRIAGED / "crash-1"
     [unexplained] = [item for item in done if item.finding is None]
     assert unexplained.source == crashes / "crash-2"
+
+
+def test_a_long_finding_shows_a_window_at_the_offset_where_the_answers_part() -> None:
+    # A euro sign across the 4096-byte block of BlockBufferedDecoder: CPython decodes it whole.
+    data = b"a" * 4094 + "€".encode() + b"xyz"
+    assert data.decode("utf-8").endswith("€xyz")
+    finding = finding_of("fuzz_codecs:BlockBufferedDecoder", data)
+    [shown] = [line for line in explanation(finding).splitlines() if line.startswith("input:")]
+    assert "4100 bytes; at offset 4095:" in shown
+    assert "E2 [82] AC 78" in shown  # only the byte pointed at is bracketed
+    assert len(shown) < 200
+
+
+def test_minimizing_overwrites_stray_errors_and_keeps_the_offset() -> None:
+    data = b"\xff" + b"x" * 99 + b"\xc0\x80" + b"\xed\xa0\x80"
+
+    def keeps(candidate: bytes) -> bool:
+        return candidate[100:102] == b"\xc0\x80"
+
+    assert minimize(data, keeps) == b"a" * 100 + b"\xc0\x80"
