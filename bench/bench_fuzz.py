@@ -23,10 +23,11 @@ instrumentation; Hypothesis' first example) to the first difference, for each co
 tests/fuzz_codecs.py, median of --seeds seeds: (a) plain atheris on raw bytes (the same
 differential target, no mutator, seeds or dictionary, the same -max_len), (b) the campaign
 `utf8cert fuzz` runs (its target script: mutator, seeds, dictionary), (c) Hypothesis
-`st.binary()` with `assert_conforms`. Also (b'): the whole `utf8cert fuzz` command, start to
-exit, minimization and vector writing included. A run with nothing found in --cap seconds
-counts as ">cap" (the cap bounds the whole part: about 5 minutes at the defaults). Targets: (b)
-fastest on every codec, and >= 10x faster than (a) where (a) needs more than 1 s.
+`st.binary()` and (d) Hypothesis `utf8_inputs()`, each with `assert_conforms`. Also (b'): the
+whole `utf8cert fuzz` command, start to exit, minimization and vector writing included. A run
+with nothing found in --cap seconds counts as ">cap" (the cap bounds the whole part: about 8
+minutes at the defaults). Targets: (b) fastest on every codec, and >= 10x faster than (a) where
+(a) needs more than 1 s.
 """
 
 from __future__ import annotations
@@ -89,8 +90,8 @@ atheris.Fuzz()
 
 HYPOTHESIS = """
 import json, time
-from hypothesis import Phase, given, seed, settings, strategies as st
-from utf8cert.harness.fuzzing.strategies import assert_conforms
+from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
+from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
 
 class OutOfTime(BaseException):
     pass
@@ -98,8 +99,9 @@ class OutOfTime(BaseException):
 started = None
 
 @seed({seed})
-@settings(phases=[Phase.generate], database=None, deadline=None, max_examples=10**9)
-@given(st.binary())
+@settings(phases=[Phase.generate], database=None, deadline=None, max_examples=10**9,
+          suppress_health_check=list(HealthCheck))
+@given({strategy})
 def test(data):
     global started
     started = started or time.monotonic()
@@ -245,9 +247,9 @@ def startup(times: int = 5) -> None:
     print(f"(median {statistics.median(measured):.3f} s)")
 
 
-def hypothesis_run(spec: str, seed: int, cap: int) -> Run:
-    """Return (found, seconds) of Hypothesis st.binary() on one codec and seed."""
-    code = HYPOTHESIS.format(spec=spec, seed=seed, cap=cap)
+def hypothesis_run(spec: str, seed: int, cap: int, strategy: str = "st.binary()") -> Run:
+    """Return (found, seconds) of Hypothesis `strategy` on one codec and seed."""
+    code = HYPOTHESIS.format(spec=spec, seed=seed, cap=cap, strategy=strategy)
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=environment()
     )
@@ -299,10 +301,11 @@ def findings(seeds: int, cap: int) -> None:
     """Print the median time to first finding of each method on each broken codec."""
     print(f"\nseconds to first finding, median of {seeds} seeds (cap {cap} s)\n")
     print(
-        "| codec | (a) plain atheris | (b) utf8cert fuzz | (c) Hypothesis binary() | a/b "
+        "| codec | (a) plain atheris | (b) utf8cert fuzz | (c) Hypothesis binary() "
+        "| (d) Hypothesis utf8_inputs() | a/b "
         "| (b') whole command |"
     )
-    print("|---|--:|--:|--:|--:|--:|")
+    print("|---|--:|--:|--:|--:|--:|--:|")
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         for name in CODECS:
@@ -310,7 +313,7 @@ def findings(seeds: int, cap: int) -> None:
             plain = script(
                 scratch, f"plain_{name}_fuzzer.py", PLAIN.replace("{spec!r}", repr(spec))
             )
-            runs: dict[str, list[Run]] = {"a": [], "b": [], "c": [], "command": []}
+            runs: dict[str, list[Run]] = {"a": [], "b": [], "c": [], "d": [], "command": []}
             for seed in range(1, seeds + 1):
                 flags = [f"-seed={seed}", f"-max_total_time={cap}", f"-max_len={DEFAULT_MAX_LEN}"]
                 found, seconds, _ = timed_run([str(plain), *flags], scratch, cap)
@@ -320,10 +323,13 @@ def findings(seeds: int, cap: int) -> None:
                 found, seconds, _ = timed_run(argv, work, cap)
                 runs["b"].append((found, seconds))
                 runs["c"].append(hypothesis_run(spec, seed, cap))
+                runs["d"].append(hypothesis_run(spec, seed, cap, "utf8_inputs()"))
                 work = Path(tempfile.mkdtemp(dir=scratch))
                 runs["command"].append(command_run(spec, seed, cap, work / "artifacts"))
-            a, b, c, command = (median(runs[key], cap) for key in ("a", "b", "c", "command"))
-            print(f"| {name} | {a} | {b} | {c} | {ratio(a, b)} | {command} |", flush=True)
+            a, b, c, d, command = (
+                median(runs[key], cap) for key in ("a", "b", "c", "d", "command")
+            )
+            print(f"| {name} | {a} | {b} | {c} | {d} | {ratio(a, b)} | {command} |", flush=True)
 
 
 def main() -> None:

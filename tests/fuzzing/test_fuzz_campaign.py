@@ -190,6 +190,12 @@ def test_a_codec_that_hangs_is_a_timeout_finding(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "fuzz_codecs:SignatureLoop", "--runs", "2000", "--timeout", "2")
     assert done.returncode == 1, done.stdout + done.stderr
     assert (tmp_path / "artifacts" / "decode-timed-out.yaml").is_file()
+    explained = (tmp_path / "artifacts" / "decode-timed-out.txt").read_text()
+    reproducer = shlex.split(explained.splitlines()[-1].removeprefix("reproduce: "))
+    assert reproducer[reproducer.index("--isolate") + 1 : reproducer.index("--input")] == [
+        "--timeout",
+        "2",
+    ]
 
 
 def test_fork_mode_runs_workers_from_the_executable_target_script(tmp_path: Path) -> None:
