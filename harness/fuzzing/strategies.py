@@ -274,18 +274,20 @@ def assert_conforms(
 
     `codec` is a Codec or a spec string (None: CPython's codec). `chunks` (joined: `data`) are
     fed to its incremental decoder and `code_points` to its encoder; by default they are
-    derived from `data` as the fuzzer derives them, and when `data` holds errors of several
-    kinds, `data` with each kind's errors alone is asked too (kinds.py): a validator that
-    misses one kind is caught on an input that also holds others. Raises CodecSpecError for a
-    bad spec.
+    derived from `data` as the fuzzer derives them. Ill-formed `data` is also asked with every
+    error replaced by U+FFFD and, when it holds errors of several kinds, with each kind's errors
+    alone (kinds.py), each with questions derived from it: a validator that misses one kind is
+    caught next to others, and a decoder that mangles text behind a refusal. Raises
+    CodecSpecError for a bad spec.
     """
     loaded = _codec(codec)
     binding = at_or_above(fail_on)
-    asked = (
-        [data] if chunks is not None or code_points is not None else [data, *one_kind_each(data)]
-    )
-    for each in asked:
-        found = probe(loaded, each, chunks=chunks, code_points=code_points)
+    for each in [data, *one_kind_each(data)]:
+        # The chunks and code points given are those of `data`; its parts get their own.
+        own = each is data
+        found = probe(
+            loaded, each, chunks=chunks if own else None, code_points=code_points if own else None
+        )
         differences = [difference for difference in found if difference.level in binding]
         if differences:
             described = "\n".join(describe(difference, each) for difference in differences)
