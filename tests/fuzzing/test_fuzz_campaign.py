@@ -54,6 +54,19 @@ def fuzz(tmp_path: Path, spec: str, *extra: str) -> subprocess.CompletedProcess[
     )
 
 
+def reproducer_in(artifacts: Path) -> list[str]:
+    """Return the words of the reproducer of the one finding under `artifacts`."""
+    [explained] = artifacts.glob("*.txt")
+    return shlex.split(explained.read_text().splitlines()[-1].removeprefix("reproduce: "))
+
+
+def assert_fails(reproducer: list[str], cwd: Path) -> str:
+    """Run a reproducer (`utf8cert check …`); assert it reports a difference; return its output."""
+    replayed = utf8cert(*reproducer[1:], cwd=cwd)
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    return replayed.stdout
+
+
 PLANTED = [
     ("AlignedAsciiFastPath", "decode-"),
     ("LongInputValidator", "decode-accepted-ill-formed-input"),
@@ -79,14 +92,13 @@ def test_a_short_campaign_finds_the_planted_bug_and_writes_a_vector_that_catches
     assert check_vector(broken, vector, capabilities_for(vector, broken.capabilities))
     assert not check_vector(cpython, vector, capabilities_for(vector, cpython.capabilities))
 
-    # The one-line reproducer fails the broken codec and passes CPython's (for an encoding
-    # finding it is `utf8cert check SPEC --vectors FILE`: all vectors, the finding's among them).
-    reproducer = vector_file.with_suffix(".txt").read_text().splitlines()[-1]
-    assert reproducer.startswith("reproduce: utf8cert check ")
-    arguments = shlex.split(reproducer.removeprefix("reproduce: utf8cert "))
-    assert utf8cert(*arguments, cwd=tmp_path).returncode == 1
-    arguments[1] = "codec:utf-8"
-    assert utf8cert(*arguments, cwd=tmp_path).returncode == 0
+    # The one-line reproducer (one input, every capability, encode included) fails the broken
+    # codec and passes CPython's.
+    reproducer = reproducer_in(tmp_path / "artifacts")
+    assert reproducer[:2] == ["utf8cert", "check"] and "--input" in reproducer
+    assert_fails(reproducer, tmp_path)
+    reproducer[2] = "codec:utf-8"
+    assert utf8cert(*reproducer[1:], cwd=tmp_path).returncode == 0
 
     data = vector_file.with_suffix(".bin").read_bytes()
     if name == "LongInputValidator":
@@ -139,14 +151,11 @@ def test_a_codec_that_kills_the_process_is_a_crash_finding_reproduced_in_isolati
     artifacts = tmp_path / "artifacts"
     assert (artifacts / "decode-crashed.yaml").is_file()
     assert (artifacts / "decode-crashed.bin").read_bytes() == b"\xc0"
-    explained = (artifacts / "decode-crashed.txt").read_text()
-    assert death in explained
+    assert death in (artifacts / "decode-crashed.txt").read_text()
     # The reproducer runs the codec in a child process: pasted, it reports the crash.
-    reproducer = explained.splitlines()[-1].removeprefix("reproduce: ")
-    assert "--isolate" in shlex.split(reproducer)
-    replayed = utf8cert(*shlex.split(reproducer)[1:], cwd=tmp_path)
-    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
-    assert "crash" in replayed.stdout
+    reproducer = reproducer_in(artifacts)
+    assert "--isolate" in reproducer
+    assert "crash" in assert_fails(reproducer, tmp_path)
 
 
 def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: Path) -> None:
@@ -253,11 +262,9 @@ def test_a_should_finding_has_a_reproducer_that_fails_at_should(tmp_path: Path) 
     assert "rerun with --fail-on should" in quiet.stdout
     done = fuzz(tmp_path / "should", spec, "--runs", "2000", "--fail-on", "should")
     assert done.returncode == 1, done.stdout + done.stderr
-    [explained] = (tmp_path / "should" / "artifacts").glob("*.txt")
-    reproducer = shlex.split(explained.read_text().splitlines()[-1].removeprefix("reproduce: "))
+    reproducer = reproducer_in(tmp_path / "should" / "artifacts")
     assert reproducer[reproducer.index("--fail-on") + 1] == "should"
-    replayed = utf8cert(*reproducer[1:], cwd=tmp_path)
-    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    assert_fails(reproducer, tmp_path)
 
 
 def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None:
@@ -296,8 +303,6 @@ def test_a_codec_true_to_its_profile_gives_no_finding_and_one_more_deviation_doe
         tmp_path / "plus", "dialect_codecs:Cesu8Plus", "--runs", "3000", "--profile", "cesu-8"
     )
     assert plus.returncode == 1, plus.stdout + plus.stderr
-    [explained] = (tmp_path / "plus" / "artifacts").glob("*.txt")
-    reproducer = shlex.split(explained.read_text().splitlines()[-1].removeprefix("reproduce: "))
+    reproducer = reproducer_in(tmp_path / "plus" / "artifacts")
     assert reproducer[reproducer.index("--profile") + 1] == "cesu-8"
-    replayed = utf8cert(*reproducer[1:], cwd=tmp_path)
-    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    assert_fails(reproducer, tmp_path)
