@@ -255,7 +255,7 @@ def fuzz(
         text=True,
         errors="replace",
         start_new_session=True,  # a Ctrl-C reaches libFuzzer only through `forwarding`
-        preexec_fn=_die_with_parent,
+        preexec_fn=die_with_parent(),
     )
     assert process.stdout is not None
     show(progress)
@@ -296,13 +296,22 @@ def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[N
             signal.signal(signum, handler)
 
 
-def _die_with_parent() -> None:
-    """In the child, before libFuzzer starts: ask Linux to send it SIGTERM when utf8cert dies
-    (PR_SET_PDEATHSIG), so that a killed driver leaves no campaign running; elsewhere nothing."""
+def die_with_parent() -> Callable[[], None] | None:
+    """Return what the child runs before libFuzzer starts: on Linux, a call asking the kernel to
+    send it SIGTERM when utf8cert dies (PR_SET_PDEATHSIG), so that a killed driver leaves no
+    campaign running; None elsewhere. Looked up here, in the parent: the child, forked from a
+    process with a progress thread, must only make the call."""
     if sys.platform != "linux":
-        return
+        return None
     import ctypes
 
-    pr_set_pdeathsig = 1
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM))
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig, sigterm = 1, int(signal.SIGTERM)
+
+    def ask() -> None:
+        prctl(pr_set_pdeathsig, sigterm)
+
+    return ask

@@ -158,29 +158,49 @@ def test_a_codec_that_kills_the_process_is_a_crash_finding_reproduced_in_isolati
     assert "crash" in assert_fails(reproducer, tmp_path)
 
 
-def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: Path) -> None:
-    artifacts = tmp_path / "artifacts"
+def start_campaign(artifacts: Path) -> subprocess.Popen[str]:
+    """Start a campaign on a conformant codec (nothing to find: it runs until stopped) and
+    return it once libFuzzer has started fuzzing (its INITED line is in the log)."""
     command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "fuzz_codecs:Conformant"]
     path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
-    with subprocess.Popen(
+    campaign = subprocess.Popen(
         [*command, "--artifacts", str(artifacts), "--seed", "1", "--max-time", "250"],
-        cwd=tmp_path,
+        cwd=artifacts.parent,
         env=dict(os.environ, PYTHONPATH=path),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    ) as campaign:
-        log = artifacts / "libfuzzer.log"
-        while campaign.poll() is None and "INITED" not in (log.read_text() if log.exists() else ""):
-            time.sleep(0.1)
+    )
+    log = artifacts / "libfuzzer.log"
+    while campaign.poll() is None and "INITED" not in (log.read_text() if log.exists() else ""):
+        time.sleep(0.1)
+    return campaign
+
+
+def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: Path) -> None:
+    artifacts = tmp_path / "artifacts"
+    with start_campaign(artifacts) as campaign:
         campaign.send_signal(signal.SIGINT)  # to the command alone, not its process group
         out, err = campaign.communicate(timeout=TIMEOUT)
     assert campaign.returncode == 0, out + err
     assert "interrupted" in out and "0 finding(s)" in out
     assert "Traceback" not in err
-    assert "libFuzzer: run interrupted" in log.read_text()
+    assert "libFuzzer: run interrupted" in (artifacts / "libfuzzer.log").read_text()
     assert not list((artifacts / "libfuzzer").glob("*")), "an interruption is no crash"
     assert str(artifacts) not in _command_lines(), "libFuzzer left running"
+
+
+def test_a_killed_command_leaves_no_campaign_running(tmp_path: Path) -> None:
+    artifacts = tmp_path / "artifacts"
+    with start_campaign(artifacts) as campaign:
+        assert str(artifacts / "corpus") in _command_lines()  # libFuzzer runs
+        campaign.kill()  # SIGKILL: no handler runs; the kernel tells the child (PDEATHSIG)
+        campaign.communicate(timeout=TIMEOUT)
+    for _ in range(600):  # libFuzzer gets SIGTERM as the command dies: give it a moment
+        if str(artifacts / "corpus") not in _command_lines():
+            break
+        time.sleep(0.1)
+    assert str(artifacts / "corpus") not in _command_lines(), "libFuzzer left running"
 
 
 def _command_lines() -> str:
