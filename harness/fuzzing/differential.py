@@ -174,10 +174,13 @@ class DifferentialTarget:
             difference for difference in differences if behaviour(difference) not in self.recorded
         ]
         self.recorded.update(behaviour(difference) for difference in differences)
-        path = self.pending / f"{slug(new[0])}.bin" if new else None
-        if path is not None and not path.exists():
-            self.pending.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, data)
+        if new:
+            path = self.pending / f"{slug(new[0])}.bin"
+            if path.exists():  # the same kind of difference, on another kind of input
+                path = path.with_name(f"{slug(new[0])}-{behaviour(new[0])[2]}.bin")
+            if not path.exists():
+                self.pending.mkdir(parents=True, exist_ok=True)
+                write_atomically(path, data)
         if not self.keep_going:
             if self.inflight is not None:
                 self.inflight.done()

@@ -164,6 +164,9 @@ class Finding:
     others: tuple[Difference, ...] = ()
     """The input's other differences at the failing level (other capabilities, mostly)."""
     reproduce: Reproduce = Reproduce()
+    name: str = ""
+    """The file-name stem, when not the kind of difference alone (a second input of that kind
+    of difference showing another behaviour)."""
 
     @property
     def differences(self) -> tuple[Difference, ...]:
@@ -177,8 +180,8 @@ class Finding:
 
     @property
     def stem(self) -> str:
-        """Return the file-name stem of the finding: its kind of difference."""
-        return slug(self.difference)
+        """Return the file-name stem of the finding: its name, else its kind of difference."""
+        return self.name or slug(self.difference)
 
     @property
     def digest(self) -> str:

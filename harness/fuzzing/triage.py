@@ -19,7 +19,7 @@ from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
 from utf8cert.harness.fuzzing.finding import Finding, Reproduce, minimize, save, slug
-from utf8cert.harness.fuzzing.known import Behaviour
+from utf8cert.harness.fuzzing.known import Behaviour, behaviour
 from utf8cert.harness.vectors.model import Level
 
 LIBFUZZER_ARTIFACTS: Final = ("crash-", "timeout-", "oom-", "leak-")
@@ -52,7 +52,7 @@ def _make_finding(
     difference."""
     differences = target.differences(data)
     if stem is not None:
-        differences = [d for d in differences if slug(d) == stem]
+        differences = [d for d in differences if stem in (slug(d), f"{slug(d)}-{behaviour(d)[2]}")]
     if not differences:
         return None
     wanted = slug(differences[0])
@@ -66,7 +66,7 @@ def _make_finding(
     if difference is None:  # a flaky codec: keep the input as found
         small, found, difference = data, target.differences(data), differences[0]
     others = tuple(d for d in found if d is not difference)
-    return Finding(spec, small, difference, others, reproduce)
+    return Finding(spec, small, difference, others, reproduce, stem or "")
 
 
 def triage_pending(

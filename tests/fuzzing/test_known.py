@@ -14,6 +14,7 @@ from utf8cert.harness.check.run import run_check
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
 from utf8cert.harness.fuzzing.known import behaviour, known_behaviours
+from utf8cert.harness.fuzzing.triage import triage_pending
 from utf8cert.harness.vectors.load import load_vectors
 
 
@@ -47,3 +48,23 @@ def test_a_baseline_makes_its_behaviours_known_and_no_others(tmp_path: Path) -> 
 
 def test_no_baseline_knows_nothing() -> None:
     assert known_behaviours(None, load_vectors()) == frozenset()
+
+
+def test_one_kind_of_difference_on_two_kinds_of_input_is_two_findings(tmp_path: Path) -> None:
+    # NaiveBitDecoder accepts the overlong C0 AF and the surrogate ED A0 80 (RFC 3629 §3, §10):
+    # "accepted ill-formed input" both times, two behaviours, two findings.
+    naive = load_codec("broken_codecs:NaiveBitDecoder")
+    target = DifferentialTarget(naive, findings=tmp_path, keep_going=True)
+    target(b"\xc0\xaf")
+    target(b"\xed\xa0\x80")
+    target(b"x\xc0\x80")  # an overlong again: nothing new
+    pending = sorted(path.name for path in (tmp_path / PENDING).iterdir())
+    assert pending == [
+        "decode-accepted-ill-formed-input-surrogate.bin",
+        "decode-accepted-ill-formed-input.bin",
+    ]
+    found = list(triage_pending(naive.spec, naive, tmp_path, capabilities=None, fail_on="must"))
+    assert sorted(item.vector_file.name for item in found if item.vector_file) == [
+        "decode-accepted-ill-formed-input-surrogate.yaml",
+        "decode-accepted-ill-formed-input.yaml",
+    ]
