@@ -97,6 +97,11 @@ class Campaign:
         return self.artifacts / "seeds" if self.built_seeds is None else self.built_seeds
 
     @property
+    def straddles(self) -> Path:
+        """Return the campaign's seeds that straddle the 64- and 4096-byte boundaries."""
+        return self.artifacts / "straddles"
+
+    @property
     def crashes(self) -> Path:
         """Return where libFuzzer writes its crash-, timeout- and oom- files."""
         return self.artifacts / CRASHES
@@ -138,6 +143,7 @@ def libfuzzer_argv(campaign: Campaign) -> list[str]:
         str(campaign.script),
         str(campaign.corpus),  # libFuzzer writes new inputs into its first directory only
         str(campaign.seeds),
+        str(campaign.straddles),
         f"-max_len={campaign.max_len}",
         f"-timeout={campaign.timeout}",
         f"-artifact_prefix={campaign.crashes}{os.sep}",
@@ -209,7 +215,7 @@ class Progress:
         if self.reported:
             line += f"corpus {self.corpus} inputs, coverage {self.coverage}; "
         else:
-            line += "all in the seed pass (the vectors' inputs); "
+            line += "all in the seed pass (before any mutation); "
         line += f"{findings} finding(s)"
         if first is not None:
             line += f", the first after {max(0.0, first - self.started):.1f} s"
@@ -219,14 +225,18 @@ class Progress:
 
 
 def seed_corpus(campaign: Campaign, vectors: VectorSet | None) -> None:
-    """Create the campaign's directories and write the vectors' inputs as its seeds (None:
-    the campaign's `built_seeds` are used as they are)."""
-    from utf8cert.harness.fuzzing.corpus import build_corpus
+    """Create the campaign's directories, write the vectors' inputs as its seeds (None: the
+    campaign's `built_seeds` are used as they are), and the straddling seeds."""
+    from utf8cert.harness.fuzzing.corpus import build_corpus, straddling_seeds
+    from utf8cert.harness.fuzzing.finding import write_atomically
 
-    for directory in (campaign.crashes, campaign.corpus):
+    for directory in (campaign.crashes, campaign.corpus, campaign.straddles):
         directory.mkdir(parents=True, exist_ok=True)
     if vectors is not None:
         build_corpus(vectors, campaign.seeds)
+    for name, data in straddling_seeds(campaign.max_len).items():
+        if not (campaign.straddles / name).is_file():
+            write_atomically(campaign.straddles / name, data)
 
 
 def fuzz(

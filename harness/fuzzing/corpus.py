@@ -87,3 +87,26 @@ def build_corpus(vectors: VectorSet, directory: Path, *, prune: bool = True) -> 
                 path.unlink()
                 removed += 1
     return CorpusChange(written, removed, unchanged)
+
+
+STRADDLED: Final = (0x0800, 0x20AC, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF)
+"""Three- and four-byte characters (the ends of RFC 3629 §4 rows, and two in everyday use)."""
+STRADDLED_BOUNDARIES: Final = (64, 4096)
+"""The block boundaries the straddling seeds cross (65536 is left to the mutator: one such
+input costs a pure-Python codec a tenth of a second)."""
+
+
+def straddling_seeds(max_len: int) -> dict[str, bytes]:
+    """Return {name: input}: each STRADDLED character in ASCII, starting 1, 2 or 3 bytes before
+    each STRADDLED_BOUNDARIES boundary, so that it is cut by it (the inputs of --max-len or
+    less). A buffered decoder that loses a held-back character fails on one of these in the
+    seed pass, before any mutation."""
+    seeds = {}
+    for boundary in STRADDLED_BOUNDARIES:
+        for value in STRADDLED:
+            encoded = chr(value).encode("utf-8")
+            for back in range(1, len(encoded)):
+                data = b"a" * (boundary - back) + encoded + b"z"
+                if len(data) <= max_len:
+                    seeds[f"straddle-{boundary}-u{value:04x}-{back}"] = data
+    return seeds

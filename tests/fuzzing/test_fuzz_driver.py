@@ -51,7 +51,12 @@ def test_libfuzzer_gets_the_corpus_the_seeds_and_every_option(tmp_path: Path) ->
         libfuzzer_flags=("-only_ascii=1", "-max_len=64"),
     )
     argv = libfuzzer_argv(campaign)
-    assert argv[:3] == [str(campaign.script), str(campaign.corpus), str(campaign.seeds)]
+    assert argv[:4] == [
+        str(campaign.script),
+        str(campaign.corpus),
+        str(campaign.seeds),
+        str(campaign.straddles),
+    ]
     for flag in (
         "-max_len=4096",
         "-max_total_time=30",
