@@ -128,6 +128,11 @@ def test_corpus_build_writes_the_source_trees_seeds_wherever_it_is_run(tmp_path:
 
 def test_straddling_seeds_cut_a_character_at_64_and_4096() -> None:
     seeds = straddling_seeds(66048)
+    errors = {name: seeds.pop(name) for name in list(seeds) if "-error-" in name}
+    for data in errors.values():
+        with pytest.raises(UnicodeDecodeError) as refused:
+            data.decode("utf-8")  # CPython refuses it, at the sequence across 64
+        assert refused.value.start == 63
     for data in seeds.values():
         text = data.decode("utf-8")  # well-formed (CPython)
         cut = [b for b in (64, 4096) if len(data) > b and data[b - 1] >= 0x80 <= data[b]]
