@@ -236,7 +236,7 @@ def startup(times: int = 5) -> None:
             )
             log = artifacts / "libfuzzer.log"
             while process.poll() is None:
-                if log.exists() and " INITED " in log.read_text():
+                if log.exists() and "INITED" in log.read_text():
                     measured.append(time.monotonic() - started)
                     break
                 time.sleep(0.002)
