@@ -5,8 +5,9 @@ checkout and in another installation of utf8cert (e.g. main's, before they exist
 
 Each run is a fresh process that loads the vectors and then times `run_check(codec:utf-8)` alone
 (CPU time), so imports and loading do not blur the difference. Runs of the two alternate, so
-that a change in the machine's load touches both alike. Prints the medians and the ratio as a
-markdown table for bench/README.md. Target: the ratio at most 1.10. Exits 1 if it is missed.
+that a change in the machine's load touches both alike. Prints the medians and the fastest runs
+(on a loaded machine CPU time grows too: caches are shared) and their ratios as a markdown table
+for bench/README.md. Target: the ratio of the medians at most 1.10; exits 1 if it is missed.
 """
 
 from __future__ import annotations
@@ -51,14 +52,16 @@ def main() -> int:
     for _ in range(arguments.runs):
         here.append(check_seconds(sys.executable))
         there.append(check_seconds(arguments.baseline_python))
-    ratio = statistics.median(here) / statistics.median(there)
-    print("| check of codec:utf-8 (CPU, median) | baseline | this checkout | ratio | target |")
+    print("| check of codec:utf-8 (CPU) | baseline | this checkout | ratio | target |")
     print("|---|--:|--:|--:|--:|")
-    print(
-        f"| run_check, {arguments.runs} runs | {statistics.median(there):.3f} s | "
-        f"{statistics.median(here):.3f} s | {ratio:.3f} | ≤ {TARGET:.2f} |"
-    )
-    return 0 if ratio <= TARGET else 1
+    ratios = {}
+    for name, pick in (("median", statistics.median), ("fastest", min)):
+        ratios[name] = pick(here) / pick(there)
+        print(
+            f"| run_check, {name} of {arguments.runs} | {pick(there):.3f} s | "
+            f"{pick(here):.3f} s | {ratios[name]:.3f} | ≤ {TARGET:.2f} |"
+        )
+    return 0 if ratios["median"] <= TARGET else 1
 
 
 if __name__ == "__main__":

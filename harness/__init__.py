@@ -27,7 +27,16 @@ if TYPE_CHECKING:
         Refused,
         Returned,
     )
+    from utf8cert.harness.codec.python_codec import NotApplicable, Refusal
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+    from utf8cert.harness.codec.wrappers import (
+        CBOR_TEXT,
+        JSON_STRING,
+        MSGPACK_STR,
+        XML_ELEMENT,
+        YAML_SCALAR,
+        wrapped_decoder,
+    )
     from utf8cert.harness.fuzzing.strategies import (
         assert_conforms,
         chunkings,
@@ -48,7 +57,15 @@ _HOME = {
     "Refused": "codec.interface",
     "Failed": "codec.interface",
     "Inapplicable": "codec.interface",
+    "NotApplicable": "codec.python_codec",
+    "Refusal": "codec.python_codec",
     "load_codec": "codec.spec",
+    "JSON_STRING": "codec.wrappers",
+    "MSGPACK_STR": "codec.wrappers",
+    "CBOR_TEXT": "codec.wrappers",
+    "XML_ELEMENT": "codec.wrappers",
+    "YAML_SCALAR": "codec.wrappers",
+    "wrapped_decoder": "codec.wrappers",
     "CodecSpecError": "codec.spec",
     "load_vectors": "vectors.load",
     "VectorLoadError": "vectors.load",
@@ -67,11 +84,18 @@ _HOME = {
 """Each public name and the module, under utf8cert.harness, that defines it."""
 
 __all__ = [
+    "CBOR_TEXT",
+    "JSON_STRING",
+    "MSGPACK_STR",
+    "XML_ELEMENT",
+    "YAML_SCALAR",
     "Codec",
     "CodecSpecError",
     "Failed",
     "Inapplicable",
+    "NotApplicable",
     "Outcome",
+    "Refusal",
     "Refused",
     "Report",
     "Returned",
@@ -88,6 +112,7 @@ __all__ = [
     "scalars",
     "utf8_inputs",
     "well_formed",
+    "wrapped_decoder",
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import ctypes
+import os
 
 import broken_codecs
 from hand_rolled import CPythonUtf8
@@ -178,6 +179,26 @@ class NullPointerOnOverlong:
     def decode(self, data: bytes) -> str:
         if b"\xc0" in data:
             ctypes.string_at(0)
+        return data.decode("utf-8")
+
+
+class ExitsOnOverlong:
+    """Gives up on the lead byte C0 by ending the process at once, as a C library's abort path
+    might: `os._exit`, which runs no handler, so libFuzzer never sees it."""
+
+    def decode(self, data: bytes) -> str:
+        if b"\xc0" in data:
+            os._exit(3)
+        return data.decode("utf-8")
+
+
+class InterruptsOnOverlong:
+    """Raises KeyboardInterrupt on the lead byte C0 (a signal handler gone wrong): not the
+    user's Ctrl-C, a fault of the codec."""
+
+    def decode(self, data: bytes) -> str:
+        if b"\xc0" in data:
+            raise KeyboardInterrupt
         return data.decode("utf-8")
 
 

@@ -65,7 +65,7 @@ def target_wing(module: str) -> str | None:
     return match.group(2) if match.group(2) in RANK else ""
 
 
-SOURCES: Final = sorted([*ROOT.glob("reference/*.py"), *ROOT.glob("harness/*/*.py")])
+SOURCES: Final = sorted([*ROOT.glob("reference/**/*.py"), *ROOT.glob("harness/*/**/*.py")])
 
 
 def test_every_harness_module_lies_in_a_wing() -> None:

@@ -1,6 +1,7 @@
 """The check engine: what the reference expects of one input, the variants a vector is run in,
 the comparison that defines a difference (one definition, shared by check, plugin and fuzzer),
-its diagnosis, a whole run as a `Report`, and baselines of known differences.
+its judgement and diagnosis, dialect profiles that transform the expectation, fingerprints, a
+whole run as a `Report` with the coverage of its questions, and baselines of known differences.
 
 It may import the codec and vectors wings and `utf8cert.reference`, never reports, fuzzing,
 the plugin or the command line.

@@ -21,7 +21,7 @@ from utf8cert.harness.check.diagnose import (
 )
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
 from utf8cert.harness.check.fingerprint import explaining
-from utf8cert.harness.check.judge import judge
+from utf8cert.harness.check.judge import judge, judge_text
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec, Failed, Outcome
@@ -120,11 +120,17 @@ def differences_of(
     Difference with `allowed_by` set.
     """
     judged = (
-        profile.expect_encoding(expected)
+        expected  # RFC 3629 rereads nothing: spare the call on every question
+        if profile is RFC3629
+        else profile.expect_encoding(expected)
         if isinstance(expected, ExpectedEncoding)
         else profile.expect(expected, capability)
     )
-    verdict = judge(judged, outcome, capability)
+    verdict = (
+        judge_text(judged, outcome, capability)  # the most frequent question, asked directly
+        if capability == "incremental" and isinstance(judged, Expected)
+        else judge(judged, outcome, capability)
+    )
     if verdict is not None:
         difference = _difference(verdict, judged, outcome, capability, label)
         if profile.is_reference and difference.level == "must":

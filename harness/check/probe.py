@@ -29,6 +29,8 @@ from utf8cert.harness.check.expected import (
     encoding_for,
     expectation_for,
 )
+from utf8cert.harness.check.profile import Profile
+from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.vectors.model import LEVELS, Level
 from utf8cert.reference import DecodeError, EncodeError, ErrorKind, decode_legacy, encode
@@ -184,24 +186,26 @@ def probe(
     chunks: Sequence[bytes] | None = None,
     final_empty: bool | None = None,
     code_points: Sequence[int] | None = None,
+    profile: Profile = RFC3629,
 ) -> list[Difference]:
     """Return the differences of the codec from the reference on one input ([] if none).
 
     Every capability in `capabilities` (default: all the codec offers) is asked once: decode,
     replace and validate on `data`; incremental on `chunks` (default: `data` cut at
     `cut_points`, with a final b'' when a checksum bit says so); encode on `code_points`
-    (default: `encoder_request`).
+    (default: `encoder_request`). Each answer is judged against the reference's expectation as
+    `profile` rereads it (default: RFC 3629 itself).
     """
     wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
     offered = wanted & codec.capabilities
     expected = expectation_for(data)
     differences: list[Difference] = []
     if "decode" in offered:
-        differences += compare_decode(codec, expected, LABEL)
+        differences += compare_decode(codec, expected, LABEL, profile)
     if "replace" in offered:
-        differences += compare_replace(codec, expected, LABEL)
+        differences += compare_replace(codec, expected, LABEL, profile)
     if "validate" in offered:
-        differences += compare_validate(codec, expected, LABEL)
+        differences += compare_validate(codec, expected, LABEL, profile)
     if "incremental" in offered:
         if chunks is None:
             cuts, chunks, _ = chunking(data)
@@ -211,7 +215,7 @@ def probe(
             cuts = list(itertools.accumulate(map(len, chunks[:-1])))
         if final_empty is None:
             final_empty = ends_with_empty_chunk(data)
-        found = compare_chunks(codec, expected, chunks, final_empty, LABEL)
+        found = compare_chunks(codec, expected, chunks, final_empty, LABEL, profile)
         if found:  # named only now: the description costs more than the comparison
             variant = describe_chunks(cuts, final_empty)
             differences += [dataclasses.replace(d, variant=variant) for d in found]
@@ -220,5 +224,5 @@ def probe(
             encoding = encoder_request(expected)
         else:
             encoding = encoding_expectation(code_points)
-        differences += compare_encode(codec, encoding, ENCODE_LABEL)
+        differences += compare_encode(codec, encoding, ENCODE_LABEL, profile)
     return differences

@@ -83,17 +83,18 @@ def check_vector(
             variants = len(list(encode_variants(vector, plan)))
             coverage.record("encode", Answer.NOT_OFFERED, count=variants)
         return differences
+    not_offered = dict.fromkeys(missing, 0)
     for variant in decode_variants(vector, plan):
         label = (vector.id, variant.name)
         for capability in capabilities:
             differences += compare(
                 codec, capability, variant.expected, label, variant.cuts, variant.bytewise, profile
             )
-        if coverage is not None:
-            for capability in missing:
-                coverage.record(
-                    capability, Answer.NOT_OFFERED, count=_questions(variant, capability)
-                )
+        for capability in missing:
+            not_offered[capability] += _questions(variant, capability)
+    if coverage is not None:
+        for capability, count in not_offered.items():
+            coverage.record(capability, Answer.NOT_OFFERED, count=count)
     return differences
 
 
@@ -173,7 +174,7 @@ class Report:
     def conformant(self) -> bool:
         """Return True when no `must` difference was found and some question was answered
         (conformance to the profile: RFC 3629 unless another was chosen)."""
-        answered = self.coverage.answered > 0 or not self.coverage.capabilities
+        answered = self.coverage.answered > 0 or self.coverage.asked == 0
         return answered and not any(d.level == "must" for d in self.differences)
 
     @property
@@ -181,7 +182,7 @@ class Report:
         """Return True when some question was answered and every offered capability reached
         the coverage THRESHOLD (a one-input check: when anything was answered). The run exits
         1 otherwise, whatever its differences."""
-        if self.coverage.capabilities and self.coverage.answered == 0:
+        if self.coverage.asked and self.coverage.answered == 0:
             return False
         return bool(self.subject) or not self.coverage.uncertified()
 
@@ -226,7 +227,7 @@ class Report:
         """Return the first clause of the verdict: conformance to the profile, or not."""
         name = "RFC 3629" if self.profile.is_reference else f"the {self.profile.name} profile"
         scope = f"on {self.subject}: " if self.subject else ""
-        if self.coverage.capabilities and self.coverage.answered == 0:
+        if self.coverage.asked and self.coverage.answered == 0:
             return f"{scope}NOT certified: the codec answered no question"
         if musts:
             return f"{scope}NOT conformant to {name} ({musts} must differences)"
@@ -283,10 +284,11 @@ def run_check(
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
     report.depth = depth
     watched = report.coverage.watch(codec)
+    not_offered = wanted - offered
     total, plans = len(vectors), schedule(vectors, depth)
     for done, vector in enumerate(vectors, start=1):
         capabilities = capabilities_for(vector, offered)
-        missing = [c for c in capabilities_for(vector, wanted) if c not in offered]
+        missing = capabilities_for(vector, not_offered) if not_offered else ()
         plan = plans.plan(vector)
         report.add(
             check_vector(watched, vector, capabilities, profile, report.coverage, missing, plan)

@@ -1,5 +1,5 @@
-"""The command line: `utf8cert check`, `fuzz`, `corpus` and `vectors` (the console script is
-`main.main`).
+"""The command line: `utf8cert check`, `fuzz`, `corpus`, `vectors`, `adapters` and `matrix`
+(the console script is `main.main`).
 
 A top wing: it may import every wing but the plugin.
 """

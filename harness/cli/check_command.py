@@ -35,7 +35,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         "spec",
         nargs="?",
         metavar="SPEC",
-        help="MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND (default: codec:utf-8)",
+        help="MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME (default: codec:utf-8)",
     )
     parser.add_argument(
         "--vectors",

@@ -9,16 +9,21 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.vectors.model import LEVELS
 
 if TYPE_CHECKING:
-    from utf8cert.harness.fuzzing.campaign import Progress
+    from utf8cert.harness.fuzzing.campaign import Campaign, Progress
+    from utf8cert.harness.vectors.model import VectorSet
 
+INTERRUPTED = 72
+"""libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
 REPRODUCER_SHOWN = 300
 """Longer reproducer lines are left to the finding's .txt file."""
 
@@ -89,6 +94,17 @@ def register(subcommands: Any) -> None:
         metavar="PATH",
         help="extra vector files or directories to seed and splice from",
     )
+    fuzz.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known deviations (utf8cert check --write-baseline FILE): not findings",
+    )
+    fuzz.add_argument(
+        "--profile",
+        default="rfc3629",
+        choices=list(PROFILES),
+        help="judge against a named dialect instead of RFC 3629 (default: rfc3629)",
+    )
     fuzz.set_defaults(run=run_fuzz)
 
     corpus = subcommands.add_parser("corpus", help="manage the seed corpus")
@@ -99,7 +115,11 @@ def register(subcommands: Any) -> None:
         description="Write the seed corpus: one raw file per distinct vector input, named "
         "after the vector; seeds of vectors that are gone are removed.",
     )
-    build.add_argument("--out", default="corpus/seeds", metavar="DIR", help="(corpus/seeds)")
+    build.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where to write (default: corpus/seeds/ of utf8cert's source tree)",
+    )
     build.add_argument(
         "--vectors", action="extend", nargs="+", default=[], metavar="PATH", help="extra vectors"
     )
@@ -115,15 +135,16 @@ def _positive(name: str, value: int | None) -> None:
 
 def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
-    from rich.console import Console
-
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz, pass_through
+    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz
+    from utf8cert.harness.fuzzing.corpus import default_seeds
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+    from utf8cert.harness.fuzzing.flags import pass_through
+    from utf8cert.harness.fuzzing.inflight import collect
+    from utf8cert.harness.fuzzing.known import known_behaviours
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
-    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
     spec: str | None = arguments.spec
     flags: list[str] = getattr(arguments, "passed", [])
@@ -133,16 +154,26 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         raise UsageFailure(ATHERIS_MISSING)
     try:
         libfuzzer_flags = pass_through(flags)
-        vectors = load_vectors(arguments.vectors)
+        # The built-in vectors' seeds are in the source tree already: loading the vectors (half
+        # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
+        built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
+        vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
+        known = frozenset() if vectors is None else known_behaviours(arguments.baseline, vectors)
         codec = load_codec(spec)
-    except (ValueError, VectorLoadError) as error:
+    except ValueError as error:  # a BaselineError is a ValueError
         raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"{error.filename}: {error.strerror}") from None
     capabilities = tuple(arguments.capability) if arguments.capability else None
     offered = codec.capabilities & frozenset(capabilities or codec.capabilities)
     if not offered:
         asked = ", ".join(capabilities or ())
         raise UsageFailure(f"{codec.spec} offers none of the capabilities asked ({asked})")
     artifacts = Path(arguments.artifacts)
+    try:
+        artifacts.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageFailure(f"--artifacts {artifacts}: {error.strerror}") from None
     campaign = Campaign(
         spec=codec.spec,
         artifacts=artifacts.resolve(),
@@ -157,16 +188,21 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         timeout=arguments.timeout,
         libfuzzer_flags=libfuzzer_flags,
         dictionary=default_dictionary(),
+        known=known,
+        profile=arguments.profile,
+        built_seeds=built_seeds,
     )
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    err.print(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}")
-    err.print(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}")
-    view = ProgressView(err, campaign.artifacts)
+    say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
+    say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
+    view = ProgressView(campaign.artifacts)
     try:
         artifacts.mkdir(parents=True, exist_ok=True)
         with (artifacts / "libfuzzer.log").open("w", encoding="utf-8") as log:
             status, progress = fuzz(campaign, vectors, view.show, log)
+        # The input a codec died on without libFuzzer seeing it becomes a crash file.
+        tally = collect(campaign.crashes, rescue=progress.interrupted is None)
+        progress.executions = max(progress.executions, tally.executions)
+        first_found = _first_found(campaign)
         found = list(
             triage_pending(
                 codec.spec,
@@ -174,6 +210,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                 campaign.artifacts,
                 capabilities=capabilities,
                 fail_on=campaign.fail_on,
+                known=known,
+                profile=campaign.profile,
             )
         )
         found += triage_crashes(
@@ -183,6 +221,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
             capabilities=capabilities,
             fail_on=campaign.fail_on,
             timeout=float(campaign.timeout),
+            known=known,
+            profile=campaign.profile,
         )
     except (OSError, CodecSpecError) as error:
         raise UsageFailure(str(error)) from None
@@ -190,29 +230,52 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         view.close()
         codec.close()
     findings = [item for item in found if item.finding is not None]
-    if status not in (0, FINDING_EXIT) and not found:
+    if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
-    out.print(
-        f"{progress.executions:,} executions in {progress.elapsed:.1f} s "
-        f"({progress.per_second:,}/s), corpus {progress.corpus} inputs, "
-        f"coverage {progress.coverage}; {len(findings)} finding(s)"
-    )
+    say(progress.summary(len(findings), first_found))
     for item in found:
         if item.finding is None:
-            out.print(f"[yellow]unreproduced[/] {item.source}: {item.problem}")
+            say(f"unreproduced {item.source}: {item.problem}")
             continue
         finding = item.finding
         difference = finding.difference
-        out.print(
-            f"[red]{difference.capability}: {difference.what}[/] ({difference.level}), "
-            f"{len(finding.data)} bytes\n  vector    {item.vector_file}"
+        say(
+            f"{difference.capability}: {difference.what} ({difference.level}), "
+            f"{len(finding.data)} bytes, on {', '.join(finding.capabilities)}\n"
+            f"  vector    {item.vector_file}"
         )
         assert item.vector_file is not None
         line = item.vector_file.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[-1]
         shown = line if len(line) <= REPRODUCER_SHOWN else f"see {item.vector_file.stem}.txt"
-        out.print(f"  {shown}")
+        say(f"  {shown}")
+    if tally.lesser and not found:
+        weaker = LEVELS[LEVELS.index(campaign.fail_on) + 1]
+        say(
+            f"{tally.lesser:,} input(s) showed {weaker}-level differences: "
+            f"rerun with --fail-on {weaker} to make them findings"
+        )
     return 1 if found else 0
+
+
+def _load_vectors(paths: list[str]) -> VectorSet:
+    """Return the built-in vectors and those of `paths`; UsageFailure (one line) if one does
+    not load. Imported here: the loader and its schema take a fifth of a second to import."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
+
+    try:
+        return load_vectors(paths)
+    except VectorLoadError as error:
+        raise UsageFailure(str(error)) from None
+
+
+def _first_found(campaign: Campaign) -> float | None:
+    """Return when the campaign's first finding was saved (the time of its file), None if none."""
+    from utf8cert.harness.fuzzing.differential import PENDING
+
+    saved = [*(campaign.artifacts / PENDING).glob("*.bin"), *campaign.crashes.glob("*-*")]
+    return min((path.stat().st_mtime for path in saved if path.is_file()), default=None)
 
 
 def _tail(log: Path) -> str:
@@ -220,55 +283,93 @@ def _tail(log: Path) -> str:
     return lines[-1] if lines else "(no output)"
 
 
-class ProgressView:
-    """The campaign's progress on stderr: a live line on a terminal, a line a minute otherwise."""
+def say(line: str, stream: TextIO | None = None) -> None:
+    """Print one line of the command's output, at once (rich is left to the live status line:
+    importing it would cost a tenth of the campaign's start)."""
+    print(line, file=sys.stdout if stream is None else stream, flush=True)
 
-    def __init__(self, console: Any, artifacts: Path) -> None:
-        self.console = console
+
+def _live_status() -> Any:
+    """Return rich's live status line on stderr, started."""
+    from rich.console import Console
+
+    status = Console(stderr=True, highlight=False).status("starting libFuzzer")
+    status.start()
+    return status
+
+
+PROGRESS_EVERY: Final = 5.0
+"""Seconds between progress lines when stderr is not a terminal (a CI log, a file)."""
+
+
+class ProgressView:
+    """The campaign's progress on stderr: a live line on a terminal, refreshed as libFuzzer
+    reports; otherwise (a CI log, a file) a line every PROGRESS_EVERY seconds, from a thread
+    of its own, so that a campaign between libFuzzer's status lines still shows it is alive."""
+
+    def __init__(self, artifacts: Path) -> None:
         self.pending = artifacts / "pending"
-        self.live = console.is_terminal
-        self.status = console.status("starting libFuzzer") if self.live else None
-        if self.status is not None:
-            self.status.start()
-        self.last_line = self.last_update = time.monotonic()
+        self.progress: Progress | None = None
+        self.stopped = threading.Event()
+        self.status = _live_status() if sys.stderr.isatty() else None
+        self.ticker = None
+        if self.status is None:
+            self.ticker = threading.Thread(target=self._tick, daemon=True)
+            self.ticker.start()
+        self.last_update = time.monotonic()
+
+    def _text(self, progress: Progress) -> str:
+        found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
+        return (
+            f"{progress.elapsed:.0f} s: {progress.executions:,} execs, "
+            f"{progress.per_second:,}/s, corpus {progress.corpus}, coverage "
+            f"{progress.coverage}, findings {found}"
+        )
+
+    def _tick(self) -> None:
+        while not self.stopped.wait(PROGRESS_EVERY):
+            if self.progress is not None:
+                say(self._text(self.progress), sys.stderr)
 
     def show(self, progress: Progress) -> None:
-        """Show the campaign's state (at most twice a second on a terminal)."""
+        """Note the campaign's state (shown at most twice a second on a terminal)."""
+        self.progress = progress
         now = time.monotonic()
-        if now - self.last_update < 0.5:
+        if self.status is None or now - self.last_update < 0.5:
             return
         self.last_update = now
-        found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
-        text = (
-            f"{progress.executions:,} execs, {progress.per_second:,}/s, corpus "
-            f"{progress.corpus}, coverage {progress.coverage}, findings {found}, "
-            f"{progress.elapsed:.0f} s"
-        )
-        if self.status is not None:
-            self.status.update(text)
-        elif time.monotonic() - self.last_line >= 60:
-            self.console.print(text)
-            self.last_line = time.monotonic()
+        self.status.update(self._text(progress))
 
     def close(self) -> None:
+        """Stop showing progress."""
+        self.stopped.set()
         if self.status is not None:
             self.status.stop()
+        if self.ticker is not None:
+            self.ticker.join()
 
 
 def run_corpus_build(arguments: argparse.Namespace) -> int:
     """Return 0 after writing the seed corpus, printing what changed."""
     from utf8cert.harness.cli.main import UsageFailure
-    from utf8cert.harness.fuzzing.corpus import build_corpus
+    from utf8cert.harness.fuzzing.corpus import build_corpus, default_seeds
     from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
+    out = default_seeds() if arguments.out is None else Path(arguments.out)
+    if out is None:
+        raise UsageFailure(
+            "corpus build: utf8cert is installed without its source tree (no corpus/seeds/ "
+            "beside it): give --out DIR"
+        )
     try:
         vectors = load_vectors(arguments.vectors)
-        change = build_corpus(vectors, Path(arguments.out))
-    except (VectorLoadError, OSError) as error:
+        change = build_corpus(vectors, out)
+    except VectorLoadError as error:
         raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"--out {out}: {error.strerror}") from None
     print(
-        f"{arguments.out}: {change.written} written, {change.removed} removed, "
-        f"{change.unchanged} unchanged",
+        f"{out}: {change.written} written, {change.removed} removed, {change.unchanged} unchanged",
         file=sys.stdout,
     )
     return 0

@@ -4,6 +4,11 @@ Each call costs one try/except around the codec's own function: `ValueError` (wi
 `UnicodeDecodeError` and `UnicodeEncodeError`) is a refusal, at the error's `start` when it has
 one; any other exception is a crash; a value of the wrong type is a `wrong-type` failure.
 A codec that kills or hangs the interpreter needs `--isolate` (harness/codec/isolate.py).
+
+The adapter kit: a codec may declare more exceptions that mean "refused" (`refusals`, e.g.
+`lxml.etree.XMLSyntaxError`) and how to read an offset from them (`refusal_offset`); it may raise
+`Refusal(message, offset)` to refuse at an offset it worked out itself, and `NotApplicable(reason)`
+to answer that a request cannot be put to it (an XML document cannot carry U+FFFE).
 """
 
 from __future__ import annotations
@@ -27,6 +32,38 @@ DecoderFactory = Callable[[], Any]
 
 LARGEST_CODE_POINT = 0x10FFFF
 
+OffsetReader = Callable[[BaseException], "int | None"]
+"""Returns where a refusal places the error (the byte or code point index), or None."""
+
+
+class NotApplicable(Exception):
+    """Raised by a codec's function: this request cannot be put to the codec, because `reason`.
+
+    The outcome is `Inapplicable(reason)`, never a finding: e.g. a JSON or XML adapter asked to
+    carry a character its format forbids.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Refusal(ValueError):
+    """Raised by a codec's function: the input is refused, the error at `start` (None: unsaid).
+
+    For adapters that work the offset out themselves (a wrapped payload, a C library's pointer).
+    """
+
+    def __init__(self, message: str, start: int | None = None) -> None:
+        super().__init__(message)
+        self.start = start
+
+
+def start_of(error: BaseException) -> int | None:
+    """Return the error's `start` attribute when it is an int (UnicodeError's), else None."""
+    start = getattr(error, "start", None)
+    return start if isinstance(start, int) and not isinstance(start, bool) else None
+
 
 class Functions(NamedTuple):
     """A Python codec's own callables, one per capability (None: not offered)."""
@@ -47,10 +84,18 @@ def describe_exception(error: BaseException) -> str:
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
-def refusal(error: ValueError) -> Refused:
-    """Return the refusal a ValueError stands for: at its `start` for UnicodeError, else None."""
-    start = getattr(error, "start", None)
-    return Refused(describe_exception(error), start if isinstance(start, int) else None)
+def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused:
+    """Return the refusal an exception stands for: a `Refusal` at its own `start`, any other at
+    the offset `offset_of` reads from it, else at its `start` (as UnicodeError has), else None."""
+    if isinstance(error, Refusal):
+        return Refused(str(error), error.start)
+    try:
+        offset = offset_of(error)
+    except Exception:  # an offset reader tripping on an odd exception: the offset is unknown
+        offset = None
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        offset = start_of(error)
+    return Refused(describe_exception(error), offset)
 
 
 def crash(error: BaseException) -> Failed:
@@ -67,8 +112,38 @@ def wrong_type(function: str, result: object, expected: str) -> Failed:
     )
 
 
+def ord_or_value(item: str | int) -> int:
+    """Return the code point of a character, or the value itself."""
+    return item if isinstance(item, int) else ord(item)
+
+
+def beyond_unicode(result: object) -> bool:
+    """Return whether a decoder's result is code points some of which are above U+10FFFF: the
+    one way a Python decoder can say it read such a value (no str holds one)."""
+    return (
+        isinstance(result, tuple)
+        and all(isinstance(value, int) and value >= 0 for value in result)
+        and bool(result)
+        and max(result) > LARGEST_CODE_POINT
+    )
+
+
+def decoded(function: str, result: object) -> Outcome:
+    """Return the outcome of a decoder's result: text, code points beyond Unicode, or else the
+    wrong type."""
+    if isinstance(result, str) or beyond_unicode(result):
+        return Returned(result)  # type: ignore[arg-type]
+    return wrong_type(function, result, "str")
+
+
 class PythonCodec:
-    """A codec under test whose capabilities are Python callables (None: not offered)."""
+    """A codec under test whose capabilities are Python callables (None: not offered).
+
+    What a callable raises decides the outcome: NotApplicable is Inapplicable; ValueError or one
+    of `refusals` is Refused; anything else is a crash. A result of the wrong type is wrong-type;
+    a decoder that read values above U+10FFFF, which no str holds, returns them as a tuple of
+    int code points.
+    """
 
     def __init__(
         self,
@@ -80,7 +155,11 @@ class PythonCodec:
         validate: BytesFunction | None = None,
         encode: TextFunction | None = None,
         incremental_decoder: DecoderFactory | None = None,
+        refusals: tuple[type[BaseException], ...] = (),
+        refusal_offset: OffsetReader | None = None,
     ) -> None:
+        """`refusals`: exceptions besides ValueError that mean the input was refused;
+        `refusal_offset`: reads the offset from one of those (default: its `start`)."""
         self.spec = spec
         self.description = description
         self.functions = Functions(decode, decode_replace, validate, encode, incremental_decoder)
@@ -95,44 +174,50 @@ class PythonCodec:
             "incremental": incremental_decoder,
         }
         self.capabilities = frozenset(c for c, function in offered.items() if function is not None)
+        self.refusals: tuple[type[BaseException], ...] = (ValueError, *refusals)
+        self.refusal_offset: OffsetReader = start_of if refusal_offset is None else refusal_offset
 
     def _absent(self, capability: Capability) -> Inapplicable:
         return Inapplicable(f"{self.spec} has no {capability} capability")
 
     def decode(self, data: bytes) -> Outcome:
-        """Return Returned(text), Refused (ValueError), or Failed (other exception, non-str)."""
+        """Return Returned(text), Refused, Inapplicable or Failed (see the class)."""
         if self.functions.decode is None:
             return self._absent("decode")
         try:
             result = self.functions.decode(data)
-        except ValueError as error:
-            return refusal(error)
+        except NotApplicable as error:
+            return Inapplicable(error.reason)
+        except self.refusals as error:
+            return refusal(error, self.refusal_offset)
         except (Exception, SystemExit) as error:
             return crash(error)
-        return Returned(result) if isinstance(result, str) else wrong_type("decode", result, "str")
+        return decoded("decode", result)
 
     def decode_replace(self, data: bytes) -> Outcome:
-        """Return Returned(text), Refused (ValueError), or Failed (other exception, non-str)."""
+        """Return Returned(text), Refused, Inapplicable or Failed (see the class)."""
         if self.functions.decode_replace is None:
             return self._absent("replace")
         try:
             result = self.functions.decode_replace(data)
-        except ValueError as error:
-            return refusal(error)
+        except NotApplicable as error:
+            return Inapplicable(error.reason)
+        except self.refusals as error:
+            return refusal(error, self.refusal_offset)
         except (Exception, SystemExit) as error:
             return crash(error)
-        if isinstance(result, str):
-            return Returned(result)
-        return wrong_type("decode_replace", result, "str")
+        return decoded("decode_replace", result)
 
     def validate(self, data: bytes) -> Outcome:
-        """Return Returned(bool), Refused (ValueError), or Failed (other exception, non-bool)."""
+        """Return Returned(bool), Refused, Inapplicable or Failed (see the class)."""
         if self.functions.validate is None:
             return self._absent("validate")
         try:
             result = self.functions.validate(data)
-        except ValueError as error:
-            return refusal(error)
+        except NotApplicable as error:
+            return Inapplicable(error.reason)
+        except self.refusals as error:
+            return refusal(error, self.refusal_offset)
         except (Exception, SystemExit) as error:
             return crash(error)
         return (
@@ -140,8 +225,8 @@ class PythonCodec:
         )
 
     def encode(self, scalars: Sequence[int]) -> Outcome:
-        """Return Returned(bytes), Refused (ValueError), Failed, or Inapplicable for values that
-        no Python str can hold (above U+10FFFF; lone surrogates can, and are offered)."""
+        """Return Returned(bytes), Refused, Failed, or Inapplicable (NotApplicable, and values that
+        no Python str can hold: above U+10FFFF; lone surrogates can, and are offered)."""
         if self.functions.encode is None:
             return self._absent("encode")
         try:
@@ -151,8 +236,10 @@ class PythonCodec:
             return Inapplicable(f"{value:#x} cannot be held in a Python str")
         try:
             result = self.functions.encode(text)
-        except ValueError as error:
-            return refusal(error)
+        except NotApplicable as error:
+            return Inapplicable(error.reason)
+        except self.refusals as error:
+            return refusal(error, self.refusal_offset)
         except (Exception, SystemExit) as error:
             return crash(error)
         if isinstance(result, bytes | bytearray):
@@ -182,24 +269,35 @@ class PythonCodec:
         for index, (chunk, final) in enumerate(feeds):
             try:
                 piece = decoder.decode(chunk, final)
-            except ValueError as error:
+            except NotApplicable as error:
+                return Inapplicable(error.reason)
+            except self.refusals as error:
                 fed = [chunk for chunk, _ in feeds[:index]]
-                return Refused(describe_exception(error), self.offset_in_stream(error, fed))
+                return self.stream_refusal(error, fed)
             except (Exception, SystemExit) as error:
                 return crash(error)
-            if not isinstance(piece, str):
+            if not isinstance(piece, str) and not beyond_unicode(piece):
                 return wrong_type("incremental decode", piece, "str")
             pieces.append(piece)
-        return Returned("".join(pieces))
+        if all(isinstance(piece, str) for piece in pieces):
+            return Returned("".join(pieces))
+        return Returned(tuple(value for piece in pieces for value in map(ord_or_value, piece)))
 
-    def offset_in_stream(self, error: ValueError, fed: Sequence[bytes]) -> int | None:
+    def stream_refusal(self, error: BaseException, fed: Sequence[bytes]) -> Refused:
+        """Return the refusal of an incremental decoder: a `Refusal` or a declared reader's
+        offset counts from the start of the whole input; a plain `start`, see offset_in_stream."""
+        if isinstance(error, Refusal) or self.refusal_offset is not start_of:
+            return refusal(error, self.refusal_offset)
+        return Refused(describe_exception(error), self.offset_in_stream(error, fed))
+
+    def offset_in_stream(self, error: BaseException, fed: Sequence[bytes]) -> int | None:
         """Return the error's index in the whole input, or None if the decoder does not tell.
 
         Its `start` counts from the first byte the decoder held back before the failing chunk,
         so a fresh decoder is fed the earlier chunks again to learn how many it held.
         """
-        start = getattr(error, "start", None)
-        if not isinstance(start, int) or self.functions.incremental_decoder is None:
+        start = start_of(error)
+        if start is None or self.functions.incremental_decoder is None:
             return None
         try:
             decoder = self.functions.incremental_decoder()

@@ -3,6 +3,7 @@
     MODULE:ATTR             a Python object (ATTR may be dotted; MODULE alone is the module)
     codec:NAME[:ERRORS]     a codec from Python's registry, e.g. codec:utf-8:surrogatepass
     cmd:COMMAND ...         a program speaking harness/PROTOCOL.md on stdin/stdout
+    adapter:NAME            a shipped adapter (harness/codec/adapters/): `utf8cert adapters`
 
 No spec means CPython's own codec, `codec:utf-8`.
 """
@@ -35,7 +36,7 @@ ATTRIBUTES: dict[Capability, tuple[str, ...]] = {
 }
 """The attributes that offer each capability, in order of preference."""
 
-USAGE = "expected MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND"
+USAGE = "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"
 
 
 class CodecSpecError(ValueError):
@@ -56,6 +57,8 @@ def load_codec(spec: str | None, *, isolate: bool = False, timeout: float = 10.0
     spec = DEFAULT_SPEC if spec is None else spec
     if not timeout > 0:
         raise CodecSpecError(spec, f"the timeout must be a positive number of seconds: {timeout}")
+    if spec.startswith("adapter:"):
+        return adapter_codec(spec, isolate=isolate, timeout=timeout)
     if spec.startswith("cmd:"):
         return command_codec(spec, timeout=timeout)
     codec = python_codec(spec)
@@ -67,8 +70,45 @@ def load_codec(spec: str | None, *, isolate: bool = False, timeout: float = 10.0
         raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
 
 
+def adapter_codec(spec: str, *, isolate: bool, timeout: float) -> Codec:
+    """Return the codec of a shipped adapter, named by its spec; CodecSpecError for an unknown
+    name or one that cannot run here (the reason: a package or runtime missing)."""
+    from utf8cert.harness.codec.adapters import registry
+
+    name = spec.removeprefix("adapter:")
+    entries = registry()
+    if name not in entries:
+        raise CodecSpecError(spec, f"no such adapter (utf8cert adapters lists {len(entries)})")
+    entry = entries[name]
+    reason = entry.unavailable()
+    if reason is not None:
+        raise CodecSpecError(spec, f"unavailable here: {reason}")
+    try:
+        target = entry.spec()  # a program is built here, on first use
+    except Exception as error:
+        raise CodecSpecError(spec, f"cannot be made ready: {describe_exception(error)}") from None
+    if isolate and not target.startswith("cmd:"):  # the child resolves the name again
+        try:
+            codec: Codec = isolated_codec(spec, entry.description, timeout=timeout)
+        except StartError as error:
+            raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
+        return codec
+    try:
+        codec = load_codec(target, timeout=timeout)
+    except CodecSpecError as error:
+        raise CodecSpecError(spec, error.problem) from None
+    codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"
+    return codec
+
+
 def python_codec(spec: str) -> PythonCodec:
-    """Return the in-process codec of a `codec:` or `MODULE:ATTR` spec; CodecSpecError if none."""
+    """Return the in-process codec of a `codec:`, `MODULE:ATTR` or (Python) `adapter:` spec;
+    CodecSpecError if none."""
+    if spec.startswith("adapter:"):
+        codec = adapter_codec(spec, isolate=False, timeout=10.0)
+        if not isinstance(codec, PythonCodec):
+            raise CodecSpecError(spec, "it is a program, not a Python codec")
+        return codec
     if spec.startswith("codec:"):
         return registry_codec(spec)
     return object_codec(spec)
@@ -175,11 +215,27 @@ def object_codec(spec: str) -> PythonCodec:
             validate=found["validate"],
             encode=found["encode"],
             incremental_decoder=found["incremental"],
+            **declared_refusals(spec, target, path),
         )
     if callable(target):
         return PythonCodec(spec, f"{description}, as a strict decoder", decode=target)
     wanted = ", ".join(name for names in ATTRIBUTES.values() for name in names)
     raise CodecSpecError(spec, f"{path} is not callable and has none of {wanted}")
+
+
+def declared_refusals(spec: str, target: object, path: str) -> dict[str, Any]:
+    """Return the `refusals` (exception classes besides ValueError meaning "refused") and
+    `refusal_offset` (reads the offset from one) a codec object declares; CodecSpecError when
+    they are not a tuple of exception classes and a callable."""
+    refusals = getattr(target, "refusals", ())
+    offset = getattr(target, "refusal_offset", None)
+    if not isinstance(refusals, tuple) or not all(
+        isinstance(kind, type) and issubclass(kind, BaseException) for kind in refusals
+    ):
+        raise CodecSpecError(spec, f"{path}.refusals must be a tuple of exception classes")
+    if offset is not None and not callable(offset):
+        raise CodecSpecError(spec, f"{path}.refusal_offset must be callable")
+    return {"refusals": refusals, "refusal_offset": offset}
 
 
 def import_module(spec: str, name: str) -> ModuleType:

@@ -9,18 +9,21 @@ timeout files) into minimized findings (triage.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import IO, Final
 
 from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.fuzzing.inflight import CRASHES
 from utf8cert.harness.vectors.model import Level, VectorSet
 
 DEFAULT_MAX_LEN: Final = 65536 + 512
@@ -30,8 +33,13 @@ DEFAULT_TIMEOUT: Final = 20
 SCRIPT_NAME: Final = "utf8cert_fuzzer.py"
 
 SCRIPT: Final = '''#!{python}
-"""A utf8cert fuzz target for {spec}, written by `utf8cert fuzz`: run it to fuzz again,
-or give it a file to replay one input (libFuzzer flags as arguments)."""
+"""A utf8cert fuzz target for {spec}, written by `utf8cert fuzz`.
+
+Run it with libFuzzer flags (and corpus directories) to fuzz again. Give it input files to
+replay them: each difference is printed (capability, what, level, the input, expected and
+actual), and it exits 0 when no input differs, 1 when one does. A crash or a hang kills the
+replay: see the finding's .txt for the `utf8cert check --isolate` line.
+"""
 
 import sys
 
@@ -45,6 +53,8 @@ run(
     fail_on={fail_on!r},
     keep_going={keep_going!r},
     splices={splices!r},
+    known={known!r},
+    profile={profile!r},
 )
 '''
 
@@ -66,22 +76,35 @@ class Campaign:
     timeout: int = DEFAULT_TIMEOUT
     libfuzzer_flags: tuple[str, ...] = ()
     dictionary: Path | None = None
+    profile: str = "rfc3629"
+    """The dialect the codec is judged by (harness/check/profiles.py)."""
+    known: frozenset[tuple[str, str, str]] = frozenset()
+    """The behaviours of known deviations (from a baseline, known.py): no findings."""
 
     @property
     def corpus(self) -> Path:
         """Return the campaign's working corpus: every input libFuzzer keeps."""
         return self.artifacts / "corpus"
 
+    built_seeds: Path | None = None
+    """Seeds already built (corpus/seeds/ of the source tree, for the built-in vectors alone),
+    used as they are; None: the campaign writes its own."""
+
     @property
     def seeds(self) -> Path:
         """Return the campaign's seeds: the vectors' inputs, read by libFuzzer and spliced by
-        the mutator."""
-        return self.artifacts / "seeds"
+        the mutator (ARTIFACTS/seeds, unless `built_seeds`)."""
+        return self.artifacts / "seeds" if self.built_seeds is None else self.built_seeds
+
+    @property
+    def straddles(self) -> Path:
+        """Return the campaign's seeds that straddle the 64- and 4096-byte boundaries."""
+        return self.artifacts / "straddles"
 
     @property
     def crashes(self) -> Path:
         """Return where libFuzzer writes its crash-, timeout- and oom- files."""
-        return self.artifacts / "libfuzzer"
+        return self.artifacts / CRASHES
 
     @property
     def script(self) -> Path:
@@ -105,6 +128,8 @@ def write_script(campaign: Campaign) -> Path:
         fail_on=campaign.fail_on,
         keep_going=campaign.keep_going,
         splices=str(campaign.seeds),
+        known=sorted(campaign.known),
+        profile=campaign.profile,
     )
     campaign.script.write_text(text, encoding="utf-8")
     campaign.script.chmod(0o755)
@@ -118,6 +143,7 @@ def libfuzzer_argv(campaign: Campaign) -> list[str]:
         str(campaign.script),
         str(campaign.corpus),  # libFuzzer writes new inputs into its first directory only
         str(campaign.seeds),
+        str(campaign.straddles),
         f"-max_len={campaign.max_len}",
         f"-timeout={campaign.timeout}",
         f"-artifact_prefix={campaign.crashes}{os.sep}",
@@ -153,7 +179,12 @@ class Progress:
     per_second: int = 0
     corpus: int = 0
     coverage: int = 0
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.time)
+    ended: float | None = None
+    reported: bool = False
+    """Whether libFuzzer printed a status line (none while the seed pass has not ended)."""
+    interrupted: str | None = None
+    """The signal that stopped the campaign early (SIGINT, SIGTERM, SIGHUP), if one did."""
 
     def read(self, line: str) -> bool:
         """Update from one line of libFuzzer's output; return True if it was a status line."""
@@ -161,6 +192,7 @@ class Progress:
         if status is None:
             return False
         self.executions = int(status.group(1))
+        self.reported = True
         for name, value in _STATUS_FIELDS.findall(line):
             if name == "cov":
                 self.coverage = int(value)
@@ -172,29 +204,52 @@ class Progress:
 
     @property
     def elapsed(self) -> float:
-        """Return the seconds since the campaign started."""
-        return time.monotonic() - self.started
+        """Return the seconds the campaign ran (so far, while it runs)."""
+        return (time.time() if self.ended is None else self.ended) - self.started
+
+    def summary(self, findings: int, first: float | None) -> str:
+        """Return the campaign in one line: executions (seed pass included), speed, corpus,
+        coverage, findings and when the first came, and the signal that stopped it if one did."""
+        rate = self.executions / self.elapsed if self.elapsed > 0 else 0.0
+        line = f"{self.executions:,} executions in {self.elapsed:.1f} s ({rate:,.0f}/s), "
+        if self.reported:
+            line += f"corpus {self.corpus} inputs, coverage {self.coverage}; "
+        else:
+            line += "all in the seed pass (before any mutation); "
+        line += f"{findings} finding(s)"
+        if first is not None:
+            line += f", the first after {max(0.0, first - self.started):.1f} s"
+        if self.interrupted is not None:
+            line += f"; interrupted ({self.interrupted})"
+        return line
 
 
-def seed_corpus(campaign: Campaign, vectors: VectorSet) -> None:
-    """Create the campaign's directories and write the vectors' inputs as its seeds."""
-    from utf8cert.harness.fuzzing.corpus import build_corpus
+def seed_corpus(campaign: Campaign, vectors: VectorSet | None) -> None:
+    """Create the campaign's directories, write the vectors' inputs as its seeds (None: the
+    campaign's `built_seeds` are used as they are), and the straddling seeds."""
+    from utf8cert.harness.fuzzing.corpus import build_corpus, straddling_seeds
+    from utf8cert.harness.fuzzing.finding import write_atomically
 
-    for directory in (campaign.crashes, campaign.corpus):
+    for directory in (campaign.crashes, campaign.corpus, campaign.straddles):
         directory.mkdir(parents=True, exist_ok=True)
-    build_corpus(vectors, campaign.seeds)
+    if vectors is not None:
+        build_corpus(vectors, campaign.seeds)
+    for name, data in straddling_seeds(campaign.max_len).items():
+        if not (campaign.straddles / name).is_file():
+            write_atomically(campaign.straddles / name, data)
 
 
 def fuzz(
     campaign: Campaign,
-    vectors: VectorSet,
+    vectors: VectorSet | None,
     show: Callable[[Progress], None],
     log: IO[str],
     environment: dict[str, str] | None = None,
 ) -> tuple[int, Progress]:
     """Run the campaign to its end; return libFuzzer's exit status and its last progress.
 
-    Every line libFuzzer prints goes to `log`; `show` is called on each status line. The
+    Every line libFuzzer prints goes to `log`, after the seconds since the start, as it comes
+    (`tail -f` follows it); `show` is called on each status line. The
     child runs with PYTHONHASHSEED=0, so that a given -seed replays the same campaign.
     """
     seed_corpus(campaign, vectors)
@@ -209,22 +264,64 @@ def fuzz(
         env=env,
         text=True,
         errors="replace",
+        start_new_session=True,  # a Ctrl-C reaches libFuzzer only through `forwarding`
+        preexec_fn=die_with_parent(),
     )
     assert process.stdout is not None
-    try:
-        for line in process.stdout:
-            log.write(line)
-            if progress.read(line):
-                show(progress)
-    finally:
-        status = process.wait()
-        log.flush()
+    show(progress)
+    with forwarding(process, progress):
+        try:
+            for line in process.stdout:
+                log.write(f"{progress.elapsed:9.2f}  {line}")
+                log.flush()
+                if progress.read(line):
+                    show(progress)
+        finally:
+            status = process.wait()
+            progress.ended = time.time()
+            log.flush()
     return status, progress
 
 
-def pass_through(flags: Sequence[str]) -> tuple[str, ...]:
-    """Return the libFuzzer flags given after `--`; ValueError for one not `-name=value`."""
-    for flag in flags:
-        if not re.fullmatch(r"-[a-z_]+=\S*", flag):
-            raise ValueError(f"{flag!r} is not a libFuzzer flag (-name=value)")
-    return tuple(flags)
+STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[None]:
+    """Within the block, a SIGINT, SIGTERM or SIGHUP to this process is passed on to the
+    campaign's process group as SIGTERM (libFuzzer then prints its final statistics and exits
+    72), and noted in `progress.interrupted`; a second one kills the group."""
+
+    def forward(signum: int, frame: object) -> None:
+        stop = signal.SIGKILL if progress.interrupted else signal.SIGTERM
+        progress.interrupted = signal.Signals(signum).name
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, stop)
+
+    previous = {signum: signal.signal(signum, forward) for signum in STOPPING}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def die_with_parent() -> Callable[[], None] | None:
+    """Return what the child runs before libFuzzer starts: on Linux, a call asking the kernel to
+    send it SIGTERM when utf8cert dies (PR_SET_PDEATHSIG), so that a killed driver leaves no
+    campaign running; None elsewhere. Looked up here, in the parent: the child, forked from a
+    process with a progress thread, must only make the call."""
+    if sys.platform != "linux":
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig, sigterm = 1, int(signal.SIGTERM)
+
+    def ask() -> None:
+        prctl(pr_set_pdeathsig, sigterm)
+
+    return ask

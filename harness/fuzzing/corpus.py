@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Final
 
@@ -40,6 +41,13 @@ def named_seeds(vectors: VectorSet) -> dict[str, bytes]:
             seen.add(data)
             seeds[vector.id] = data
     return seeds
+
+
+def default_seeds() -> Path | None:
+    """Return corpus/seeds/ of utf8cert's source tree (the committed seed corpus), None when
+    utf8cert is installed without it (the seeds are not package data)."""
+    seeds = Path(str(files("utf8cert.corpus"))) / "seeds"
+    return seeds if seeds.is_dir() else None
 
 
 def seed_inputs(vectors: VectorSet) -> list[bytes]:
@@ -79,3 +87,36 @@ def build_corpus(vectors: VectorSet, directory: Path, *, prune: bool = True) -> 
                 path.unlink()
                 removed += 1
     return CorpusChange(written, removed, unchanged)
+
+
+STRADDLED: Final = (0x20AC, 0x1F600)
+"""A three- and a four-byte character. Few: a 4 KiB seed costs an instrumented pure-Python
+decoder tens of milliseconds, and with six characters the seed pass took half a second more."""
+VALUE_ONLY_ERRORS: Final = (b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80")
+"""Sequences of the right shape that only their value makes ill-formed (RFC 3629 §3, §4):
+overlong "/" in two and three bytes, U+D800, 0x110000. A vector path that checks only the shape
+of each sequence, from 64 bytes on, lets them through."""
+STRADDLED_BOUNDARIES: Final = (64, 4096)
+"""The block boundaries the straddling seeds cross (65536 is left to the mutator: one such
+input costs a pure-Python codec a tenth of a second)."""
+
+
+def straddling_seeds(max_len: int) -> dict[str, bytes]:
+    """Return {name: input}: each STRADDLED character in ASCII, starting 1, 2 or 3 bytes before
+    each STRADDLED_BOUNDARIES boundary, so that it is cut by it, and each VALUE_ONLY_ERRORS
+    sequence across the 64-byte boundary (the inputs of --max-len or less). A buffered decoder
+    that loses a held-back character, or a long-input path that checks shapes only, fails on
+    one of these in the seed pass, before any mutation."""
+    seeds = {}
+    for boundary in STRADDLED_BOUNDARIES:
+        for value in STRADDLED:
+            encoded = chr(value).encode("utf-8")
+            for back in range(1, len(encoded)):
+                data = b"a" * (boundary - back) + encoded + b"z"
+                if len(data) <= max_len:
+                    seeds[f"straddle-{boundary}-u{value:04x}-{back}"] = data
+    for index, sequence in enumerate(VALUE_ONLY_ERRORS):
+        data = b"a" * (STRADDLED_BOUNDARIES[0] - 1) + sequence + b"z"
+        if len(data) <= max_len:
+            seeds[f"straddle-64-error-{index}"] = data
+    return seeds

@@ -7,7 +7,9 @@ into a vector) or raised, as OSS-Fuzz and ClusterFuzzLite expect of a target.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import signal
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -15,10 +17,14 @@ from typing import Final, NoReturn
 
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.probe import at_or_above, probe
+from utf8cert.harness.check.profile import Profile
+from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.fuzzing.finding import slug, write_atomically
+from utf8cert.harness.fuzzing.inflight import CRASHES, InFlight
+from utf8cert.harness.fuzzing.known import Behaviour, behaviour, unknown
 from utf8cert.harness.fuzzing.screen import conforms
-from utf8cert.harness.vectors.model import Level
+from utf8cert.harness.vectors.model import LEVELS, Level
 
 FINDING_EXIT: Final = 79
 """The exit status of a target that stopped at its first finding (recorded under pending/).
@@ -30,6 +36,23 @@ PENDING: Final = "pending"
 
 class CodecDiffers(AssertionError):
     """Raised by a target without a findings directory: the codec and the reference differ."""
+
+
+class _UserInterrupt:
+    """Whether this process was sent SIGINT: only then is a KeyboardInterrupt the user's."""
+
+    received = False
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    _UserInterrupt.received = True
+    raise KeyboardInterrupt
+
+
+def watch_interrupts() -> None:
+    """Note SIGINT as it arrives (then raise KeyboardInterrupt, as Python does), so that a
+    KeyboardInterrupt a codec raises itself is told apart from the user's."""
+    signal.signal(signal.SIGINT, _interrupted)
 
 
 def describe(difference: Difference, data: bytes) -> str:
@@ -54,14 +77,28 @@ class DifferentialTarget:
         fail_on: Level = "must",
         findings: Path | None = None,
         keep_going: bool = False,
+        max_len: int | None = None,
+        known: frozenset[Behaviour] = frozenset(),
+        profile: Profile = RFC3629,
     ) -> None:
         self.codec = codec
         wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
         self.capabilities = wanted & codec.capabilities
         self.binding = at_or_above(fail_on)
+        weaker = LEVELS[LEVELS.index(fail_on) + 1 :]
+        self.next_level = weaker[0] if weaker else None
         self.pending = None if findings is None else findings / PENDING
         self.keep_going = keep_going
-        self.recorded: set[str] = set()
+        self.known = known
+        self.profile = profile
+        # The screen passes only what RFC 3629 itself expects: a dialect's inputs all go to the
+        # probe, which judges them against the profile's reading.
+        self.screened = profile is RFC3629
+        self.recorded: set[Behaviour] = set()
+        self.crashes = None if findings is None else findings / CRASHES
+        self.inflight = (
+            None if self.crashes is None or max_len is None else InFlight(self.crashes, max_len)
+        )
 
     def already_found(self) -> bool:
         """Return True if a finding is recorded (by another worker of a -fork campaign)."""
@@ -74,14 +111,48 @@ class DifferentialTarget:
         os._exit(FINDING_EXIT)  # libFuzzer's own crash handling would keep a second copy
 
     def differences(self, data: bytes) -> list[Difference]:
-        """Return the differences on `data` at or above the level that fails ([] if none)."""
-        found = probe(self.codec, data, capabilities=self.capabilities)
-        return [difference for difference in found if difference.level in self.binding]
+        """Return the differences on `data` at or above the level that fails, less the known
+        behaviours ([] if none)."""
+        asked = probe(self.codec, data, capabilities=self.capabilities, profile=self.profile)
+        # A difference from RFC 3629 that the profile allows is no difference from the profile.
+        found = unknown([d for d in asked if not d.allowed_by], self.known)
+        binding = [difference for difference in found if difference.level in self.binding]
+        if not binding and self.inflight is not None:
+            # Counted for the hint at the end: "rerun with --fail-on <the next level>".
+            self.inflight.lesser += any(difference.level == self.next_level for difference in found)
+        return binding
 
     def __call__(self, data: bytes) -> None:
+        if self.inflight is not None:
+            self.inflight.start(data)
+        try:
+            self.judge(data)
+        except KeyboardInterrupt:
+            if _UserInterrupt.received:
+                raise
+            self.fault(data)
+        if self.inflight is not None:
+            self.inflight.done()
+
+    def fault(self, data: bytes) -> None:
+        """Save `data`, on which the codec raised KeyboardInterrupt, as a crash file for triage
+        (replayed in a separate process) and stop; raise CodecDiffers without a findings
+        directory."""
+        if self.crashes is None:
+            raise CodecDiffers(f"the codec raised KeyboardInterrupt\n  input: {data.hex()}")
+        self.crashes.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.crashes / f"crash-{hashlib.sha1(data).hexdigest()}", data)
+        if self.inflight is not None:
+            self.inflight.done()
+        if not self.keep_going:
+            self.stop()
+
+    def judge(self, data: bytes) -> None:
+        """Return None when the codec agrees with the reference on `data`; else record the
+        differences (or raise CodecDiffers without a findings directory)."""
         # The screen costs a fraction of a probe and passes nearly every input; only what it
         # does not pass is probed, and only a difference the probe finds counts.
-        if conforms(self.codec, data, self.capabilities):
+        if self.screened and conforms(self.codec, data, self.capabilities):
             return
         differences = self.differences(data)
         if not differences:
@@ -91,21 +162,26 @@ class DifferentialTarget:
         self.record(data, differences)
 
     def record(self, data: bytes, differences: Sequence[Difference]) -> None:
-        """Save `data` under pending/ for each new kind of difference; exit unless keep_going.
+        """Save `data` under pending/ if it shows a behaviour not recorded before, named after
+        the first such difference; exit unless keep_going.
 
-        A kind already saved (by this process or another worker of a fork-mode campaign) is
-        not saved again: `--keep-going` collects kinds of difference, not inputs.
+        One input is one finding, whatever number of capabilities it differs on; a behaviour
+        already saved (by this process or, under the same name, by another worker of a
+        fork-mode campaign) is not saved again: `--keep-going` collects behaviours, not inputs.
         """
         assert self.pending is not None
-        for difference in differences:
-            stem = slug(difference)
-            if stem in self.recorded:
-                continue
-            self.recorded.add(stem)
-            path = self.pending / f"{stem}.bin"
-            if path.exists():
-                continue
-            self.pending.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, data)
+        new = [
+            difference for difference in differences if behaviour(difference) not in self.recorded
+        ]
+        self.recorded.update(behaviour(difference) for difference in differences)
+        if new:
+            path = self.pending / f"{slug(new[0])}.bin"
+            if path.exists():  # the same kind of difference, on another kind of input
+                path = path.with_name(f"{slug(new[0])}-{behaviour(new[0])[2]}.bin")
+            if not path.exists():
+                self.pending.mkdir(parents=True, exist_ok=True)
+                write_atomically(path, data)
         if not self.keep_going:
+            if self.inflight is not None:
+                self.inflight.done()
             self.stop()

@@ -30,8 +30,25 @@ ByteMutate = Callable[[bytes, int], bytes]
 
 BLOCK_BOUNDARIES: Final = (64, 4096, 65536)
 """Sizes where codecs switch to vector paths or refill a buffer: inputs are grown across them."""
-BOUNDARY_ODDS: Final = (6, 3, 1)
-"""How often each boundary is chosen: long inputs are slow to check, so the longest is rarest."""
+
+SHORT: Final = 128
+"""The longest input of a short execution: room to straddle the 64-byte boundary, no more.
+
+The length schedule. Errors, boundaries of the RFC 3629 §4 table and chunk cuts are dense in
+short inputs, and a short input costs a pure-Python codec about a hundred microseconds on all
+five capabilities where one of 64 KiB costs a tenth of a second. Left alone, a campaign's corpus
+drifts long (libFuzzer keeps every input that reaches a new loop count, and mutating or crossing
+a long input gives a long one): at the default --max-len, 22 to 45 executions a second. So each
+mutation first cuts its input to a SHORT window and works on that; only LONG_ODDS of them then
+grow the result across the 4096- or 65536-byte boundary (bench/README.md, "## fuzz").
+"""
+LONG_ODDS: Final = ((4096, 0.003), (65536, 0.0002))
+"""The fraction of mutations grown across each long boundary (when --max-len leaves room).
+
+Measured (bench/README.md, "## fuzz"): for a byte-at-a-time Python codec one 4 KiB input costs
+about 40 short ones and one 64 KiB input about 600, so each long class takes about an eighth of
+the campaign's time; a 4096-byte page bug is still found in a second or two (at 1%/0.05%, long
+inputs took half the time and the speed ratio to a plain campaign fell to 0.38)."""
 
 MAX_SHIFT: Final = 15
 """Up to 15 bytes of shift puts a sequence at every offset of a 16-byte vector register."""
@@ -92,19 +109,51 @@ class Mutator:
             self._seeded = True
 
     def __call__(self, data: bytes, max_size: int, seed: int) -> bytes:
-        """Return `data` after one to four mutations, at most `max_size` bytes long."""
+        """Return `data` after one to four mutations, at most `max_size` bytes long: a window of
+        at most SHORT bytes of it mutated, and in LONG_ODDS of the calls grown across a long
+        block boundary."""
         self._seed(seed)
+        short = min(max_size, SHORT)
+        data = self.window(data, short)
         count = 1 + min(3, int(self._rng.expovariate(1.5)))
         for _ in range(count):
-            data = pick(self._rng, self._slots)(data, max_size)
+            data = pick(self._rng, self._slots)(data, short)
+        data = data[:short]
+        boundary = self.long_boundary(max_size)
+        if boundary is not None:
+            data = self.straddle(data, boundary)[: boundary + SHORT]
         return data[:max_size]
 
+    def long_boundary(self, max_size: int) -> int | None:
+        """Return the long block boundary to grow this mutation across (LONG_ODDS), None for a
+        short one (always None when `max_size` leaves no room past the boundary)."""
+        draw = self._rng.random()
+        for boundary, odds in LONG_ODDS:
+            if draw < odds and boundary + SHORT <= max_size:
+                return boundary
+            draw -= odds
+        return None
+
+    def window(self, data: bytes, size: int) -> bytes:
+        """Return `data` if it is at most `size` bytes, else `size` bytes or fewer of it, cut at
+        character starts: most often around a non-ASCII byte, where the errors are."""
+        if len(data) <= size:
+            return data
+        found = _NON_ASCII.search(data, below(self._rng, len(data))) or _NON_ASCII.search(data)
+        centre = found.start() if found is not None else below(self._rng, len(data))
+        start = character_start(data, max(0, centre - below(self._rng, size)))
+        end = character_start(data, start + size)
+        return data[start : end if end > start else start + size]
+
     def crossover(self, first: bytes, second: bytes, max_size: int, seed: int) -> bytes:
-        """Return a head of `first` joined to a tail of `second`, cut at character starts."""
+        """Return a head of `first` joined to a tail of `second`, cut at character starts (of
+        SHORT windows of each: a crossover is a short execution)."""
         self._seed(seed)
+        short = min(max_size, SHORT)
+        first, second = self.window(first, short), self.window(second, short)
         head = character_start(first, between(self._rng, 0, len(first)))
         tail = character_start(second, between(self._rng, 0, len(second)))
-        return (first[:head] + second[tail:])[:max_size]
+        return (first[:head] + second[tail:])[:short]
 
     # Each operation below returns the new input; it may exceed max_size, which __call__ trims.
 
@@ -166,15 +215,14 @@ class Mutator:
         """Return `data` padded so a non-ASCII sequence in it starts 0..3 bytes before a block
         boundary (64, 4096 or 65536) that fits in `max_size`, straddling it; `data` itself when
         no boundary fits."""
-        fitting = [
-            boundary
-            for boundary, odds in zip(BLOCK_BOUNDARIES, BOUNDARY_ODDS, strict=True)
-            for _ in range(odds)
-            if boundary < max_size
-        ]
+        fitting = [boundary for boundary in BLOCK_BOUNDARIES if boundary < max_size]
         if not fitting:
             return data
-        boundary = pick(self._rng, fitting)
+        return self.straddle(data, pick(self._rng, fitting))
+
+    def straddle(self, data: bytes, boundary: int) -> bytes:
+        """Return `data` padded (or its head dropped) so that a non-ASCII sequence in it (or
+        one inserted) starts 0..3 bytes before `boundary`, straddling it."""
         found = _NON_ASCII.search(data, between(self._rng, 0, len(data))) or _NON_ASCII.search(data)
         if found is None or self._rng.random() < 0.25:
             target = self._position(data)  # bring something to straddle the boundary with

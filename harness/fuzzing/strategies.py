@@ -5,7 +5,9 @@
     ill_formed(kind)           well-formed text with one ill-formed sequence of `kind` inserted
     chunkings(data)            `data` cut into chunks, for incremental decoders
     code_points()              ints to encode: scalars, surrogates and values above U+10FFFF
-    utf8_inputs()              any of the above, or plain bytes, at every alignment
+    vector_inputs()            the input of one built-in vector
+    utf8_inputs()              any of the above in text, or plain bytes, at every alignment and
+                               across the 64- and 4096-byte boundaries
 
     assert_conforms(codec, data, chunks=…, code_points=…)   raises AssertionError on a difference
     conformance_test(codec)    a ready `@given` test of assert_conforms on utf8_inputs()
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,12 +38,14 @@ from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.codec.interface import Codec
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import describe
+from utf8cert.harness.fuzzing.kinds import one_kind_each
 from utf8cert.harness.vectors.model import Level
 from utf8cert.harness.vectors.samples import (
     BOUNDARY_SCALARS,
     SCALAR_RANGES,
     SURROGATES,
     error_sequence,
+    pick,
 )
 from utf8cert.reference import ErrorKind
 
@@ -140,21 +145,110 @@ def code_points(*, max_size: int = 16) -> st.SearchStrategy[list[int]]:
     return st.lists(st.one_of(scalars(), scalars(), unencodable), max_size=max_size)
 
 
-def utf8_inputs(*, max_size: int = 32) -> st.SearchStrategy[bytes]:
-    """Return a strategy for byte strings near the valid space: well-formed text, text with one
-    error of any kind, or arbitrary bytes (one draw in five), after 0..15 bytes of ASCII.
+@functools.cache
+def _vector_inputs() -> tuple[bytes, ...]:
+    """Return the distinct inputs of the built-in vectors (loaded once: half a second)."""
+    from utf8cert.harness.fuzzing.corpus import seed_inputs
+    from utf8cert.harness.vectors.load import load_vectors
 
-    The ASCII puts what follows at every offset of a 16-byte register, where alignment-bound
-    fast paths (word or SIMD loops over ASCII) go wrong.
+    return tuple(seed_inputs(load_vectors()))
+
+
+def vector_inputs() -> st.SearchStrategy[bytes]:
+    """Return a strategy for the input of one built-in vector (each the case of a bug someone
+    thought of: signatures, combining marks, every row and error of the table)."""
+    return st.deferred(lambda: st.sampled_from(_vector_inputs()))
+
+
+BLOCK_BOUNDARIES: tuple[int, ...] = (64, 4096)
+"""Input sizes where codecs switch to block or page loops: pieces are drawn across them."""
+TARGETS: tuple[int, ...] = (
+    *range(16),
+    *(edge - back for edge in BLOCK_BOUNDARIES for back in (3, 2, 1, 0) for _ in range(2)),
+)
+"""Where the first non-ASCII byte of an input is put: at each offset of a 16-byte register
+(alignment-bound word and SIMD loops), and 0..3 bytes before a block boundary (buffers that
+lose a character across it): a quarter of the inputs straddle 64, a quarter 4096."""
+WELL_FORMED_PIECES: tuple[str, ...] = ("row end", "character", "decomposed", "signature")
+"""Well-formed pieces: the UTF-8 of a row's first or last scalar (or U+FEFF, U+FFFD, U+FFFE),
+of any scalar, of a character in its canonical decomposition (a letter and a combining mark,
+which a codec must not compose), of U+FEFF after a character (no signature: it must be kept)."""
+PIECES: tuple[ErrorKind | str, ...] = (
+    *ErrorKind,
+    *ErrorKind,
+    *WELL_FORMED_PIECES,
+    *("vector", "vector", "text", "bytes"),
+)
+"""What an input is made around: an ill-formed sequence of each kind of RFC 3629 §4 (each kind
+one draw in twelve), a well-formed piece, a vector's input; or only text, or arbitrary bytes."""
+DECOMPOSED: tuple[str, ...] = tuple(
+    unicodedata.normalize("NFD", chr(value))
+    for value in range(0xC0, 0x250)
+    if unicodedata.normalize("NFD", chr(value)) != chr(value)
+)
+"""Latin letters with diacritics in their canonical decomposition (Unicode's data, by
+CPython's unicodedata): the text a normalizing decoder changes."""
+
+
+def _piece(draw: st.DrawFn, which: ErrorKind | str) -> bytes:
+    if isinstance(which, ErrorKind):
+        return error_sequence(draw(st.randoms(use_true_random=True)), which)
+    if which == "vector":
+        return draw(vector_inputs())
+    if which == "decomposed":
+        return draw(st.sampled_from(DECOMPOSED)).encode("utf-8")
+    if which == "signature":
+        return b"a\xef\xbb\xbf"  # after a character: U+FEFF as text (RFC 3629 §6)
+    value = draw(st.sampled_from(BOUNDARY_SCALARS) if which == "row end" else scalars())
+    return chr(value).encode("utf-8")
+
+
+def _place(joined: bytes, target: int) -> bytes:
+    """Return `joined` behind ASCII that moves its first non-ASCII byte to offset `target` (only
+    as far as it can: no ASCII when it already stands further)."""
+    first = next((index for index, byte in enumerate(joined) if byte >= 0x80), 0)
+    return b"a" * max(0, target - first) + joined
+
+
+@st.composite
+def utf8_inputs(draw: st.DrawFn, *, max_size: int = 32) -> bytes:
+    """Return byte strings near the valid space: short well-formed text around one piece of the
+    RFC 3629 §4 table (an ill-formed sequence of any kind, a row's first or last character, any
+    character…) or a vector's input, in half of them followed by a second, well-formed piece;
+    one draw in twelve plain text or arbitrary bytes (up to `max_size`). The first non-ASCII
+    byte is put at offset 0..15 or 0..3 bytes before the 64- or 4096-byte boundary (TARGETS).
+
+    An ill-formed piece comes with errors of two more kinds, and in half of the draws a
+    sequence cut short at the end: `assert_conforms` asks about each kind alone (kinds.py).
+    Measured: with Hypothesis' default 100 examples, `assert_conforms` on these inputs catches
+    each broken codec of utf8cert's own tests in at least 99 runs of 100, each with a fresh
+    example database (tests/fuzzing/test_strategies_rate.py, bench/README.md).
     """
-    core = st.one_of(
-        well_formed(max_size=max_size),
-        ill_formed(max_size=max_size),
-        well_formed(max_size=max_size),
-        ill_formed(max_size=max_size),
-        st.binary(max_size=max_size),
-    )
-    return st.builds(lambda shift, data: b"a" * shift + data, st.integers(0, 15), core)
+    # The shape of the input is drawn from a true pseudo-random generator (seeded by Hypothesis,
+    # so a failure replays): Hypothesis' own choices favour a few values in 100 examples, and
+    # left the rarer kinds out of one run in six.
+    rng = draw(st.randoms(use_true_random=True))
+    which = pick(rng, PIECES)
+    if which == "bytes":
+        joined = draw(st.binary(max_size=max_size))
+    elif which == "text":
+        joined = draw(well_formed(max_size=max_size))
+    else:
+        joined = draw(well_formed(max_size=3)) + _piece(draw, which)
+        if isinstance(which, ErrorKind) and which is not ErrorKind.TRUNCATED:
+            # Errors of two more kinds (assert_conforms also asks each kind alone).
+            for kind in rng.sample([kind for kind in ErrorKind if kind != which], 2):
+                if kind is not ErrorKind.TRUNCATED:
+                    joined += draw(well_formed(max_size=2)) + _piece(draw, kind)
+        if rng.random() < 0.5:
+            # A well-formed piece: twice the draws for codecs that mishandle text (asked alone
+            # too when the input holds errors).
+            joined += _piece(draw, pick(rng, WELL_FORMED_PIECES))
+        if which is ErrorKind.TRUNCATED or (isinstance(which, ErrorKind) and rng.random() < 0.5):
+            joined += _piece(draw, ErrorKind.TRUNCATED)  # cut short at the end of the input
+        else:
+            joined += draw(well_formed(max_size=3))
+    return _place(joined, pick(rng, TARGETS))
 
 
 @functools.cache
@@ -180,15 +274,24 @@ def assert_conforms(
 
     `codec` is a Codec or a spec string (None: CPython's codec). `chunks` (joined: `data`) are
     fed to its incremental decoder and `code_points` to its encoder; by default they are
-    derived from `data` as the fuzzer derives them. Raises CodecSpecError for a bad spec.
+    derived from `data` as the fuzzer derives them. Ill-formed `data` is also asked with every
+    error replaced by U+FFFD and, when it holds errors of several kinds, with each kind's errors
+    alone (kinds.py), each with questions derived from it: a validator that misses one kind is
+    caught next to others, and a decoder that mangles text behind a refusal. Raises
+    CodecSpecError for a bad spec.
     """
     loaded = _codec(codec)
     binding = at_or_above(fail_on)
-    found = probe(loaded, data, chunks=chunks, code_points=code_points)
-    differences = [difference for difference in found if difference.level in binding]
-    if differences:
-        described = "\n".join(describe(difference, data) for difference in differences)
-        raise AssertionError(f"{loaded.spec} differs from the reference:\n{described}")
+    for each in [data, *one_kind_each(data)]:
+        # The chunks and code points given are those of `data`; its parts get their own.
+        own = each is data
+        found = probe(
+            loaded, each, chunks=chunks if own else None, code_points=code_points if own else None
+        )
+        differences = [difference for difference in found if difference.level in binding]
+        if differences:
+            described = "\n".join(describe(difference, each) for difference in differences)
+            raise AssertionError(f"{loaded.spec} differs from the reference:\n{described}")
 
 
 def conformance_test(codec: Codec | str | None, *, fail_on: Level = "must") -> Callable[..., None]:

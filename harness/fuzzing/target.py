@@ -20,12 +20,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
+from utf8cert.harness.check.profiles import profile_named
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
-from utf8cert.harness.fuzzing.corpus import seed_inputs
-from utf8cert.harness.fuzzing.differential import DifferentialTarget
+from utf8cert.harness.fuzzing.differential import DifferentialTarget, describe, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import LEVELS
 
 ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
@@ -87,6 +86,34 @@ def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
         sys.exit(f"utf8cert fuzz: {error}")
 
 
+FALLBACK_MAX_LEN: Final = 1 << 20
+"""The longest input recorded in flight when libFuzzer is given no -max_len (it then takes the
+longest corpus input, or 4096)."""
+
+
+def max_len_of(argv: Sequence[str]) -> int:
+    """Return the -max_len libFuzzer is given in `argv` (the last one wins), else
+    FALLBACK_MAX_LEN."""
+    given = [flag.partition("=")[2] for flag in argv if flag.startswith("-max_len=")]
+    return int(given[-1]) if given and given[-1].isdigit() else FALLBACK_MAX_LEN
+
+
+def replay(target: DifferentialTarget, paths: Sequence[Path]) -> int:
+    """Put each file's bytes to the codec and print each difference (capability, what, level,
+    the input, expected and actual); return 1 if any input differs, else 0: the exit status of
+    a replay. A codec that kills the process kills the replay: replay it with `utf8cert check
+    SPEC --isolate --input HEX`."""
+    differs = False
+    for path in paths:
+        data = path.read_bytes()
+        differences = target.differences(data)
+        print(f"{path}: {len(data)} bytes, {len(differences) or 'no'} difference(s)")
+        for difference in differences:
+            print(describe(difference, data))
+        differs = differs or bool(differences)
+    return 1 if differs else 0
+
+
 def run(
     spec: str | None = None,
     argv: Sequence[str] | None = None,
@@ -96,6 +123,8 @@ def run(
     fail_on: str = "must",
     keep_going: bool = False,
     splices: str | None = None,
+    known: Iterable[tuple[str, str, str]] = (),
+    profile: str = "rfc3629",
 ) -> None:
     """Fuzz the codec of `spec` (default CPython's) against the reference; return never.
 
@@ -103,13 +132,27 @@ def run(
     under `findings`/pending/ for `utf8cert fuzz` to minimize (and the campaign stops unless
     `keep_going`); without, it is raised, as OSS-Fuzz expects. The mutator splices in the
     files of the directory `splices` (`utf8cert fuzz` passes the campaign's seeds), else the
-    inputs of the built-in vectors.
+    inputs of the built-in vectors. A campaign's script (with `findings`) given only input files
+    replays them (`replay`) instead of starting libFuzzer; an OSS-Fuzz target (without) leaves
+    a replay to libFuzzer, which reports the raised difference as a crash. The `known`
+    behaviours (known.py, from a baseline) are no findings; answers are judged by the dialect
+    `profile` names (default RFC 3629).
     """
     atheris = import_atheris()
     codec = load_instrumented(atheris, spec)
     if fail_on not in LEVELS:
         sys.exit(f"utf8cert fuzz: fail_on must be one of {', '.join(LEVELS)}, not {fail_on!r}")
     argv = list(sys.argv if argv is None else argv)
+    inputs = [word for word in argv[1:] if not word.startswith("-")]
+    if findings is not None and inputs and all(Path(word).is_file() for word in inputs):
+        judge = DifferentialTarget(
+            codec,
+            capabilities=capabilities,
+            fail_on=fail_on,
+            known=frozenset(known),
+            profile=profile_named(profile),
+        )
+        sys.exit(replay(judge, [Path(word) for word in inputs]))
     # libFuzzer's merge passes (-fork mode starts with one) restart after every crash: there a
     # difference is recorded and fuzzing goes on, or each seed that shows it costs a restart.
     merging = any(flag.startswith("-merge_inner") for flag in argv)
@@ -119,10 +162,18 @@ def run(
         fail_on=fail_on,
         findings=None if findings is None else Path(findings),
         keep_going=keep_going or merging,
+        max_len=max_len_of(argv),
+        known=frozenset(known),
+        profile=profile_named(profile),
     )
+    watch_interrupts()
     if not target.keep_going and target.already_found():
         target.stop()  # a -fork worker started after another one found something
     if splices is None:
+        # Imported only here: the vector loader and its schema cost a fifth of a second.
+        from utf8cert.harness.fuzzing.corpus import seed_inputs
+        from utf8cert.harness.vectors.load import load_vectors
+
         pieces = seed_inputs(load_vectors())
     else:
         pieces = [path.read_bytes() for path in sorted(Path(splices).iterdir()) if path.is_file()]

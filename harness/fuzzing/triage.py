@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
-from utf8cert.harness.fuzzing.finding import Finding, minimize, save, slug
+from utf8cert.harness.fuzzing.finding import Finding, Reproduce, minimize, save, slug
+from utf8cert.harness.fuzzing.known import Behaviour, behaviour
 from utf8cert.harness.vectors.model import Level
 
 LIBFUZZER_ARTIFACTS: Final = ("crash-", "timeout-", "oom-", "leak-")
@@ -38,13 +40,19 @@ class Triaged:
 
 
 def _make_finding(
-    spec: str, target: DifferentialTarget, data: bytes, stem: str | None, max_tries: int
+    spec: str,
+    target: DifferentialTarget,
+    data: bytes,
+    stem: str | None,
+    max_tries: int,
+    reproduce: Reproduce,
 ) -> Finding | None:
     """Return the finding for `data`, minimized: of the kind named `stem`, else of its first
-    difference; None when `data` shows no difference."""
+    difference, with the other differences of the minimized input; None when `data` shows no
+    difference."""
     differences = target.differences(data)
     if stem is not None:
-        differences = [d for d in differences if slug(d) == stem]
+        differences = [d for d in differences if stem in (slug(d), f"{slug(d)}-{behaviour(d)[2]}")]
     if not differences:
         return None
     wanted = slug(differences[0])
@@ -53,10 +61,12 @@ def _make_finding(
         return any(slug(d) == wanted for d in target.differences(candidate))
 
     small = minimize(data, keeps, max_tries=max_tries)
-    difference = next((d for d in target.differences(small) if slug(d) == wanted), None)
+    found = target.differences(small)
+    difference = next((d for d in found if slug(d) == wanted), None)
     if difference is None:  # a flaky codec: keep the input as found
-        small, difference = data, differences[0]
-    return Finding(spec, small, difference)
+        small, found, difference = data, target.differences(data), differences[0]
+    others = tuple(d for d in found if d is not difference)
+    return Finding(spec, small, difference, others, reproduce, stem or "")
 
 
 def triage_pending(
@@ -66,11 +76,17 @@ def triage_pending(
     *,
     capabilities: Iterable[Capability] | None,
     fail_on: Level,
+    known: frozenset[Behaviour] = frozenset(),
+    profile: str = "rfc3629",
 ) -> Iterator[Triaged]:
     """Yield a finding for each input under pending/, removing the inputs that became one."""
-    target = DifferentialTarget(codec, capabilities=capabilities, fail_on=fail_on)
+    target = DifferentialTarget(
+        codec, capabilities=capabilities, fail_on=fail_on, known=known, profile=PROFILES[profile]
+    )
+    reproduce = Reproduce(fail_on, profile=profile)
     for source in sorted((artifacts / PENDING).glob("*.bin")):
-        finding = _make_finding(spec, target, source.read_bytes(), source.stem, max_tries=2000)
+        data = source.read_bytes()
+        finding = _make_finding(spec, target, data, source.stem, 2000, reproduce)
         if finding is None:
             kept = source.rename(source.with_suffix(".unreproduced"))  # not pending any more
             yield Triaged(kept, problem="no longer shows the difference (a flaky codec?)")
@@ -88,6 +104,8 @@ def triage_crashes(
     capabilities: Iterable[Capability] | None,
     fail_on: Level,
     timeout: float,
+    known: frozenset[Behaviour] = frozenset(),
+    profile: str = "rfc3629",
 ) -> Iterator[Triaged]:
     """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation."""
     sources = sorted(
@@ -99,10 +117,18 @@ def triage_crashes(
         return
     codec = load_codec(spec, isolate=True, timeout=timeout)
     try:
-        target = DifferentialTarget(codec, capabilities=capabilities, fail_on=fail_on)
+        target = DifferentialTarget(
+            codec,
+            capabilities=capabilities,
+            fail_on=fail_on,
+            known=known,
+            profile=PROFILES[profile],
+        )
         for source in sources:
-            tries = 0 if source.name.startswith("timeout-") else ISOLATED_TRIES
-            finding = _make_finding(spec, target, source.read_bytes(), None, max_tries=tries)
+            hung = source.name.startswith("timeout-")
+            reproduce = Reproduce(fail_on, True, timeout if hung else None, profile)
+            tries = 0 if hung else ISOLATED_TRIES
+            finding = _make_finding(spec, target, source.read_bytes(), None, tries, reproduce)
             if finding is None:
                 problem = "shows no difference when replayed in a separate process"
                 yield Triaged(source, problem=f"{problem}: see libfuzzer.log")

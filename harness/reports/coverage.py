@@ -39,7 +39,8 @@ def coverage_lines(report: Report) -> list[str]:
             lines.append(f"  {capability}: {coverage.summary()}")
             continue
         status = "certified" if coverage.certified else f"NOT certified (below {THRESHOLD:.0%})"
-        lines.append(f"  {capability}: {coverage.summary()} ({coverage.share:.1%}): {status}")
+        share = f"{coverage.share:.1%} of those counted"
+        lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
         reasons = coverage.inapplicable.most_common()
         for reason, count in reasons[:SHOWN_REASONS]:
             lines.append(f"    inapplicable {count}: {reason}")

@@ -105,6 +105,9 @@ def test_java_modified_utf8_is_what_the_datainput_documentation_describes() -> N
 def test_rfc2279_reads_surrogates_as_values_and_writes_up_to_0x7fffffff() -> None:
     # RFC 2279 §2's table: 1 to 6 octets up to 0x7FFFFFFF (seeds/004_*.txt); §6 rejects
     # overlong forms (its C0 80 example), so they stay ill-formed.
+    # §4's first example: "A<NOT IDENTICAL TO><ALPHA>." is 41 E2 89 A2 CE 91 2E.
+    assert encoded("rfc2279", [0x41, 0x2262, 0x391, 0x2E]) == "41 e2 89 a2 ce 91 2e"
+    assert decoded("rfc2279", "41 e2 89 a2 ce 91 2e") == "A\u2262\u0391."
     assert decoded("rfc2279", "ed a0 80") == "\ud800"
     assert encoded("rfc2279", [0x7FFFFFFF]) == "fd bf bf bf bf bf"
     assert encoded("rfc2279", [0x200000]) == "f8 88 80 80 80"
@@ -165,3 +168,22 @@ def test_cpython_surrogatepass_passes_its_profile_on_every_capability() -> None:
     assert checked.differences == []
     assert checked.certified
     assert "incremental" in checked.capabilities
+
+
+def test_a_dialect_with_one_more_deviation_is_closest_to_its_profile_with_the_rest_named() -> None:
+    checked = report("Cesu8Plus", "rfc3629", every_vector=False)
+    likeness = checked.fingerprint()
+    assert likeness.fitting == ()
+    assert likeness.closest == "cesu-8"
+    assert likeness.left_over.keys() == {"accepted ill-formed input"}  # C0 AF read as "/"
+    assert likeness.explained + sum(likeness.left_over.values()) == likeness.total
+    assert "closest to CESU-8" in checked.verdict()
+
+
+def test_a_codec_no_dialect_explains_is_told_so() -> None:
+    codec = load_codec("broken_codecs:NormalizingDecoder")  # no dialect normalizes text
+    checked = run_check(codec, touched(), only=("decode",))
+    assert not checked.conformant
+    assert checked.fingerprint().closest is None
+    assert checked.fingerprint().sentence() == "no dialect profile explains its must differences"
+    assert "no dialect profile explains" in checked.verdict()

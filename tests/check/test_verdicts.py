@@ -13,12 +13,19 @@ from pathlib import Path
 import pytest
 from declining_codecs import Declining, any_surrogate, over_64_kib
 
-from utf8cert.harness.check.compare import compare_encode, compare_replace
+from utf8cert.harness.check.compare import compare_decode, compare_encode, compare_replace
 from utf8cert.harness.check.coverage import THRESHOLD
 from utf8cert.harness.check.expected import ExpectedEncoding, expectation_for
 from utf8cert.harness.check.run import Report, run_check
 from utf8cert.harness.cli.main import main
-from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec, Outcome, Returned
+from utf8cert.harness.codec.interface import (
+    CAPABILITIES,
+    Capability,
+    Codec,
+    Outcome,
+    Refused,
+    Returned,
+)
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, VectorSet
@@ -172,6 +179,10 @@ def test_a_signature_is_graded_may_alone_and_a_wrong_fffd_count_keeps_should() -
     assert (difference.level, difference.what) == ("should", "wrong U+FFFD count")
     (stripped,) = compare_replace(Always(Returned("\ufffd\ufffd")), expected, LABEL)
     assert (stripped.level, stripped.what) == ("may", "signature stripped")
+    (offset,) = compare_decode(Always(Refused("no", 4)), expected, LABEL)  # the error is at 3
+    assert (offset.level, offset.what) == ("should", "wrong error offset")
+    (after,) = compare_decode(Always(Refused("no", 0)), expected, LABEL)  # 0 after EF BB BF
+    assert (after.level, after.what) == ("may", "error offset counted after the signature")
 
 
 def test_one_input_shows_the_reference_answer_beside_the_codec_for_each_capability(
@@ -204,7 +215,7 @@ def test_the_readme_profile_command_passes_cpython_surrogatepass(tmp_path: Path)
     markdown = certificate.read_text(encoding="utf-8")
     assert "conformant to the python-surrogatepass profile" in markdown
     asked = document["coverage"]["decode"]["asked"]
-    assert f"decode: {asked} of {asked} answered (100.0%): certified" in markdown
+    assert f"decode: {asked} of {asked} answered (100.0% of those counted): certified" in markdown
 
 
 def test_without_the_profile_the_verdict_names_the_dialect(tmp_path: Path) -> None:

@@ -191,3 +191,20 @@ def test_incremental_output_is_every_piece_joined_and_checked_for_type() -> None
 def test_a_decoder_factory_that_raises_is_a_crash() -> None:
     codec = PythonCodec("t", "t", incremental_decoder=raising(LookupError("gone")))
     assert codec.decode_chunks([b"a"], False) == Failed("crash", "LookupError: gone")
+
+
+def test_a_decoder_may_return_code_points_above_unicode_as_a_tuple_of_ints() -> None:
+    codec = PythonCodec(
+        "t",
+        "t",
+        decode=lambda data: (0x41, 0x110000),
+        decode_replace=lambda data: (0x41, 0x42),  # all within Unicode: a str was due
+        incremental_decoder=lambda: type(
+            "D", (), {"decode": lambda self, chunk, final=False: "A" if final else (0x110000,)}
+        )(),
+    )
+    assert codec.decode(b"x") == Returned((0x41, 0x110000))
+    assert codec.decode_replace(b"x") == Failed(
+        "wrong-type", "decode_replace returned tuple (65, 66), not str"
+    )
+    assert codec.decode_chunks([b"x"], True) == Returned((0x110000, 0x41))

@@ -184,9 +184,9 @@ BROKEN_MODULE = (
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [
-        ("", "expected MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND"),
-        (":decode", "expected MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND"),
-        ("{m}:", "expected MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND"),
+        ("", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
+        (":decode", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
+        ("{m}:", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
         (
             "no_such_module_here:decode",
             "cannot import module 'no_such_module_here': "
@@ -221,7 +221,8 @@ BROKEN_MODULE = (
         ),
         (
             "cmd:",
-            "no command after 'cmd:' (expected MODULE:ATTR, codec:NAME[:ERRORS] or cmd:COMMAND)",
+            "no command after 'cmd:' "
+            "(expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME)",
         ),
         ("cmd:node 'unclosed", "cannot split the command: No closing quotation"),
         (

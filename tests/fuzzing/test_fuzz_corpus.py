@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.fuzzing.corpus import build_corpus, named_seeds, seed_inputs
+from utf8cert.harness.fuzzing.corpus import build_corpus, named_seeds, seed_inputs, straddling_seeds
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, VectorSet
 from utf8cert.reference import ErrorKind, decode_legacy, errors
@@ -116,3 +116,26 @@ def test_corpus_build_command_reports_what_it_did(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2 and "nowhere.yaml" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_corpus_build_writes_the_source_trees_seeds_wherever_it_is_run(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "utf8cert.harness", "corpus", "build"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=os.environ)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{SEEDS}: 0 written, 0 removed, ")  # up to date, and there
+    assert not (tmp_path / "corpus").exists()
+
+
+def test_straddling_seeds_cut_a_character_at_64_and_4096() -> None:
+    seeds = straddling_seeds(66048)
+    errors = {name: seeds.pop(name) for name in list(seeds) if "-error-" in name}
+    for data in errors.values():
+        with pytest.raises(UnicodeDecodeError) as refused:
+            data.decode("utf-8")  # CPython refuses it, at the sequence across 64
+        assert refused.value.start == 63
+    for data in seeds.values():
+        text = data.decode("utf-8")  # well-formed (CPython)
+        cut = [b for b in (64, 4096) if len(data) > b and data[b - 1] >= 0x80 <= data[b]]
+        assert len(cut) == 1, data[-8:]
+        assert len(text) < len(data)  # a multi-byte character in it
+    assert all(len(data) <= 70 for data in straddling_seeds(100).values())

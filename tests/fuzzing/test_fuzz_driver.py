@@ -17,9 +17,9 @@ from utf8cert.harness.fuzzing.campaign import (
     Progress,
     default_dictionary,
     libfuzzer_argv,
-    pass_through,
     write_script,
 )
+from utf8cert.harness.fuzzing.flags import LIBFUZZER_FLAGS, pass_through
 from utf8cert.harness.fuzzing.target import COVERED, instrumented_packages
 
 
@@ -51,7 +51,12 @@ def test_libfuzzer_gets_the_corpus_the_seeds_and_every_option(tmp_path: Path) ->
         libfuzzer_flags=("-only_ascii=1", "-max_len=64"),
     )
     argv = libfuzzer_argv(campaign)
-    assert argv[:3] == [str(campaign.script), str(campaign.corpus), str(campaign.seeds)]
+    assert argv[:4] == [
+        str(campaign.script),
+        str(campaign.corpus),
+        str(campaign.seeds),
+        str(campaign.straddles),
+    ]
     for flag in (
         "-max_len=4096",
         "-max_total_time=30",
@@ -90,6 +95,23 @@ def test_only_libfuzzer_flags_pass_through() -> None:
     for bad in ("runs=5", "--runs=5", "-runs", "corpus_dir"):
         with pytest.raises(ValueError, match="is not a libFuzzer flag"):
             pass_through([bad])
+    with pytest.raises(ValueError, match="libFuzzer has no flag -bogus_flag"):
+        pass_through(["-bogus_flag=1"])
+
+
+def test_the_flags_known_are_the_ones_libfuzzer_lists(tmp_path: Path) -> None:
+    # libFuzzer's own -help=1, from a bare atheris target: the independent list.
+    script = tmp_path / "bare.py"
+    script.write_text("import sys, atheris\natheris.Setup(sys.argv, len)\natheris.Fuzz()\n")
+    listed = subprocess.run(
+        [sys.executable, str(script), "-help=1"], capture_output=True, text=True, timeout=120
+    )
+    names = {
+        line.split()[0]
+        for line in (listed.stdout + listed.stderr).splitlines()
+        if line.startswith(" ") and line.split() and line.split()[0].isidentifier()
+    }
+    assert names == LIBFUZZER_FLAGS
 
 
 @pytest.mark.parametrize(
@@ -140,4 +162,16 @@ def test_the_target_script_replays_one_input(tmp_path: Path) -> None:
     replay.write_bytes(b"\xf0\x9f\x98\x80 ok")
     done = subprocess.run([str(script), str(replay)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "Executed" in done.stderr
+    assert "no difference" in done.stdout
+
+
+def test_replaying_a_finding_prints_the_difference_and_exits_1(tmp_path: Path) -> None:
+    campaign = Campaign(spec="codec:utf-8:surrogatepass", artifacts=tmp_path)
+    campaign.seeds.mkdir()
+    script = write_script(campaign)
+    replay = tmp_path / "input"
+    replay.write_bytes(b"\xed\xa0\x80")  # U+D800, which RFC 3629 §3 leaves out
+    done = subprocess.run([str(script), str(replay)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "decode: accepted ill-formed input (must)" in done.stdout
+    assert "ED A0 80" in done.stdout

@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.probe import probe
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, CodecDiffers, DifferentialTarget
 from utf8cert.harness.fuzzing.finding import (
     Finding,
+    Reproduce,
+    explanation,
     minimize,
     reproducer,
     save,
@@ -24,6 +27,11 @@ from utf8cert.harness.fuzzing.finding import (
 from utf8cert.harness.fuzzing.triage import TRIAGED, triage_crashes, triage_pending
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
+
+
+def probe_first(spec: str, data: bytes = b"\xed\xa0\x80") -> Difference:
+    [difference, *_] = probe(load_codec(spec), data)
+    return difference
 
 
 def finding_of(spec: str, data: bytes, **asked: object) -> Finding:
@@ -88,7 +96,7 @@ def test_an_encoding_finding_is_an_encoding_vector(tmp_path: Path) -> None:
     assert vector.error is not None and vector.error.index == 1
     with pytest.raises(UnicodeEncodeError):  # CPython agrees: no UTF-8 for U+D800
         "a\ud800".encode("utf-8")
-    assert reproducer(finding, vector_file).endswith(f"--vectors {vector_file}")
+    assert reproducer(finding).endswith("--input 61EDA080")  # the encoder is offered U+D800
 
 
 def test_saving_writes_three_files_and_leaves_no_temporary_one(tmp_path: Path) -> None:
@@ -115,16 +123,32 @@ def test_a_target_without_a_findings_directory_raises_the_difference() -> None:
     target(b"plain ascii")  # no difference, nothing raised
 
 
-def test_keep_going_records_each_kind_once(tmp_path: Path) -> None:
-    target = DifferentialTarget(
-        load_codec("codec:utf-8:surrogatepass"), findings=tmp_path, keep_going=True
-    )
+def test_one_bug_is_one_finding_with_every_capability_it_shows_on(tmp_path: Path) -> None:
+    # CPython's surrogatepass decodes ED A0 80 as U+D800 and encodes U+D800: one bug (lone
+    # surrogates let through), seen by decode, replace, incremental and encode.
+    codec = load_codec("codec:utf-8:surrogatepass")
+    target = DifferentialTarget(codec, findings=tmp_path, keep_going=True)
     target(b"\xed\xa0\x80")
-    target(b"x\xed\xbf\xbf")
-    pending = sorted(path.name for path in (tmp_path / PENDING).iterdir())
-    assert "decode-accepted-ill-formed-input.bin" in pending
-    assert "encode-encoded-a-surrogate.bin" in pending
-    assert (tmp_path / PENDING / "encode-encoded-a-surrogate.bin").read_bytes() == b"\xed\xa0\x80"
+    target(b"x\xed\xbf\xbf")  # the same behaviours: nothing new
+    pending = tmp_path / PENDING
+    assert sorted(path.name for path in pending.iterdir()) == [
+        "decode-accepted-ill-formed-input.bin"
+    ]
+    [done] = triage_pending(codec.spec, codec, tmp_path, capabilities=None, fail_on="must")
+    assert done.finding is not None and done.vector_file is not None
+    assert {"decode", "encode"} <= set(done.finding.capabilities)
+    vectors = list(load_vectors([done.vector_file], builtin=False))
+    assert {type(vector) for vector in vectors} == {DecodeVector, EncodeVector}
+    explained = done.vector_file.with_suffix(".txt").read_text()
+    assert "encode: encoded a surrogate" in explained
+    assert "decode: accepted ill-formed input" in explained
+
+
+def test_a_should_finding_reproduces_at_its_level(tmp_path: Path) -> None:
+    finding = Finding(
+        "codec:utf-8", b"a", probe_first("codec:utf-8:surrogatepass"), reproduce=Reproduce("should")
+    )
+    assert "--fail-on should" in reproducer(finding)
 
 
 def test_triage_minimizes_pending_inputs_into_findings(tmp_path: Path) -> None:
@@ -163,3 +187,23 @@ def test_triage_replays_libfuzzer_crash_files_in_a_separate_process(tmp_path: Pa
     assert crashed.source == crashes / TRIAGED / "crash-1"
     [unexplained] = [item for item in done if item.finding is None]
     assert unexplained.source == crashes / "crash-2"
+
+
+def test_a_long_finding_shows_a_window_at_the_offset_where_the_answers_part() -> None:
+    # A euro sign across the 4096-byte block of BlockBufferedDecoder: CPython decodes it whole.
+    data = b"a" * 4094 + "€".encode() + b"xyz"
+    assert data.decode("utf-8").endswith("€xyz")
+    finding = finding_of("fuzz_codecs:BlockBufferedDecoder", data)
+    [shown] = [line for line in explanation(finding).splitlines() if line.startswith("input:")]
+    assert "4100 bytes; at offset 4095:" in shown
+    assert "E2 [82] AC 78" in shown  # only the byte pointed at is bracketed
+    assert len(shown) < 200
+
+
+def test_minimizing_overwrites_stray_errors_and_keeps_the_offset() -> None:
+    data = b"\xff" + b"x" * 99 + b"\xc0\x80" + b"\xed\xa0\x80"
+
+    def keeps(candidate: bytes) -> bool:
+        return candidate[100:102] == b"\xc0\x80"
+
+    assert minimize(data, keeps) == b"a" * 100 + b"\xc0\x80"

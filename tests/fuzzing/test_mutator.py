@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import random
 
-from utf8cert.harness.fuzzing.mutator import BLOCK_BOUNDARIES, MAX_SHIFT, Mutator, character_start
+from utf8cert.harness.fuzzing.mutator import (
+    BLOCK_BOUNDARIES,
+    LONG_ODDS,
+    MAX_SHIFT,
+    SHORT,
+    Mutator,
+    character_start,
+)
 from utf8cert.harness.vectors.samples import BOUNDARY_SCALARS
 from utf8cert.reference import ErrorKind
 
@@ -171,3 +178,28 @@ def test_over_many_calls_inputs_grow_past_4096_bytes_and_every_operation_runs() 
             data = TEXT
     assert longest > 4096
     assert stub.calls  # libFuzzer's own mutations are part of the mix
+
+
+def test_mutations_work_on_short_windows_and_a_few_straddle_the_long_boundaries() -> None:
+    # The length schedule: a corpus input of 64 KiB is mutated as a window of at most SHORT
+    # bytes, and about LONG_ODDS of the mutations are grown across 4096 or 65536.
+    chosen = Mutator(StubMutate(), [b"\xed\xa0\x80"])
+    long_input = "aé€😀".encode() * 6000
+    calls = 50000
+    lengths = [len(chosen(long_input, 70000, seed)) for seed in range(calls)]
+    short = sum(length <= SHORT for length in lengths)
+    grown = {
+        boundary: sum(boundary - 4 < length <= boundary + SHORT for length in lengths)
+        for boundary, _ in LONG_ODDS
+    }
+    assert short + sum(grown.values()) == calls
+    for boundary, odds in LONG_ODDS:
+        assert odds * calls / 4 <= grown[boundary] <= odds * calls * 4, (boundary, grown)
+
+
+def test_a_window_is_cut_at_character_starts() -> None:
+    chosen = mutator()
+    data = "€".encode() * 100
+    for _ in range(200):
+        cut = chosen.window(data, SHORT)
+        assert 0 < len(cut) <= SHORT and cpython_accepts(cut)

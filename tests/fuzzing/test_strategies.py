@@ -13,6 +13,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+from utf8cert.harness.fuzzing.kinds import one_kind_each
 from utf8cert.harness.fuzzing.strategies import (
     ALL_SCALARS,
     assert_conforms,
@@ -141,8 +142,10 @@ def test_the_ready_property_passes_a_conformant_codec() -> None:
     "name", ["ForgetfulIncremental", "SurrogateWritingEncoder", "AlignedAsciiFastPath"]
 )
 def test_the_ready_property_fails_a_broken_codec(name: str) -> None:
-    # No shrinking: that the property fails is the point here, not the smallest example.
-    quick = settings(max_examples=200, phases=[Phase.generate], print_blob=False)
+    # No shrinking: that the property fails is the point here, not the smallest example. The
+    # draws depend on more than the seed (Hypothesis mixes in constants from the modules loaded
+    # in the process), so enough examples that an alignment bug is met whatever was loaded.
+    quick = settings(max_examples=1000, phases=[Phase.generate], print_blob=False)
     test = quick(conformance_test(f"fuzz_codecs:{name}"))
     with pytest.raises(AssertionError, match="differs from the reference"):
         test()
@@ -162,3 +165,28 @@ def test_the_same_property_runs_as_an_atheris_target() -> None:
         except AssertionError:
             failures += 1
     assert failures > 0
+
+
+def test_an_input_with_errors_of_three_kinds_is_also_asked_one_kind_at_a_time() -> None:
+    # F4 90 80 80 is beyond U+10FFFF (one unit, read the RFC 2279 way), C0 an overlong lead,
+    # AF a lone tail (RFC 3629 §4); EF BF BD is U+FFFD.
+    replaced = "\ufffd".encode()
+    data = b"a\xf4\x90\x80\x80b\xc0\xafc"
+    assert one_kind_each(data) == [
+        b"a" + replaced + b"b" + replaced + replaced + b"c",  # no error kept
+        b"a" + replaced + b"b" + replaced + b"\xafc",  # unexpected continuation
+        b"a" + replaced + b"b\xc0" + replaced + b"c",  # overlong
+        b"a\xf4\x90\x80\x80b" + replaced + replaced + b"c",  # out of range
+    ]
+    assert one_kind_each(b"a" + replaced + b"b\xc0" + replaced + b"c") == [
+        b"a" + replaced + b"b" + replaced + replaced + b"c"
+    ]
+    assert one_kind_each("well-formed €".encode()) == []
+    assert one_kind_each(data)[0].decode("utf-8")  # CPython: no error left
+
+
+def test_a_validator_missing_one_kind_is_caught_beside_errors_of_other_kinds() -> None:
+    # LaxRangeValidator passes F4 90 80 80; C0 makes the whole input ill-formed, so only the
+    # input with the out-of-range sequence alone shows the defect.
+    with pytest.raises(AssertionError, match="LaxRangeValidator differs"):
+        assert_conforms("broken_codecs:LaxRangeValidator", b"a\xf4\x90\x80\x80b\xc0")

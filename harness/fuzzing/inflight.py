@@ -1,0 +1,101 @@
+"""The input being executed, kept where a sudden death of the fuzzing process cannot lose it.
+
+libFuzzer saves the input that crashed the process when it sees the crash: a signal it handles
+(SIGSEGV, SIGABRT), a Python exception, its own timeout. A codec that calls `os._exit`, or a
+process killed from outside, leaves nothing. So each execution first writes its input into a
+memory-mapped file (a memory copy, no system call: about a microsecond) and marks it done after;
+a file still holding an input that is not done, once the process has gone, names the input that
+killed it. `rescue` turns such inputs into crash files for triage (triage.py), next to libFuzzer's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+CRASHES: Final = "libfuzzer"
+"""The campaign's crash directory, under its artifacts: libFuzzer's crash-, timeout- and oom-
+files, and the in-flight files."""
+PREFIX: Final = "inflight-"
+"""One file per fuzzing process: `inflight-PID`, in the campaign's crash directory."""
+_HEADER: Final = struct.Struct("<qqq")
+"""The input's length (or DONE), how many inputs this process has been given, and on how many
+of them the codec differed only at a level that does not fail."""
+DONE: Final = -1
+
+
+class InFlight:
+    """A record of the input being executed, in the file `directory`/inflight-PID."""
+
+    def __init__(self, directory: Path, max_len: int) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / f"{PREFIX}{os.getpid()}"
+        self.capacity = max_len
+        self.executions = 0
+        self.lesser = 0
+        with self.path.open("wb") as file:
+            file.truncate(_HEADER.size + max_len)
+        with self.path.open("r+b") as file:
+            self._map = mmap.mmap(file.fileno(), 0)
+        self.done()
+
+    def start(self, data: bytes) -> None:
+        """Record `data` as the input being executed (its first `max_len` bytes: libFuzzer
+        never gives more)."""
+        size = min(len(data), self.capacity)
+        self.executions += 1
+        self._map[_HEADER.size : _HEADER.size + size] = data[:size]
+        _HEADER.pack_into(self._map, 0, size, self.executions, self.lesser)
+
+    def done(self) -> None:
+        """Record that no input is being executed."""
+        _HEADER.pack_into(self._map, 0, DONE, self.executions, self.lesser)
+
+
+@dataclass
+class Tally:
+    """What the processes of a campaign did, counted by themselves."""
+
+    executions: int = 0
+    """Inputs given (the seed pass included, whatever ended the process)."""
+    lesser: int = 0
+    """Inputs on which the codec differed only at a level that does not fail."""
+
+
+def left_behind(path: Path) -> tuple[Tally, bytes | None]:
+    """Return what an in-flight file's process counted, and the input it records as being
+    executed (None when none is, or the file holds no such record)."""
+    content = path.read_bytes()
+    if len(content) < _HEADER.size:
+        return Tally(), None
+    size, executions, lesser = _HEADER.unpack_from(content)
+    if size == DONE or not 0 <= size <= len(content) - _HEADER.size:
+        return Tally(executions, lesser), None
+    return Tally(executions, lesser), content[_HEADER.size : _HEADER.size + size]
+
+
+def collect(directory: Path, *, rescue: bool) -> Tally:
+    """Remove the in-flight files under `directory` and return what their processes counted,
+    summed.
+
+    With `rescue`, each input left in flight becomes a `crash-SHA1` file (unless libFuzzer
+    wrote that file itself, having seen the crash); without (the campaign was stopped on
+    purpose, so the input it was running killed nothing), it is dropped.
+    """
+    tally = Tally()
+    for path in sorted(directory.glob(f"{PREFIX}*")):
+        counted, data = left_behind(path)
+        path.unlink()
+        tally.executions += counted.executions
+        tally.lesser += counted.lesser
+        if data is None or not rescue:
+            continue
+        crash = directory / f"crash-{hashlib.sha1(data).hexdigest()}"
+        if not crash.exists():
+            crash.write_bytes(data)
+    return tally

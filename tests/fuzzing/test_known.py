@@ -1,0 +1,70 @@
+"""Known behaviours: what a baseline makes known to a campaign, and what one finding stands for.
+
+The baselines are written by `utf8cert check` itself on the built-in vectors, as a user makes
+them; the kinds are RFC 3629's (ED A0 80 is a surrogate, C0 80 an overlong form of U+0000).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from utf8cert.harness.check.baseline import write_baseline
+from utf8cert.harness.check.probe import probe
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
+from utf8cert.harness.fuzzing.known import behaviour, known_behaviours
+from utf8cert.harness.fuzzing.triage import triage_pending
+from utf8cert.harness.vectors.load import load_vectors
+
+
+def test_a_behaviour_is_the_capability_what_and_kind_of_input() -> None:
+    [surrogate, *_] = probe(load_codec("codec:utf-8:surrogatepass"), b"ab\xed\xa0\x80")
+    assert behaviour(surrogate) == ("decode", "accepted ill-formed input", "surrogate")
+    [overlong, *_] = probe(load_codec("broken_codecs:NaiveBitDecoder"), b"\xc0\x80")
+    assert behaviour(overlong) == ("decode", "accepted ill-formed input", "overlong")
+
+
+def test_a_baseline_makes_its_behaviours_known_and_no_others(tmp_path: Path) -> None:
+    # NaiveBitDecoder accepts surrogates and overlongs alike; its baseline, written on the
+    # surrogate vectors only (ids sur-N), knows the first bug and not the second.
+    vectors = load_vectors()
+    naive = load_codec("broken_codecs:NaiveBitDecoder")
+    differences = run_check(naive, vectors).differences
+    baseline = tmp_path / "baseline.json"
+    write_baseline(baseline, naive.spec, [d for d in differences if d.vector.startswith("sur-")])
+    known = known_behaviours(baseline, vectors)
+    assert ("decode", "accepted ill-formed input", "surrogate") in known
+    assert not any(kind == "overlong" for _, _, kind in known)
+
+    target = DifferentialTarget(naive, findings=tmp_path, keep_going=True, known=known)
+    target(b"ab\xed\xa0\x80")  # known: no finding
+    assert not (tmp_path / PENDING).exists()
+    target(b"\xc0\x80")  # not known
+    assert [path.name for path in (tmp_path / PENDING).iterdir()] == [
+        "decode-accepted-ill-formed-input.bin"
+    ]
+
+
+def test_no_baseline_knows_nothing() -> None:
+    assert known_behaviours(None, load_vectors()) == frozenset()
+
+
+def test_one_kind_of_difference_on_two_kinds_of_input_is_two_findings(tmp_path: Path) -> None:
+    # NaiveBitDecoder accepts the overlong C0 AF and the surrogate ED A0 80 (RFC 3629 §3, §10):
+    # "accepted ill-formed input" both times, two behaviours, two findings.
+    naive = load_codec("broken_codecs:NaiveBitDecoder")
+    target = DifferentialTarget(naive, findings=tmp_path, keep_going=True)
+    target(b"\xc0\xaf")
+    target(b"\xed\xa0\x80")
+    target(b"x\xc0\x80")  # an overlong again: nothing new
+    pending = sorted(path.name for path in (tmp_path / PENDING).iterdir())
+    assert pending == [
+        "decode-accepted-ill-formed-input-surrogate.bin",
+        "decode-accepted-ill-formed-input.bin",
+    ]
+    found = list(triage_pending(naive.spec, naive, tmp_path, capabilities=None, fail_on="must"))
+    assert sorted(item.vector_file.name for item in found if item.vector_file) == [
+        "decode-accepted-ill-formed-input-surrogate.yaml",
+        "decode-accepted-ill-formed-input.yaml",
+    ]

@@ -1,0 +1,99 @@
+"""How often the Hypothesis property catches each broken codec: at least 99 runs of 100.
+
+Each run is Hypothesis' default 100 examples of `utf8_inputs()` with a fresh example database
+(none), as a project's own `@given(utf8_inputs())` test runs in CI. The examples of a run are
+recorded first and then put to every broken codec through `assert_conforms`: a run catches a
+codec when one of its examples fails, exactly what the same run under `@given` would report (the
+examples Hypothesis draws before a failure do not depend on the codec). Slow: 100 runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
+
+RUNS = int(os.environ.get("UTF8CERT_RATE_RUNS", "100"))
+BROKEN = [
+    *(
+        f"broken_codecs:{name}"
+        for name in (
+            "NaiveBitDecoder",
+            "TruncatedTailDropper",
+            "Cesu8Decoder",
+            "AlignedFastPath",
+            "ChunkBoundaryDecoder",
+            "SurrogateWritingEncoder",
+            "LaxRangeValidator",
+            "BomStripper",
+            "NormalizingDecoder",
+            "Block64Decoder",
+            "Page4096Decoder",
+            "CrashingDecoder",
+            "BytesReturningDecoder",
+        )
+    ),
+    *(
+        f"fuzz_codecs:{name}"
+        for name in (
+            "AlignedAsciiFastPath",
+            "LongInputValidator",
+            "BlockBufferedDecoder",
+            "ForgetfulIncremental",
+            "SurrogateWritingEncoder",
+        )
+    ),
+]
+"""Every broken codec of the test suite whose defect is a `must` difference and that returns
+(HangingDecoder hangs: in-process, no property can catch it; OneFffdPerByte and OneFffdPerBadRun
+differ at `should` only, which `assert_conforms` does not fail by default)."""
+
+
+def recorded_runs() -> list[list[bytes]]:
+    """Return the examples of RUNS runs of 100, each with no example database."""
+    runs: list[list[bytes]] = []
+
+    @settings(
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(utf8_inputs())
+    def record(data: bytes) -> None:
+        runs[-1].append(data)
+
+    for _ in range(RUNS):
+        runs.append([])
+        record()
+    return runs
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[list[bytes]]:
+    return recorded_runs()
+
+
+def caught(spec: str, examples: list[bytes]) -> bool:
+    codec = load_codec(spec)
+    for data in examples:
+        try:
+            assert_conforms(codec, data)
+        except AssertionError:
+            return True
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", BROKEN)
+def test_the_property_catches_each_broken_codec_in_99_runs_of_100(
+    spec: str, runs: list[list[bytes]]
+) -> None:
+    assert all(len(examples) == 100 for examples in runs)
+    rate = sum(caught(spec, examples) for examples in runs)
+    print(f"{spec}: caught in {rate} of {len(runs)} runs")
+    assert rate >= 0.99 * len(runs), f"{spec}: caught in {rate} of {len(runs)} runs"

@@ -1,0 +1,146 @@
+"""The conformance matrix: its views, and the committed docs/matrix.md regenerated here."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness import load_codec, load_vectors, run_check
+from utf8cert.harness.cli.main import main
+from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
+from utf8cert.harness.reports.matrix import Column, build, pruned, to_html, to_json
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = ROOT / "docs" / "matrix.md"
+REGENERATE = "utf8cert matrix --python --markdown docs/matrix.md"
+"""The README's command; the test adds `--html matrix.html`, as the README shows."""
+
+
+def two_codecs() -> list[Column]:
+    """Return columns for CPython's strict and surrogatepass codecs and one skipped codec."""
+    vectors = load_vectors()
+    return [
+        Column(name, name, "1", run_check(load_codec(spec), vectors))
+        for name, spec in (("strict", "codec:utf-8"), ("pass", "codec:utf-8:surrogatepass"))
+    ] + [Column("absent", "absent", "unknown", skipped="No module named 'absent'")]
+
+
+def test_cells_are_pass_or_the_kind_of_difference_and_pruning_keeps_disagreements() -> None:
+    matrix = build(two_codecs())
+    surrogates = matrix.behaviours["ill-formed-surrogates · decode"]
+    assert surrogates["strict"] == "pass"
+    assert surrogates["pass"].startswith("must: accepted ill-formed input; should:")
+    assert matrix.vectors["sur-1 · decode"]["pass"] == "must: accepted ill-formed input"
+    assert "ill-formed-surrogates · decode" in pruned(matrix.behaviours)
+    assert "well-formed · decode" not in pruned(matrix.behaviours)  # both pass
+    assert all(cells["strict"] == "pass" for cells in matrix.vectors.values())
+
+
+def test_json_and_html_carry_versions_fingerprints_and_skips_and_html_stands_alone() -> None:
+    matrix = build(two_codecs())
+    data = to_json(matrix)
+    columns = {column["name"]: column for column in data["columns"]}
+    assert columns["absent"]["skipped"] == "No module named 'absent'"
+    assert columns["strict"]["fingerprint"] != columns["pass"]["fingerprint"]
+    page = to_html(matrix)
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page
+    assert not re.search(r"(src|href)=", page)  # nothing to fetch: one self-contained page
+
+
+def cells_of(markdown: str) -> tuple[dict[str, str], set[str], dict[str, dict[str, str]]]:
+    """Return a Markdown matrix's versions by codec, the codecs skipped, and its behaviour cells
+    by row and codec."""
+    versions: dict[str, str] = {}
+    skipped: set[str] = set()
+    behaviours: dict[str, dict[str, str]] = {}
+    names: list[str] = []
+    section = ""
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            section = line
+        if not line.startswith("| ") or line.startswith("|---"):
+            continue
+        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+        if section == "## Codecs" and cells[0] != "codec":
+            name = cells[0].strip("`").removeprefix("adapter:")
+            versions[name] = cells[1]
+            if cells[2].startswith("skipped:"):
+                skipped.add(name)
+        elif section == "## Behaviours":
+            if cells[0] == "behaviour":
+                names = cells[1:]
+            else:
+                behaviours[cells[0]] = dict(zip(names, cells[1:], strict=True))
+    return versions, skipped, behaviours
+
+
+def test_the_committed_matrix_is_what_the_python_adapters_do_here(tmp_path: Path) -> None:
+    """Run the README's command; a cell that changed for a library whose version did not is an
+    unexplained change (a version that differs, or a library missing here, explains it)."""
+    versions, _, committed = cells_of(COMMITTED.read_text(encoding="utf-8"))
+    assert set(versions) == set(PYTHON_ADAPTERS)
+    (tmp_path / "docs").mkdir()
+    command = ["utf8cert", *REGENERATE.split()[1:], "--html", "matrix.html"]
+    finished = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert finished.returncode == 0, finished.stderr
+    assert (tmp_path / "matrix.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    fresh = (tmp_path / "docs" / "matrix.md").read_text(encoding="utf-8")
+    now, skipped, behaviours = cells_of(fresh)
+    comparable = {name for name in now if name not in skipped and now[name] == versions[name]}
+    changed = [
+        f"{row} · {name}: {committed.get(row, {}).get(name)!r} -> {cells[name]!r}"
+        for row, cells in behaviours.items()
+        for name in sorted(comparable & set(cells))
+        if committed.get(row, {}).get(name) != cells[name]
+    ]
+    assert not changed, f"unexplained change; if intended, run `{REGENERATE}`: {changed[:5]}"
+
+
+THIRD_PARTY = ("orjson", "ujson", "simplejson", "rapidjson", "msgspec", "msgpack", "cbor2", "lxml")
+
+WITHOUT_EXTRAS = """
+import sys
+for name in {modules!r}:
+    sys.modules[name] = None  # what the import system does for a package that is not there
+from utf8cert.harness.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_with_only_the_core_installed_the_missing_adapters_are_skipped_with_reasons(
+    tmp_path: Path,
+) -> None:
+    output = tmp_path / "matrix.json"
+    names = ["cpython-strict", "json", "orjson", "msgspec-msgpack", "msgpack", "cbor2", "lxml"]
+    script = WITHOUT_EXTRAS.format(modules=THIRD_PARTY)
+    command = [sys.executable, "-c", script, "matrix", *names, "--json", str(output)]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert finished.returncode == 0, finished.stderr
+    columns = {c["name"]: c for c in json.loads(output.read_text(encoding="utf-8"))["columns"]}
+    assert columns["cpython-strict"]["verdict"].startswith("conformant")
+    assert columns["json"]["skipped"] is None
+    for name in ("orjson", "msgspec-msgpack", "msgpack", "cbor2", "lxml"):
+        assert columns[name]["verdict"] is None
+        assert "ModuleNotFoundError" in columns[name]["skipped"]
+        assert "pip install 'utf8cert[adapters]'" in columns[name]["skipped"]
+        assert f"{name}: ModuleNotFoundError" in finished.stderr
+
+
+def test_an_unknown_adapter_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["matrix", "nonesuch"]) == 2
+    assert "no adapter named nonesuch" in capsys.readouterr().err
+
+
+def test_adapters_lists_each_with_its_version_or_why_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["adapters"]) == 0
+    listing = capsys.readouterr().out
+    for name in PYTHON_ADAPTERS:
+        assert f"adapter:{name} " in listing
+    assert "CPython 3." in listing
