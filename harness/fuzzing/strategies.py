@@ -29,6 +29,7 @@ import functools
 import itertools
 import unicodedata
 from collections.abc import Callable, Sequence
+from random import Random
 from typing import Any
 
 from hypothesis import given
@@ -162,13 +163,12 @@ def vector_inputs() -> st.SearchStrategy[bytes]:
 
 BLOCK_BOUNDARIES: tuple[int, ...] = (64, 4096)
 """Input sizes where codecs switch to block or page loops: pieces are drawn across them."""
-TARGETS: tuple[int, ...] = (
-    *range(16),
-    *(edge - back for edge in BLOCK_BOUNDARIES for back in (3, 2, 1, 0) for _ in range(2)),
-)
-"""Where the first non-ASCII byte of an input is put: at each offset of a 16-byte register
-(alignment-bound word and SIMD loops), and 0..3 bytes before a block boundary (buffers that
-lose a character across it): a quarter of the inputs straddle 64, a quarter 4096."""
+TARGETS: tuple[int, ...] = (*range(16), *(64,) * 8, *(4096,) * 16)
+"""Where an input's non-ASCII bytes go: its first at each offset of a 16-byte register
+(alignment-bound word and SIMD loops), or one of its sequences across a block boundary (buffers
+that lose a character across it): two inputs in five straddle 4096, one in five 64. Measured
+(tests/fuzzing/test_strategies_rate.py): Hypothesis draws a run's examples in clusters, so a
+run can hold few long inputs; 4096 gets the larger share, since only its own inputs reach it."""
 WELL_FORMED_PIECES: tuple[str, ...] = ("row end", "character", "decomposed", "signature")
 """Well-formed pieces: the UTF-8 of a row's first or last scalar (or U+FEFF, U+FFFD, U+FFFE),
 of any scalar, of a character in its canonical decomposition (a letter and a combining mark,
@@ -203,11 +203,30 @@ def _piece(draw: st.DrawFn, which: ErrorKind | str) -> bytes:
     return chr(value).encode("utf-8")
 
 
-def _place(joined: bytes, target: int) -> bytes:
-    """Return `joined` behind ASCII that moves its first non-ASCII byte to offset `target` (only
-    as far as it can: no ASCII when it already stands further)."""
-    first = next((index for index, byte in enumerate(joined) if byte >= 0x80), 0)
-    return b"a" * max(0, target - first) + joined
+def _sequence_starts(data: bytes) -> list[int]:
+    """Return the offsets where a run of non-ASCII bytes or a lead byte (C0..FF) begins."""
+    return [
+        index
+        for index, byte in enumerate(data)
+        if byte >= 0xC0 or (byte >= 0x80 and (index == 0 or data[index - 1] < 0x80))
+    ]
+
+
+def _place(rng: Random, joined: bytes, target: int) -> bytes:
+    """Return `joined` behind ASCII, as far as it can: at a register offset (`target` < 16) its
+    first non-ASCII byte at `target`, and in half of the draws ASCII behind it up to 64 bytes
+    (where vector paths take over from scalar ones); at a block boundary one of its sequences
+    across it, 1 to 3 bytes before it (within the sequence's length; 3 for a lone byte, which
+    the property also asks as U+FFFD's three bytes: kinds.py)."""
+    starts = _sequence_starts(joined) or [0]
+    if target < 16:
+        placed = b"a" * max(0, target - starts[0]) + joined
+        return placed + b"a" * (64 - len(placed)) if rng.random() < 0.5 else placed
+    start = pick(rng, starts)
+    lead = joined[start] if joined else 0
+    length = 2 if 0xC0 <= lead < 0xE0 else 4 if lead >= 0xF0 else 3
+    back = 1 + int(rng.random() * (length - 1))
+    return b"a" * max(0, target - back - start) + joined
 
 
 @st.composite
@@ -216,7 +235,8 @@ def utf8_inputs(draw: st.DrawFn, *, max_size: int = 32) -> bytes:
     RFC 3629 §4 table (an ill-formed sequence of any kind, a row's first or last character, any
     character…) or a vector's input, in half of them followed by a second, well-formed piece;
     one draw in twelve plain text or arbitrary bytes (up to `max_size`). The first non-ASCII
-    byte is put at offset 0..15 or 0..3 bytes before the 64- or 4096-byte boundary (TARGETS).
+    byte is put at offset 0..15, or one of its sequences across the 64- or 4096-byte boundary
+    (TARGETS).
 
     An ill-formed piece comes with errors of two more kinds, and in half of the draws a
     sequence cut short at the end: `assert_conforms` asks about each kind alone (kinds.py).
@@ -248,7 +268,7 @@ def utf8_inputs(draw: st.DrawFn, *, max_size: int = 32) -> bytes:
             joined += _piece(draw, ErrorKind.TRUNCATED)  # cut short at the end of the input
         else:
             joined += draw(well_formed(max_size=3))
-    return _place(joined, pick(rng, TARGETS))
+    return _place(rng, joined, pick(rng, TARGETS))
 
 
 @functools.cache

@@ -1,10 +1,11 @@
 """How often the Hypothesis property catches each broken codec: at least 99 runs of 100.
 
 Each run is Hypothesis' default 100 examples of `utf8_inputs()` with a fresh example database
-(none), as a project's own `@given(utf8_inputs())` test runs in CI. The examples of a run are
-recorded first and then put to every broken codec through `assert_conforms`: a run catches a
-codec when one of its examples fails, exactly what the same run under `@given` would report (the
-examples Hypothesis draws before a failure do not depend on the codec). Slow: 100 runs.
+(none), as a project's own `@given(utf8_inputs())` test runs in CI, each from its own seed. The
+examples of a run are recorded first and then put to every broken codec through
+`assert_conforms`: a run catches a codec when one of its examples fails, exactly what the same
+run under `@given` would report (the examples Hypothesis draws before a failure do not depend on
+the codec). Slow: 100 runs.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
@@ -54,21 +55,26 @@ differ at `should` only, which `assert_conforms` does not fail by default)."""
 
 
 def recorded_runs() -> list[list[bytes]]:
-    """Return the examples of RUNS runs of 100, each with no example database."""
+    """Return the examples of RUNS runs of 100, each with no example database and its own seed
+    (0, 1, …: distinct runs, the same on every machine)."""
     runs: list[list[bytes]] = []
-
-    @settings(
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(utf8_inputs())
-    def record(data: bytes) -> None:
-        runs[-1].append(data)
-
-    for _ in range(RUNS):
+    for run in range(RUNS):
         runs.append([])
+
+        # derandomize=False: the suite's "ci" profile derandomizes, which would make every run
+        # the same run; @seed keeps each one reproducible instead.
+        @seed(run)
+        @settings(
+            database=None,
+            derandomize=False,
+            deadline=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(utf8_inputs())
+        def record(data: bytes) -> None:
+            runs[-1].append(data)
+
         record()
     return runs
 
