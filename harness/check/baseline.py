@@ -2,25 +2,30 @@
 
 A baseline is a JSON document:
 
-    {"utf8cert-baseline": 1, "codec": "codec:utf-8-sig",
+    {"utf8cert-baseline": 2, "codec": "codec:utf-8-sig", "profile": null,
      "deviations": [{"vector": "...", "variant": "...", "capability": "...",
                      "level": "may", "what": "signature stripped"}, ...]}
 
 A difference is known when its vector, variant, capability and `what` match a deviation; a codec
-that starts failing a vector in a new way is therefore a new difference.
+that starts failing a vector in a new way is therefore a new difference. A deviation of the
+baseline that a run no longer shows is fixed: the baseline is out of date. A baseline is recorded
+for one codec spec and profile; `matching` refuses it for another. Format 1 (no profile) is read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.codec.interface import CAPABILITIES
 
-FORMAT: Final = 1
+FORMAT: Final = 2
+READABLE: Final = (1, 2)
+"""The formats `load_baseline` reads."""
 MARKER: Final = "utf8cert-baseline"
 FIELDS: Final = ("vector", "variant", "capability", "what")
 
@@ -28,7 +33,46 @@ Key = tuple[str, str, str, str]
 
 
 class BaselineError(ValueError):
-    """A baseline file that cannot be read; str() is one line naming the file and the problem."""
+    """A baseline file that cannot be read or used; str() is one line naming the file and the
+    problem."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The known deviations of one codec, as recorded in a file."""
+
+    path: str
+    codec: str | None
+    """The spec the baseline was recorded for (None: not said, format 1 without one)."""
+    profile: str | None
+    keys: frozenset[Key]
+
+    def __iter__(self) -> Iterator[Key]:
+        """Yield the keys of the deviations, sorted (a baseline read as the set it was)."""
+        return iter(sorted(self.keys))
+
+    def fixed(self, differences: Iterable[Difference]) -> list[Key]:
+        """Return the deviations of the baseline that none of `differences` shows (sorted;
+        [] when every known deviation still occurs)."""
+        seen = {difference.key for difference in differences}
+        return sorted(self.keys - seen)
+
+    def matching(self, spec: str, profile: str | None, any_codec: bool = False) -> Baseline:
+        """Return the baseline if it was recorded for `spec` and `profile` (or `any_codec`);
+        BaselineError (one line) naming both codecs if not."""
+        if any_codec:
+            return self
+        if self.codec is not None and self.codec != spec:
+            raise BaselineError(
+                f"{self.path}: recorded for {self.codec}, not {spec} "
+                "(--baseline-any-codec to use it anyway)"
+            )
+        if self.profile != profile and None not in (self.profile, profile):
+            raise BaselineError(
+                f"{self.path}: recorded with profile {self.profile}, not {profile} "
+                "(--baseline-any-codec to use it anyway)"
+            )
+        return self
 
 
 def _deviation(path: Path, index: int, item: Any) -> Key:
@@ -44,34 +88,55 @@ def _deviation(path: Path, index: int, item: Any) -> Key:
     return (item["vector"], item["variant"], item["capability"], item["what"])
 
 
-def load_baseline(path: str | Path) -> frozenset[Key]:
-    """Return the keys of the known deviations in a baseline file (empty for no deviations).
+def _document(path: Path) -> Any:
+    """Return the JSON value in a file; BaselineError for bytes that are not UTF-8 JSON, or JSON
+    nested too deep to read."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BaselineError(f"{path}: not UTF-8 (byte {error.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BaselineError(f"{path}:{error.lineno}: not JSON: {error.msg}") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: nested too deep to be a baseline") from None
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """Return the baseline in a file (its keys empty for no deviations).
 
     Raises BaselineError (one line: file, place, problem) for a malformed file, OSError for one
     that cannot be read.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BaselineError(f"{path}:{error.lineno}: not JSON: {error.msg}") from None
-    if not isinstance(document, dict) or document.get(MARKER) != FORMAT:
+    document = _document(path)
+    if not isinstance(document, dict) or document.get(MARKER) not in READABLE:
         raise BaselineError(f'{path}: not a utf8cert baseline (no "{MARKER}": {FORMAT})')
     deviations = document.get("deviations")
     if not isinstance(deviations, list):
         raise BaselineError(f"{path}: 'deviations' must be a list")
-    return frozenset(_deviation(path, index, item) for index, item in enumerate(deviations))
+    for name in ("codec", "profile"):
+        if not isinstance(document.get(name), str | None):
+            raise BaselineError(f"{path}: '{name}' must be a string")
+    keys = frozenset(_deviation(path, index, item) for index, item in enumerate(deviations))
+    return Baseline(str(path), document.get("codec"), document.get("profile"), keys)
 
 
-def baseline_text(spec: str, differences: Iterable[Difference]) -> str:
+def baseline_text(spec: str, differences: Iterable[Difference], profile: str | None = None) -> str:
     """Return the baseline document listing `differences` as known deviations (sorted, stable)."""
     keys = sorted({difference.key: difference.level for difference in differences}.items())
     deviations = [dict(zip(FIELDS, key, strict=True)) | {"level": level} for key, level in keys]
-    document = {MARKER: FORMAT, "codec": spec, "deviations": deviations}
+    document = {MARKER: FORMAT, "codec": spec, "profile": profile, "deviations": deviations}
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_baseline(path: str | Path, spec: str, differences: Iterable[Difference]) -> None:
-    """Write the baseline of `differences` to `path` (OSError if it cannot be written)."""
-    Path(path).write_text(baseline_text(spec, differences), encoding="utf-8")
+def write_baseline(
+    path: str | Path, spec: str, differences: Iterable[Difference], profile: str | None = None
+) -> int:
+    """Write the baseline of `differences` to `path`; return how many deviations it lists
+    (OSError if it cannot be written)."""
+    text = baseline_text(spec, differences, profile)
+    Path(path).write_text(text, encoding="utf-8")
+    return len({difference.key for difference in differences})

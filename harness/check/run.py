@@ -10,6 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from utf8cert.harness.check.answers import InputAnswer, input_answers
 from utf8cert.harness.check.baseline import Key
+from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.compare import (
     Difference,
     chunkings,
@@ -223,14 +224,15 @@ class Report:
             [(d.what, d.explained_by) for d in self.differences if d.level == "must"]
         )
 
-    def _conformance(self, musts: int) -> str:
-        """Return the first clause of the verdict: conformance to the profile, or not."""
+    def _conformance(self, musts: str) -> str:
+        """Return the first clause of the verdict: conformance to the profile, or not (`musts`
+        counts the must behaviours, '' when there is none)."""
         name = "RFC 3629" if self.profile.is_reference else f"the {self.profile.name} profile"
         scope = f"on {self.subject}: " if self.subject else ""
         if self.coverage.asked and self.coverage.answered == 0:
             return f"{scope}NOT certified: the codec answered no question"
         if musts:
-            return f"{scope}NOT conformant to {name} ({musts} must differences)"
+            return f"{scope}NOT conformant to {name}: {musts}"
         if self.profile.is_reference:
             return f"{scope}conformant to {name}"
         if not self.allowed:
@@ -242,11 +244,10 @@ class Report:
 
     def verdict(self) -> str:
         """Return the verdict in one sentence: conformance (and coverage), the fingerprint of
-        a non-conformant codec, then distance from recommended practice."""
-        totals = {level: 0 for level in LEVELS}
-        for difference in self.differences:
-            totals[difference.level] += 1
-        clauses = [self._conformance(totals["must"])]
+        a non-conformant codec, then distance from recommended practice; differences are
+        counted as behaviours (one a bug, see behaviour.py) and the vectors that show them."""
+        by_level = counted_behaviours(group(self.differences))
+        clauses = [self._conformance(by_level.get("must", ""))]
         if not self.subject:
             clauses += [
                 f"not certified for {capability} ({coverage.share:.1%} of its questions "
@@ -256,14 +257,27 @@ class Report:
             ]
         if likeness := self.fingerprint().sentence():
             clauses.append(likeness)
-        if totals["should"] == totals["may"] == 0:
+        departures = [f"{by_level[level]} ({level})" for level in LEVELS[1:] if level in by_level]
+        if departures:
+            clauses.append(f"departs from recommended practice: {', '.join(departures)}")
+        elif "must" not in by_level:
             clauses.append("follows recommended practice throughout")
-        else:
-            clauses.append(
-                f"departs from recommended practice in {totals['should']} should and "
-                f"{totals['may']} may differences"
-            )
         return "; ".join(clauses)
+
+
+def counted_behaviours(groups: Sequence[Group]) -> dict[Level, str]:
+    """Return, per level that has any, '2 behaviours on 33 vectors': the groups of that level
+    (their most binding) and the vectors they hold."""
+    counted: dict[Level, str] = {}
+    for level in LEVELS:
+        chosen = [each for each in groups if each.level == level]
+        if chosen:
+            vectors = len({vector for each in chosen for vector in each.vectors})
+            behaviours = "behaviour" if len(chosen) == 1 else "behaviours"
+            counted[level] = f"{len(chosen)} {behaviours} on {vectors} vector" + (
+                "" if vectors == 1 else "s"
+            )
+    return counted
 
 
 def run_check(

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from utf8cert.harness.check.profiles import PROFILES
-from utf8cert.harness.vectors.model import LEVELS, Level
+from utf8cert.harness.vectors.model import LEVELS, VectorSet
+
+if TYPE_CHECKING:
+    from utf8cert.harness.reports.explain import Rerun
 
 DEFAULT_TIMEOUT = 10.0
+DEFAULT_PROFILE = "rfc3629"
 
 
 def register(subcommands: Any) -> None:
@@ -45,8 +49,14 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="extra vector files or directories, checked with the built-in ones",
     )
-    parser.add_argument("--json", metavar="FILE", help="write the report as JSON")
-    parser.add_argument("--markdown", metavar="FILE", help="write a markdown certificate")
+    parser.add_argument(
+        "--vector",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="check only the vector with this id (repeatable; built-in or from --vectors)",
+    )
+    add_output_arguments(parser)
     parser.add_argument(
         "--fail-on",
         choices=LEVELS,
@@ -54,6 +64,16 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         help="the least binding level that fails the run (default: must)",
     )
     parser.add_argument("--baseline", metavar="FILE", help="known deviations: only new ones fail")
+    parser.add_argument(
+        "--baseline-any-codec",
+        action="store_true",
+        help="use a baseline recorded for another codec or profile",
+    )
+    parser.add_argument(
+        "--strict-baseline",
+        action="store_true",
+        help="fail when a known deviation no longer occurs (the baseline is out of date)",
+    )
     parser.add_argument(
         "--write-baseline", metavar="FILE", help="write every difference found as known"
     )
@@ -82,9 +102,37 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--profile",
-        default="rfc3629",
+        default=DEFAULT_PROFILE,
         choices=list(PROFILES),
-        help="check against a named dialect instead of RFC 3629 (default: rfc3629)",
+        help=f"check against a named dialect instead of RFC 3629 (default: {DEFAULT_PROFILE})",
+    )
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options that say how the report is shown and which files it goes to."""
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "-v", "--verbose", action="store_true", help="explain every difference, not one a behaviour"
+    )
+    shown.add_argument("-q", "--quiet", action="store_true", help="print the verdict line only")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the report (default: auto, on a terminal unless NO_COLOR is set)",
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="write the report as JSON (- for standard output)"
+    )
+    parser.add_argument("--markdown", metavar="FILE", help="write a markdown certificate")
+    parser.add_argument(
+        "--junit-xml", metavar="FILE", help="write JUnit XML: a test case per vector and capability"
+    )
+    parser.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
+    parser.add_argument(
+        "--github",
+        action="store_true",
+        help="print GitHub Actions annotations, one per behaviour",
     )
 
 
@@ -115,46 +163,90 @@ def parse_hex(text: str) -> bytes:
         raise UsageFailure(f"--input {text!r}: not a hex byte string (e.g. e282ac)") from None
 
 
+def only_vectors(vectors: VectorSet, ids: Sequence[str]) -> VectorSet:
+    """Return the vectors whose ids are given (all of them for no ids); UsageFailure naming an
+    id that no vector has."""
+    from utf8cert.harness.cli.main import UsageFailure
+
+    if not ids:
+        return vectors
+    unknown = sorted(set(ids) - {vector.id for vector in vectors})
+    if unknown:
+        raise UsageFailure(f"--vector {unknown[0]}: no such vector (built-in or in --vectors)")
+    return VectorSet(
+        tuple(
+            replace(file, vectors=tuple(v for v in file.vectors if v.id in ids))
+            for file in vectors.files
+        )
+    )
+
+
+def _rerun(arguments: argparse.Namespace, vectors: VectorSet, profile: str | None) -> Rerun:
+    """Return what reproduces a difference of this run: spec, isolation, timeout, profile, the
+    user's vector files."""
+    from utf8cert.harness.reports.explain import Rerun, user_vector_ids
+
+    return Rerun(
+        arguments.spec or "codec:utf-8",
+        isolate=arguments.isolate,
+        timeout=arguments.timeout,
+        profile=profile,
+        vectors=tuple(arguments.vectors),
+        user_vectors=user_vector_ids(vectors),
+    )
+
+
 def run(arguments: argparse.Namespace) -> int:
     """Return the exit status of one `check` run, the report printed and files written."""
-    from rich.console import Console
-
-    from utf8cert.harness.check.baseline import load_baseline, write_baseline
+    from utf8cert.harness.check.baseline import Baseline, load_baseline, write_baseline
     from utf8cert.harness.check.run import check_one_input, run_check
+    from utf8cert.harness.cli.outputs import check_outputs, show, write_outputs
     from utf8cert.harness.codec.spec import load_codec
-    from utf8cert.harness.reports.markdown import report_markdown
-    from utf8cert.harness.reports.text import render, report_json
+    from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
-    from utf8cert.harness.vectors.model import VectorSet
 
+    # A reproducer and a baseline name the profile only when one other than RFC 3629 is chosen.
+    profile = None if arguments.profile == DEFAULT_PROFILE else arguments.profile
     data = None if arguments.input is None else parse_hex(arguments.input)
+    check_outputs(arguments)
     with _one_line_errors():
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
-        known: Collection[tuple[str, str, str, str]] = (
-            load_baseline(arguments.baseline) if arguments.baseline else frozenset()
-        )
+        vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
+        baseline = load_baseline(arguments.baseline) if arguments.baseline else None
         codec = load_codec(arguments.spec, isolate=arguments.isolate, timeout=arguments.timeout)
-    profile = PROFILES[arguments.profile]
     try:
+        if baseline is not None:
+            with _one_line_errors():
+                baseline = baseline.matching(codec.spec, profile, arguments.baseline_any_codec)
+        dialect = PROFILES[arguments.profile]
         if data is None:
             with _progress(len(vectors)) as progress:
-                report = run_check(codec, vectors, progress, profile=profile, depth=arguments.depth)
+                report = run_check(codec, vectors, progress, profile=dialect, depth=arguments.depth)
         else:
-            report = check_one_input(codec, data, profile)
+            report = check_one_input(codec, data, dialect)
     finally:
         codec.close()
-    fail_on: Level = arguments.fail_on
+    written = None
+    if arguments.write_baseline:
+        with _one_line_errors():
+            count = write_baseline(
+                arguments.write_baseline, report.codec, report.differences, profile
+            )
+        keys = frozenset(difference.key for difference in report.differences)
+        known = keys | (baseline.keys if baseline is not None else frozenset())
+        baseline = Baseline(arguments.write_baseline, report.codec, profile, known)
+        written = f"wrote {arguments.write_baseline}: {count} known deviations"
+    view = View(
+        report,
+        arguments.fail_on,
+        baseline,
+        _rerun(arguments, vectors, profile),
+        arguments.strict_baseline,
+    )
     with _one_line_errors():
-        if arguments.write_baseline:
-            write_baseline(arguments.write_baseline, report.codec, report.differences)
-            known = set(known) | {difference.key for difference in report.differences}
-        if arguments.json:
-            Path(arguments.json).write_text(report_json(report, fail_on, known), encoding="utf-8")
-        if arguments.markdown:
-            text = report_markdown(report, fail_on, known)
-            Path(arguments.markdown).write_text(text, encoding="utf-8")
-    render(report, Console(highlight=False), fail_on, known)
-    return 1 if report.failing(fail_on, known) or not report.covered else 0
+        write_outputs(view, arguments)
+    show(view, arguments, written)
+    return 0 if view.passed else 1
 
 
 @contextmanager

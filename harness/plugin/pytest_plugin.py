@@ -2,19 +2,22 @@
 `--utf8-codec`, do nothing.
 
     pytest --utf8-codec SPEC [--utf8-vectors PATH] [--utf8-fail-on must|should|may]
-                             [--utf8-baseline FILE] [--utf8-isolate] [--utf8-timeout S]
-                             [--utf8-depth default|full]
+                             [--utf8-baseline FILE] [--utf8-profile NAME]
+                             [--utf8-isolate] [--utf8-timeout S] [--utf8-depth default|full]
 
 collects the conformance suite, from any directory, as one test item per vector and capability
-(`utf8cert::VECTOR-ID[CAPABILITY]`), so -k, -x, --junitxml and -n (xdist) apply. This module
-imports only pytest: the suite itself (harness/plugin/suite.py) is imported when it is asked for.
+(`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), so -k (by theme or id), -x, --junitxml and -n (xdist)
+apply. Each option has an ini key of the same name with underscores (`utf8_codec = ...` in
+`[tool.pytest.ini_options]`), so that `pytest` alone certifies a project's codec; the command line
+wins over the ini file. This module imports only pytest: the suite itself
+(harness/plugin/suite.py) is imported when it is asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import pytest
 
@@ -28,7 +31,14 @@ BASELINE = "--utf8-baseline"
 ISOLATE = "--utf8-isolate"
 TIMEOUT = "--utf8-timeout"
 DEPTH = "--utf8-depth"
+PROFILE = "--utf8-profile"
 PLUGIN_NAME = "utf8cert-suite"
+DEFAULT_TIMEOUT = 10.0
+
+
+def ini_name(option: str) -> str:
+    """Return the ini key of a command-line option: '--utf8-fail-on' -> 'utf8_fail_on'."""
+    return option.lstrip("-").replace("-", "_")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,42 +60,69 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         FAIL_ON,
         choices=("must", "should", "may"),
-        default="must",
         help="the least binding level that fails an item (default: must)",
     )
-    group.addoption(BASELINE, metavar="FILE", help="known deviations: only new ones fail")
-    group.addoption(ISOLATE, action="store_true", help="run a Python codec in a child process")
+    group.addoption(
+        BASELINE, metavar="FILE", help="known deviations: xfail, and XPASS(strict) once fixed"
+    )
+    group.addoption(PROFILE, metavar="NAME", help="the profile the codec is checked under")
+    group.addoption(
+        ISOLATE, action="store_true", default=None, help="run a Python codec in a child process"
+    )
     group.addoption(
         TIMEOUT,
         type=float,
-        default=10.0,
         metavar="S",
-        help="seconds allowed per call in a child process (default: 10)",
+        help=f"seconds allowed per call in a child process (default: {DEFAULT_TIMEOUT:g})",
     )
     group.addoption(
         DEPTH,
         choices=("default", "full"),
-        default="default",
         help="full: every variant of every vector (default: the variants spread over them)",
     )
+
+    def ini(option: str, kind: Literal["string", "paths", "bool"], default: object) -> None:
+        parser.addini(
+            ini_name(option), f"as {option} (the command line wins)", type=kind, default=default
+        )
+
+    for option in (CODEC, FAIL_ON, BASELINE, PROFILE, TIMEOUT, DEPTH):
+        ini(option, "string", None)
+    ini(VECTORS, "paths", [])
+    ini(ISOLATE, "bool", False)
+
+
+def setting(config: pytest.Config, option: str) -> object:
+    """Return an option's value: from the command line if given there, else from the ini file
+    (paths there are relative to the ini file)."""
+    given = config.getoption(option)
+    if given not in (None, []):
+        return given
+    return config.getini(ini_name(option))
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Load the codec, vectors and baseline when --utf8-codec is given (UsageError if bad)."""
-    spec = config.getoption(CODEC)
-    if spec is None:
+    spec = setting(config, CODEC)
+    if not spec:
         return
     from utf8cert.harness.plugin.suite import SuitePlugin
 
+    timeout = setting(config, TIMEOUT) or DEFAULT_TIMEOUT
+    try:
+        seconds = float(str(timeout))
+    except ValueError:
+        raise pytest.UsageError(f"utf8cert: utf8_timeout = {timeout!r}: not a number") from None
     config.pluginmanager.register(
         SuitePlugin.from_options(
-            spec,
-            vectors=config.getoption(VECTORS),
-            fail_on=config.getoption(FAIL_ON),
-            baseline=config.getoption(BASELINE),
-            isolate=config.getoption(ISOLATE),
-            timeout=config.getoption(TIMEOUT),
-            depth=config.getoption(DEPTH),
+            str(spec),
+            vectors=[str(path) for path in setting(config, VECTORS)],  # type: ignore[attr-defined]
+            fail_on=str(setting(config, FAIL_ON) or "must"),
+            baseline=str(setting(config, BASELINE) or "") or None,
+            profile=str(setting(config, PROFILE) or "") or None,
+            isolate=bool(setting(config, ISOLATE)),
+            timeout=seconds,
+            depth=str(setting(config, DEPTH) or "default"),
         ),
         PLUGIN_NAME,
     )

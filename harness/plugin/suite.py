@@ -1,27 +1,34 @@
-"""The conformance suite as pytest items: one per vector and capability, failing with the same
-explanation as `utf8cert check`. Imported by the plugin only when the suite is asked for."""
+"""The conformance suite as pytest items: one per vector and capability, named
+`THEME/VECTOR-ID[CAPABILITY]`, failing with the same explanation as `utf8cert check`. An item
+whose only differences are known from the baseline is an expected failure (xfail, strict): once
+the codec no longer shows them it is an XPASS(strict) failure, the baseline to update. Imported by
+the plugin only when the suite is asked for."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from utf8cert.harness.check.baseline import BaselineError, Key, load_baseline
+from utf8cert.harness.check.baseline import Baseline, BaselineError, load_baseline
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.profile import Profile
+from utf8cert.harness.check.profiles import RFC3629, profile_named
 from utf8cert.harness.check.run import (
     capabilities_for,
     check_vector,
     utf8cert_version,
     vector_index,
 )
-from utf8cert.harness.check.schedule import Depth, Schedule, schedule
+from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.reports.explain import Rerun, explain, grouped, user_vector_ids
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector, VectorSet
 
@@ -39,12 +46,32 @@ class Suite:
     codec: Codec
     vectors: VectorSet
     fail_on: Level = "must"
-    known: Collection[Key] = frozenset()
+    baseline: Baseline | None = None
+    rerun: Rerun | None = None
+    profile: Profile = RFC3629
     depth: Depth = "default"
     schedule: Schedule = field(init=False)
 
     def __post_init__(self) -> None:
         self.schedule = schedule(self.vectors, self.depth)
+
+    @property
+    def known(self) -> frozenset[tuple[str, str, str, str]]:
+        """Return the keys of the baseline's deviations (empty without a baseline)."""
+        return self.baseline.keys if self.baseline is not None else frozenset()
+
+    @cached_property
+    def known_cases(self) -> frozenset[tuple[str, str]]:
+        """Return (vector id, capability) of every deviation in the baseline."""
+        return frozenset((key[0], key[2]) for key in self.known)
+
+    def known_on(self, vector: Vector, capability: Capability) -> bool:
+        """Return True when the baseline lists a deviation of this vector on this capability."""
+        return (vector.id, capability) in self.known_cases
+
+    def themes(self) -> dict[str, str]:
+        """Return the theme of each vector (the theme of its file), by id."""
+        return {vector.id: file.theme for file in self.vectors.files for vector in file.vectors}
 
     def cases(self) -> list[tuple[Vector, Capability]]:
         """Return (vector, capability) for every check to run, in vector order."""
@@ -64,16 +91,19 @@ class Suite:
         vectors = vector_index(self.vectors)
         blocks = [
             "\n".join(
-                explain(first, vectors.get(first.vector), self.vectors.note, self.codec.spec, also)
+                explain(first, vectors.get(first.vector), self.vectors.note, self.rerun, also)
             )
             for first, also in grouped(failing)
         ]
         return "\n\n".join(blocks)
 
     def check(self, vector: Vector, capability: Capability) -> list[Difference]:
-        """Return the failing differences of one vector on one capability ([] passes)."""
+        """Return every difference of one vector on one capability from the profile, in the
+        variants its schedule gives it ([] passes; a departure from RFC 3629 the profile allows is
+        none)."""
         plan = self.schedule.plan(vector)
-        return self.failing(check_vector(self.codec, vector, (capability,), plan=plan))
+        found = check_vector(self.codec, vector, (capability,), self.profile, plan=plan)
+        return [difference for difference in found if not difference.allowed_by]
 
 
 def load_suite(
@@ -82,28 +112,45 @@ def load_suite(
     vectors: Sequence[str | Path] = (),
     fail_on: str = "must",
     baseline: str | Path | None = None,
+    profile: str | None = None,
     isolate: bool = False,
     timeout: float = 10.0,
-    depth: Depth = "default",
+    depth: str = "default",
 ) -> Suite:
     """Return the suite for a codec (spec or Codec); SuiteError (one line) if it cannot load."""
     if fail_on not in LEVELS:
         raise SuiteError(f"fail_on must be one of {', '.join(LEVELS)}, not {fail_on!r}")
+    try:
+        dialect = profile_named(profile or RFC3629.name)
+    except KeyError as error:
+        raise SuiteError(str(error.args[0])) from None
     level = LEVELS[LEVELS.index(fail_on)]
+    if depth not in DEPTHS:
+        raise SuiteError(f"depth must be one of {', '.join(DEPTHS)}, not {depth!r}")
+    how_deep = DEPTHS[DEPTHS.index(depth)]
     try:
         vector_set = load_vectors(vectors)
-        known = load_baseline(baseline) if baseline is not None else frozenset()
+        known = load_baseline(baseline) if baseline is not None else None
         if codec is None or isinstance(codec, str):
             codec = load_codec(codec, isolate=isolate, timeout=timeout)
+        if known is not None:
+            known = known.matching(codec.spec, None if dialect.is_reference else dialect.name)
     except (VectorLoadError, CodecSpecError, BaselineError) as error:
         raise SuiteError(str(error)) from None
     except OSError as error:
         raise SuiteError(f"{error.filename or ''}: {error.strerror or error}") from None
-    return Suite(codec, vector_set, level, known, depth)
+    paths = tuple(str(path) for path in vectors)
+    named = None if dialect.is_reference else dialect.name
+    rerun = Rerun(codec.spec, isolate, timeout, named, paths, user_vector_ids(vector_set))
+    return Suite(codec, vector_set, level, known, rerun, dialect, how_deep)
 
 
 class ConformanceFailure(Exception):
     """An item's failing differences, explained."""
+
+
+class KnownDeviation(Exception):
+    """An item's differences, all known from the baseline, explained (the item's xfail)."""
 
 
 class VectorItem(pytest.Item):
@@ -114,17 +161,28 @@ class VectorItem(pytest.Item):
         self.suite = suite
         self.vector = vector
         self.capability = capability
+        if suite.known_on(vector, capability):
+            self.add_marker(
+                pytest.mark.xfail(
+                    reason="known deviation, in the baseline", raises=KnownDeviation, strict=True
+                )
+            )
 
     def runtest(self) -> None:
-        """Raise ConformanceFailure when the codec fails the vector at the chosen level."""
-        failing = self.suite.check(self.vector, self.capability)
+        """Raise ConformanceFailure when the codec fails the vector at the chosen level in a way
+        the baseline does not know, KnownDeviation when it deviates only as the baseline says."""
+        found = self.suite.check(self.vector, self.capability)
+        failing = self.suite.failing(found)
         self.user_properties.append(("differences", len(failing)))
         if failing:
             raise ConformanceFailure(self.suite.failure_text(failing))
+        known = [d for d in found if d.key in self.suite.known]
+        if known:
+            raise KnownDeviation(self.suite.failure_text(known))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         """Return the explanation of the differences (a traceback only for a bug elsewhere)."""
-        if isinstance(excinfo.value, ConformanceFailure):
+        if isinstance(excinfo.value, ConformanceFailure | KnownDeviation):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
@@ -142,11 +200,12 @@ class SuiteNode(pytest.Collector):
         self.suite = suite
 
     def collect(self) -> list[pytest.Item]:
-        """Return the items, in vector order."""
+        """Return the items, in vector order, named THEME/VECTOR-ID[CAPABILITY]."""
+        themes = self.suite.themes()
         return [
             VectorItem.from_parent(
                 self,
-                name=f"{vector.id}[{capability}]",
+                name=f"{themes[vector.id]}/{vector.id}[{capability}]",
                 suite=self.suite,
                 vector=vector,
                 capability=capability,
@@ -170,9 +229,10 @@ class SuitePlugin:
         vectors: Sequence[str],
         fail_on: str,
         baseline: str | None,
+        profile: str | None,
         isolate: bool,
         timeout: float,
-        depth: Depth = "default",
+        depth: str = "default",
     ) -> SuitePlugin:
         """Return the plugin for the command-line options; pytest.UsageError (one line) if bad."""
         try:
@@ -181,6 +241,7 @@ class SuitePlugin:
                 vectors=vectors,
                 fail_on=fail_on,
                 baseline=baseline,
+                profile=profile,
                 isolate=isolate,
                 timeout=timeout,
                 depth=depth,
@@ -190,9 +251,10 @@ class SuitePlugin:
         words = ["pytest", "--utf8-codec", spec, "--utf8-fail-on", fail_on]
         words += [word for path in vectors for word in ("--utf8-vectors", path)]
         words += ["--utf8-baseline", baseline] if baseline else []
-        words += ["--utf8-isolate"] if isolate else []
+        words += ["--utf8-profile", profile] if profile else []
+        words += ["--utf8-isolate", "--utf8-timeout", f"{timeout:g}"] if isolate else []
         words += ["--utf8-depth", depth] if depth != "default" else []
-        return cls(suite, " ".join(words))
+        return cls(suite, shlex.join(words))
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
         """Return the lines that say what is checked and how to run it again."""
@@ -200,6 +262,7 @@ class SuitePlugin:
         capabilities = ", ".join(sorted(suite.codec.capabilities)) or "none"
         return [
             f"utf8cert {utf8cert_version()}: codec {suite.codec.spec} ({capabilities}), "
+            f"profile {suite.profile.name}, "
             f"{len(suite.vectors)} vectors in {len(suite.vectors.files)} files, "
             f"fail on {suite.fail_on}, {len(suite.known)} known deviations",
             f"utf8cert reproduce: {self.reproduce}",
@@ -237,7 +300,7 @@ def suite_function(
     @pytest.mark.parametrize(("vector", "capability"), cases, ids=[f"{v.id}-{c}" for v, c in cases])
     def test_conformance(vector: Vector, capability: Capability) -> None:
         """Return if the codec passes the vector on the capability; fail, explained, if not."""
-        failing = suite.check(vector, capability)
+        failing = suite.failing(suite.check(vector, capability))
         if failing:
             pytest.fail(suite.failure_text(failing), pytrace=False)
 

@@ -1,5 +1,7 @@
-"""Reports: a `Report` of the check engine explained in words and written as text, JSON and a
-Markdown certificate; many reports side by side as the conformance matrix (`matrix`).
+"""Reports: a `Report` of the check engine, its differences grouped into behaviours (`view`),
+explained in words and written as text, JSON (with its schema), a Markdown certificate, JUnit
+XML, GitHub annotations and a self-contained HTML page; many reports side by side as the
+conformance matrix (`matrix`).
 
 It may import the check engine and the wings below it, never fuzzing, the plugin or the
 command line.

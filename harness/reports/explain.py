@@ -8,17 +8,67 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from utf8cert.harness.check.compare import Difference
-from utf8cert.harness.vectors.model import LEVELS, Vector
+from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet
 
 ROW: Final = 16
 """Bytes per hex dump row."""
 CONTEXT: Final = 8
 """Bytes of context shown on each side of the vector's bytes in a long input."""
 REPRODUCIBLE: Final = 96
-"""Inputs up to this length get a `utf8cert check --input HEX` line."""
+"""Inputs up to this length are reproduced with `utf8cert check --input HEX`; longer ones, and
+the vectors of the user's files, with `--vector ID`."""
+
+
+def user_vector_ids(vectors: VectorSet) -> frozenset[str]:
+    """Return the ids of the vectors that come from the user's files, not the built-in ones."""
+    from utf8cert.harness.vectors.load import builtin_files
+
+    builtin = {str(entry) for entry in builtin_files()}
+    return frozenset(
+        v.id for file in vectors.files if file.path not in builtin for v in file.vectors
+    )
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """The options of a run that matter to reproduce one of its differences."""
+
+    spec: str
+    isolate: bool = False
+    timeout: float | None = None
+    """Seconds per call; it matters only in a child process (--isolate, or a cmd: codec)."""
+    profile: str | None = None
+    vectors: tuple[str, ...] = ()
+    """The user's --vectors paths."""
+    user_vectors: frozenset[str] = frozenset()
+    """The ids of the vectors read from those paths."""
+
+    def options(self) -> list[str]:
+        """Return the options that make a codec behave as in this run (isolation, timeout,
+        profile), as words."""
+        words = ["--isolate"] if self.isolate else []
+        if self.timeout is not None and (self.isolate or self.spec.startswith("cmd:")):
+            words += ["--timeout", f"{self.timeout:g}"]
+        return words + (["--profile", self.profile] if self.profile else [])
+
+    def command(self, difference: Difference) -> str | None:
+        """Return the `utf8cert check` command, quoted for a POSIX shell, that shows the
+        difference again; None for an ad-hoc input that is no byte string."""
+        words = ["utf8cert", "check", self.spec, *self.options()]
+        data = difference.input
+        builtin = difference.vector not in self.user_vectors
+        if isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
+            words += ["--input", data.hex()]
+        elif difference.vector != "input":
+            words += [word for path in self.vectors for word in ("--vectors", path)]
+            words += ["--vector", difference.vector]
+        else:
+            return None
+        return shlex.join(words)
 
 
 def _skipped(values: Sequence[int], start: int, end: int, name: Callable[[int], str]) -> str:
@@ -91,18 +141,20 @@ def explain(
     difference: Difference,
     vector: Vector | None = None,
     note: Callable[[str], str] = lambda flag: "",
-    spec: str | None = None,
+    rerun: Rerun | None = None,
     also: Sequence[str] = (),
     notes: bool = True,
 ) -> list[str]:
-    """Return the lines that explain one difference: headline, the vector and (if `notes`) its
-    flags' notes, the marked dump, expected and actual, other variants alike (`also`), and a
-    reproducer."""
+    """Return the lines that explain one difference: headline, the vector and its flags (with
+    their notes if `notes`, else their names: a legend has the notes), the marked dump, expected
+    and actual, other variants alike (`also`), and the command that reproduces it."""
     lines = [headline(difference)]
     if vector is not None:
         lines.append(f"  vector: {vector.description} ({vector.source}; {vector.origin})")
         if notes:
             lines += [f"  flag {flag}: {note(flag)}".rstrip(": ") for flag in vector.flags]
+        elif vector.flags:
+            lines.append(f"  flags: {', '.join(vector.flags)}")
     data = difference.input
     if isinstance(data, bytes):
         lines.append(f"  input, {len(data)} bytes (the vector's at {difference.window[0]}):")
@@ -116,8 +168,9 @@ def explain(
         # Variant names have commas of their own ("as-is, cut at 2"): semicolons between them.
         shown = "; ".join(also[:8]) + (f"; … ({len(also)} more)" if len(also) > 8 else "")
         lines.append(f"  also in: {shown}")
-    if isinstance(data, bytes) and len(data) <= REPRODUCIBLE and spec is not None:
-        lines.append(f"  reproduce: utf8cert check {shlex.quote(spec)} --input {data.hex()}")
+    command = None if rerun is None else rerun.command(difference)
+    if command is not None:
+        lines.append(f"  reproduce: {command}")
     return lines
 
 

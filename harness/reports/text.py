@@ -1,61 +1,138 @@
-"""A Report shown: the terminal report (rich) and the JSON document of `--json FILE`."""
+"""A report on the terminal (rich): root causes first, on one screen.
+
+By default each behaviour is shown once, by its simplest example explained in full, with how
+many vectors and variants share it and their ids; flag notes are printed once, in a legend.
+`verbose` explains every difference as well; `quiet` is the verdict line alone. The caller's
+Console decides colour and wrapping (never hard-wrapped when the output is not a terminal).
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Collection
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from utf8cert.harness.check.baseline import Key
-from utf8cert.harness.check.compare import Difference
-from utf8cert.harness.check.run import Report, vector_index
-from utf8cert.harness.reports.coverage import (
-    answer_lines,
-    coverage_lines,
-    extra_json,
-    profile_lines,
-)
+from utf8cert.harness.check.behaviour import Group
+from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.reports.view import View, plural
 from utf8cert.harness.vectors.model import LEVELS, Level
 
 STYLE: Final[dict[Level, str]] = {"must": "bold red", "should": "yellow", "may": "cyan"}
-SHOWN_GROUPS: Final = 100
-"""At most this many groups of differences are explained on the terminal (all go to --json)."""
-WHOLE_INPUT_UP_TO: Final = 1024
-"""Inputs up to this length appear whole in JSON; of longer ones only the vector's part."""
+SHOWN_GROUPS: Final = 8
+"""At most this many behaviours are explained by default; the others get one line each."""
+SHOWN_IDS: Final = 12
+"""At most this many vector ids are listed for a behaviour by default."""
+SHOWN_FIXED: Final = 5
 MARKED: Final = r"\[[^\]]*\]"
 
 
-def summary_table(report: Report) -> Table:
-    """Return the table of differences per capability and level, as 'differences (vectors)'."""
-    table = Table(title="Differences per capability and level: count (vectors)")
+def summary_table(view: View) -> Table:
+    """Return the table of vectors differing per capability and level, as 'vectors
+    (differences)'."""
+    table = Table(title="Vectors differing per capability and level (differences)")
     table.add_column("capability")
     table.add_column("vectors checked", justify="right")
     for level in LEVELS:
         table.add_column(level, justify="right")
+    report = view.report
     for capability, counts in report.counts().items():
         cells = []
         for level in LEVELS:
             number, vectors = counts[level]
             cells.append(
-                Text(f"{number} ({vectors})", STYLE[level]) if number else Text("0", "dim")
+                Text(f"{vectors} ({number})", STYLE[level]) if number else Text("0", "dim")
             )
         table.add_row(capability, str(report.checked[capability]), *cells)
     return table
 
 
-def render(
-    report: Report,
-    console: Console,
-    fail_on: Level = "must",
-    known: Collection[Key] = (),
-) -> None:
-    """Print the report: what was checked, the summary table, the verdict, then each group of
-    differences explained (known ones marked), failing ones first."""
+def group_title(index: int, each: Group) -> str:
+    """Return the title line of a behaviour: number, level, behaviour, how many share it."""
+    capabilities = ", ".join(each.capabilities)
+    return (
+        f"[{index}] {each.level}: {each.behaviour} — {plural(len(each.vectors), 'vector')}, "
+        f"{plural(len(each.differences), 'difference')} ({capabilities})"
+    )
+
+
+def _ids(each: Group, verbose: bool) -> str:
+    ids = each.vectors if verbose else each.vectors[:SHOWN_IDS]
+    more = len(each.vectors) - len(ids)
+    return "  vectors: " + " ".join(ids) + (f" … and {more} more" if more else "")
+
+
+def _print_lines(console: Console, lines: Sequence[str], style: str) -> None:
+    text = Text("\n".join(lines))
+    text.stylize(style, 0, len(lines[0]))
+    text.highlight_regex(MARKED, "reverse")
+    console.print(text)
+
+
+def render_group(view: View, console: Console, index: int, each: Group, verbose: bool) -> None:
+    """Print one behaviour: its title, the vectors sharing it, its simplest example in full,
+    and (verbose) every other difference of it."""
+    console.print()
+    console.print(Text(group_title(index, each), STYLE[each.level]))
+    console.print(_ids(each, verbose), markup=False, highlight=False)
+    note, rerun = view.report.vectors.note, view.rerun
+    example = each.example
+    lines = explain(example, view.vectors.get(example.vector), note, rerun, notes=False)
+    _print_lines(console, lines, STYLE[example.level])
+    if not verbose:
+        return
+    for first, variants in grouped(each.differences[1:]):
+        lines = explain(first, view.vectors.get(first.vector), note, rerun, variants, False)
+        console.print()
+        _print_lines(console, lines, STYLE[first.level])
+
+
+def render_baseline(view: View, console: Console, verbose: bool) -> None:
+    """Print the known behaviours as one line (in full when verbose), and the fixed deviations."""
+    if view.known_groups:
+        known = sum(len(each.differences) for each in view.known_groups)
+        console.print(
+            f"\nknown from the baseline: {plural(len(view.known_groups), 'behaviour')}, "
+            f"{plural(known, 'difference')}" + ("" if verbose else " (--verbose shows them)"),
+            markup=False,
+            highlight=False,
+        )
+        if verbose:
+            for index, each in enumerate(view.known_groups, start=1):
+                render_group(view, console, index, each, verbose)
+    if view.fixed:
+        console.print(
+            Text(
+                f"\nfixed: {plural(len(view.fixed), 'known deviation')} no longer "
+                f"{'occurs' if len(view.fixed) == 1 else 'occur'}: update the baseline",
+                "bold green",
+            )
+        )
+        shown = view.fixed if verbose else view.fixed[:SHOWN_FIXED]
+        for vector, variant, capability, what in shown:
+            console.print(f"  {vector} [{capability}, {variant}]: {what}", markup=False)
+        if len(view.fixed) > len(shown):
+            console.print(f"  … and {len(view.fixed) - len(shown)} more", markup=False)
+
+
+def render_legend(view: View, console: Console, groups: Sequence[Group]) -> None:
+    """Print what each flag of the examples shown means, once."""
+    flags = view.flags(groups)
+    if not flags:
+        return
+    console.print("\nflags:", highlight=False)
+    for flag in flags:
+        note = view.report.vectors.note(flag)
+        console.print(f"  {flag}: {note}".rstrip(": "), markup=False, highlight=False)
+
+
+def render(view: View, console: Console, verbose: bool = False) -> None:
+    """Print the report: what was checked, the summary table, the verdict, each new behaviour
+    (its simplest example in full), the known and fixed ones, the flag legend, the gate."""
+    report = view.report
     capabilities = ", ".join(sorted(report.capabilities)) or "none"
     described = f" = {report.description}" if report.description else ""
     console.print(
@@ -68,88 +145,22 @@ def render(
     extra = profile_lines(report) + coverage_lines(report) + answer_lines(report)
     if extra:
         console.print("\n".join(extra), markup=False, highlight=False)
-    console.print(summary_table(report))
-    failing = report.failing(fail_on, known)
-    verdict = Text(report.verdict(), "bold green" if report.certified else "bold red")
-    console.print(verdict)
-    vectors = vector_index(report.vectors)
-    groups = grouped(report.differences)
-    explained: set[str] = set()
-    for first, variants in groups[:SHOWN_GROUPS]:
-        vector = vectors.get(first.vector)
-        notes = first.vector not in explained  # a vector's flag notes once is enough
-        explained.add(first.vector)
-        lines = explain(first, vector, report.vectors.note, report.codec, variants, notes)
-        if first.key in known:
-            lines[0] += " (known, in the baseline)"
-        text = Text("\n".join(lines))
-        text.stylize(STYLE[first.level], 0, len(lines[0]))
-        text.highlight_regex(MARKED, "reverse")
-        console.print()
-        console.print(text)
-    if len(groups) > SHOWN_GROUPS:
-        console.print(f"\n… and {len(groups) - SHOWN_GROUPS} more groups (all in --json).")
-    if failing:
-        console.print(
-            Text(f"\n{len(failing)} differences at level {fail_on} or above fail the run.", "bold")
-        )
-    elif known and report.differences:
-        console.print(Text("\nNo new difference: every one is known from the baseline.", "bold"))
+    if report.checked:
+        console.print(summary_table(view))
+    console.print(Text(view.verdict(), "bold green" if report.certified else "bold red"))
+    groups = view.groups
+    shown = groups if verbose else groups[:SHOWN_GROUPS]
+    for index, each in enumerate(shown, start=1):
+        render_group(view, console, index, each, verbose)
+    if len(groups) > len(shown):
+        console.print(f"\n{len(groups) - len(shown)} more behaviours (--verbose explains them):")
+        for index, each in enumerate(groups[len(shown) :], start=len(shown) + 1):
+            console.print(Text(group_title(index, each), STYLE[each.level]))
+    render_baseline(view, console, verbose)
+    render_legend(view, console, shown)
+    console.print(Text("\n" + view.gate(), "bold"))
 
 
-def _input_fields(difference: Difference) -> dict[str, Any]:
-    """Return the JSON fields of a difference's input: hex (or U+ code points for encoding);
-    of a long input only the vector's part, with its offset and the whole length."""
-    data = difference.input
-    start, end = (0, len(data)) if len(data) <= WHOLE_INPUT_UP_TO else difference.window
-    part = data[start:end]
-    shown = part.hex() if isinstance(part, bytes) else " ".join(f"U+{v:04X}" for v in part)
-    fields: dict[str, Any] = {"input": shown}
-    if (start, end) != (0, len(data)):
-        padding = data[0] if start else data[-1]
-        fields |= {"input_offset": start, "input_length": len(data), "padding": padding}
-    return fields
-
-
-def difference_json(difference: Difference, known: Collection[Key] = ()) -> dict[str, Any]:
-    """Return one difference as a JSON object."""
-    return {
-        "vector": difference.vector,
-        "variant": difference.variant,
-        "capability": difference.capability,
-        "level": difference.level,
-        "what": difference.what,
-        **_input_fields(difference),
-        "expected": difference.expected,
-        "actual": difference.actual,
-        "marks": [list(mark) for mark in difference.marks],
-        "known": difference.key in known,
-    }
-
-
-def report_json(report: Report, fail_on: Level = "must", known: Collection[Key] = ()) -> str:
-    """Return the JSON document of a report: what was checked, the summary, every difference."""
-    failing = report.failing(fail_on, known)
-    document = {
-        "utf8cert": report.version,
-        "codec": report.codec,
-        "description": report.description,
-        "date": report.date,
-        "vectors": len(report.vectors),
-        "depth": report.depth,
-        "capabilities": sorted(report.capabilities),
-        "summary": {
-            "conformant": report.conformant,
-            "verdict": report.verdict(),
-            "fail_on": fail_on,
-            "failing": len(failing),
-            "checked": report.checked,
-            "differences": {
-                capability: {level: counts[level][0] for level in LEVELS}
-                for capability, counts in report.counts().items()
-            },
-        },
-        "differences": [difference_json(difference, known) for difference in report.differences],
-        **extra_json(report),
-    }
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+def render_quiet(view: View, console: Console) -> None:
+    """Print the verdict line alone."""
+    console.print(view.verdict(), markup=False, highlight=False)

@@ -119,10 +119,13 @@ def test_the_markdown_certificate_names_codec_verdict_table_and_differences(
     assert check("codec:utf-8:surrogatepass", "--markdown", str(certificate)) == 1
     text = certificate.read_text(encoding="utf-8")
     assert text.startswith("# UTF-8 conformance certificate: `codec:utf-8:surrogatepass`")
-    assert "**Verdict: NOT conformant to RFC 3629 (" in text
+    assert "**Verdict: NOT conformant to RFC 3629: 2 behaviours on " in text
     assert f"| Vectors | {len(cached_load())}," in text
     assert "| decode |" in text and "| encode |" in text
-    assert "### sec-10 [decode, as-is] must: accepted ill-formed input" in text
+    assert "### 1. must: decode: let ill-formed input through (surrogate)" in text
+    assert "### 2. must: encode: encoded a surrogate" in text
+    assert "sur-1 [decode, as-is] must: accepted ill-formed input" in text
+    assert text.count("- **surrogate**: ") == 1  # the flag's note once, in the legend
     clean = tmp_path / "clean.md"
     assert check("codec:utf-8", "--markdown", str(clean)) == 0
     assert "None: the codec agrees with every vector" in clean.read_text(encoding="utf-8")

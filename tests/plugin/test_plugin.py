@@ -50,7 +50,10 @@ def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_ca
     result = pytester.runpytest("--utf8-codec", "codec:utf-8", "--collect-only", "-q", *NO_CACHE)
     items = [line for line in result.outlines if line.startswith("utf8cert::")]
     assert len(items) == items_for_cpython()
-    assert {"utf8cert::sec-10[decode]", "utf8cert::sec-10[incremental]"} <= set(items)
+    assert {
+        "utf8cert::security/sec-10[decode]",
+        "utf8cert::security/sec-10[incremental]",
+    } <= set(items)
 
 
 def test_cpython_passes_every_item_and_the_header_says_how_to_reproduce(
@@ -61,7 +64,7 @@ def test_cpython_passes_every_item_and_the_header_says_how_to_reproduce(
     result.stdout.fnmatch_lines(
         [
             f"utf8cert *: codec codec:utf-8 (decode, encode, incremental, replace), "
-            f"{len(builtin())} vectors in *",
+            f"profile rfc3629, {len(builtin())} vectors in *",
             "utf8cert reproduce: pytest --utf8-codec codec:utf-8 --utf8-fail-on must",
         ]
     )
@@ -107,10 +110,10 @@ def test_junitxml_records_each_item_with_its_vector_id(pytester: pytest.Pytester
     pytester.runpytest("--utf8-codec", spec, "-k", "sec-1", f"--junitxml={report}", *NO_CACHE)
     cases = ElementTree.parse(report).getroot().iter("testcase")
     by_name = {case.get("name"): case for case in cases}
-    assert "sec-10[decode]" in by_name and "sec-1[decode]" in by_name
-    failure = by_name["sec-10[decode]"].find("failure")
+    assert "security/sec-10[decode]" in by_name and "security/sec-1[decode]" in by_name
+    failure = by_name["security/sec-10[decode]"].find("failure")
     assert failure is not None and "accepted ill-formed input" in (failure.text or "")
-    assert by_name["sec-1[decode]"].find("failure") is None
+    assert by_name["security/sec-1[decode]"].find("failure") is None
 
 
 @pytest.mark.slow
@@ -165,6 +168,82 @@ def test_a_baseline_written_by_the_cli_makes_the_plugin_pass(
         "--utf8-codec", spec, "--utf8-baseline", str(baseline), *selection, *NO_CACHE
     )
     assert result.ret == pytest.ExitCode.OK
+    # The known deviations are expected failures, each still explained.
+    outcomes = result.parseoutcomes()
+    assert outcomes["xfailed"] == without.parseoutcomes()["failed"]
+    assert "failed" not in outcomes
+
+
+def surrogatepass_baseline_of_sec_10(directory: Path) -> Path:
+    """Return a baseline written by the CLI: surrogatepass's deviations on sec-10."""
+    baseline = directory / "baseline.json"
+    spec = "codec:utf-8:surrogatepass"
+    assert main(["check", spec, "--write-baseline", str(baseline), "--vector", "sec-10"]) == 0
+    return baseline
+
+
+def test_a_fixed_known_deviation_is_an_xpass_strict_failure(pytester: pytest.Pytester) -> None:
+    # A baseline recorded for a codec that accepted surrogates, now run on CPython's strict
+    # codec, which refuses them: every known deviation is fixed.
+    baseline = surrogatepass_baseline_of_sec_10(pytester.path)
+    text = baseline.read_text(encoding="utf-8").replace("codec:utf-8:surrogatepass", "codec:utf-8")
+    baseline.write_text(text, encoding="utf-8")
+    result = pytester.runpytest(
+        "--utf8-codec",
+        "codec:utf-8",
+        "--utf8-baseline",
+        str(baseline),
+        "-k",
+        "sec-10",
+        "-rX",
+        *NO_CACHE,
+    )
+    result.assert_outcomes(failed=2, passed=1)  # decode and incremental; replace had none
+    result.stdout.fnmatch_lines(
+        ["*sec-10 ?decode?*", "?XPASS(strict)? known deviation, in the baseline"]
+    )
+
+
+def test_a_baseline_of_another_codec_is_refused_in_one_line(pytester: pytest.Pytester) -> None:
+    baseline = surrogatepass_baseline_of_sec_10(pytester.path)
+    result = pytester.runpytest("--utf8-codec", "codec:utf-8", "--utf8-baseline", str(baseline))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.errlines if line.strip()] == [
+        f"ERROR: utf8cert: {baseline}: recorded for codec:utf-8:surrogatepass, not codec:utf-8 "
+        "(--baseline-any-codec to use it anyway)"
+    ]
+
+
+def test_k_selects_by_theme_as_the_readme_says(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--utf8-codec", "codec:utf-8", "-k", "overlong", *NO_CACHE)
+    overlong = [v for v in builtin() if v.origin.file.endswith("ill-formed-overlong.yaml")]
+    # Each decoding vector of the theme on decode, replace and incremental (CPython's codec
+    # has no validator); `overlong` is in no other theme's name.
+    result.assert_outcomes(passed=3 * len(overlong))
+
+
+def test_pyproject_ini_options_configure_the_suite(pytester: pytest.Pytester) -> None:
+    from user_vectors import EXTRA_VECTOR
+
+    pytester.makefile(".yaml", extra=EXTRA_VECTOR)
+    pytester.makepyprojecttoml(
+        """
+        [tool.pytest.ini_options]
+        utf8_codec = "broken_codecs:OneFffdPerByte"
+        utf8_fail_on = "should"
+        utf8_vectors = ["extra.yaml"]
+        """
+    )
+    result = pytester.runpytest("-k", "replace and (truncated or extra)", *NO_CACHE)
+    result.stdout.fnmatch_lines(["utf8cert *: codec broken_codecs:OneFffdPerByte *fail on should*"])
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] > 0  # a should difference fails, as the ini file says
+    # The command line wins over the ini file.
+    again = pytester.runpytest(
+        "--utf8-fail-on", "must", "-k", "replace and (truncated or extra)", *NO_CACHE
+    )
+    assert "failed" not in again.parseoutcomes()
+    assert again.parseoutcomes()["passed"] == outcomes["failed"] + outcomes.get("passed", 0)
 
 
 def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
@@ -205,3 +284,22 @@ def test_the_plugin_module_imports_nothing_heavy() -> None:
     assert result.stdout.strip() == str(
         ["utf8cert.harness", "utf8cert.harness.plugin", "utf8cert.harness.plugin.pytest_plugin"]
     )
+
+
+def test_a_profile_allows_what_it_waives_and_an_unknown_one_is_a_usage_error(
+    pytester: pytest.Pytester,
+) -> None:
+    spec, selection = "codec:utf-8:surrogatepass", ("-k", "sec-10", *NO_CACHE)
+    result = pytester.runpytest(
+        "--utf8-codec", spec, "--utf8-profile", "python-surrogatepass", *selection
+    )
+    result.assert_outcomes(passed=3)  # the surrogate it reads is what the profile allows
+    result.stdout.fnmatch_lines(
+        [
+            "utf8cert *profile python-surrogatepass*",
+            "utf8cert reproduce: *--utf8-profile python-surrogatepass*",
+        ]
+    )
+    bad = pytester.runpytest("--utf8-codec", spec, "--utf8-profile", "latin-1", *selection)
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "unknown profile 'latin-1'" in bad.stderr.str()

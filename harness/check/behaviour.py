@@ -1,0 +1,217 @@
+"""Behaviours: differences grouped by the one way of going wrong that causes them.
+
+A codec with one bug differs on many vectors, variants and capabilities; a maintainer wants the
+bug. `behaviour_of(difference)` names the way the codec went wrong, independent of where it was
+seen, and `group(differences)` gathers the differences of each behaviour, simplest example first.
+The fuzzer deduplicates its findings with the same key, so one bug is one finding there too.
+
+    behaviour_of(difference) -> Behaviour      direction, what the codec did, and a detail
+    group(differences, vectors=None) -> list[Group]   most binding first, then the widest
+
+The key, and why:
+- the direction (`decode` for decode, replace, validate and incremental; `encode`): one bug in
+  a decoder shows in every decoding capability that shares its code, but an encoder is other
+  code;
+- what the codec did, with the several words for one act made one: accepting ill-formed input,
+  decoding ill-formed bytes as characters, dropping them silently and refusing only after them
+  all *let ill-formed input through*;
+- a detail that separates bugs of one act: for ill-formed input let through, the reference's
+  error kind of the first ill-formed sequence (overlong, surrogate, out-of-range, ...; a sequence
+  cut short by the end of input or by another byte is one kind, `incomplete`, because a variant
+  moves the end); for a wrong error offset, where it points (before the ill-formed bytes, or
+  inside them: a convention, one group); for a crash, the exception's name.
+The level is not part of the key: the group's level is its most binding member's.
+
+`group` sees more than one difference: when a vector goes wrong on a capability only once it is
+moved (mid-stream, shifted, across a block boundary) or cut into chunks, never as it is, the bug
+is in a fast path or in the carry between chunks, whatever the symptom (a crash, a hang or a
+wrong type excepted: each is its own behaviour wherever it is seen). Those differences are one
+behaviour, POSITION, its detail naming the kinds of variant it shows in (two such bugs in one
+codec are therefore one group: the variants in the detail tell where to look).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.vectors.model import LEVELS, Level, Vector
+from utf8cert.reference import ErrorKind, errors
+
+Direction = Literal["decode", "encode"]
+
+LET_THROUGH: Final = "let ill-formed input through"
+"""The one name of every way of taking ill-formed bytes for text (RFC 3629 §3, §10)."""
+OFFSET: Final = "wrong error offset"
+POSITION: Final = "goes wrong only when the input is moved or cut"
+PLAIN: Final = frozenset({"as-is", "as-is, whole"})
+"""The variant names of a vector decoded as it is, in one piece."""
+
+_LET_THROUGH_WORDS: Final = frozenset(
+    {
+        "accepted ill-formed input",
+        "decoded ill-formed bytes as characters",
+        "dropped ill-formed input silently",
+        "dropped a truncated signature silently",
+    }
+)
+_FAILURE_WORDS: Final = frozenset({"crashed", "timed out", "returned the wrong type"})
+"""A crash, a hang or a wrong type is its own behaviour wherever it is seen."""
+_INCOMPLETE: Final = frozenset({ErrorKind.TRUNCATED, ErrorKind.MISSING_CONTINUATION})
+_VALUELESS: Final = _INCOMPLETE | {ErrorKind.UNEXPECTED_CONTINUATION}
+_REFUSED_AT: Final = re.compile(r"refused at (\d+)")
+_EXCEPTION: Final = re.compile(r"(?:crash|timeout|wrong-type): ([A-Za-z_][\w.]*)(?::|$)")
+
+
+@dataclass(frozen=True, order=True)
+class Behaviour:
+    """One way of going wrong: what groups the differences one bug causes."""
+
+    direction: Direction
+    what: str
+    """What the codec did, in the words of the report ('let ill-formed input through')."""
+    detail: str = ""
+    """What separates bugs of one act: an error kind, where an offset points, an exception."""
+
+    def __str__(self) -> str:
+        """Return 'decode: let ill-formed input through (overlong)'."""
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{self.direction}: {self.what}{detail}"
+
+    @property
+    def id(self) -> str:
+        """Return a stable id for files and baselines, in lower case and dashes:
+        'decode/let-ill-formed-input-through/overlong'."""
+        parts = [self.direction, self.what] + ([self.detail] if self.detail else [])
+        return "/".join(re.sub(r"[^a-z0-9+.]+", "-", part.lower()).strip("-") for part in parts)
+
+
+def _error_kind(difference: Difference, decoded: bool = False) -> str:
+    """Return the reference's kind of the first ill-formed sequence among the vector's bytes
+    ('' if there is none, as for a well-formed input). When the codec `decoded` ill-formed bytes
+    as characters, the first sequence with a value (overlong, surrogate, out-of-range, ...) is
+    the one it decoded: a sequence cut short or a lone continuation byte has none to give."""
+    data = difference.input
+    if not isinstance(data, bytes):
+        return ""
+    start, end = difference.window
+    kinds = [error.kind for error in errors(data[start:end])]
+    if decoded:
+        kinds = [kind for kind in kinds if kind not in _VALUELESS] or kinds
+    if not kinds:
+        return ""
+    return "incomplete" if kinds[0] in _INCOMPLETE else str(kinds[0])
+
+
+def _offset_behaviour(difference: Difference) -> tuple[str, str]:
+    """Return (what, detail) of a wrong error offset: past the first ill-formed sequence it let
+    that sequence through; before it or inside it, it is a way of counting."""
+    refused = _REFUSED_AT.match(difference.actual)
+    if refused is None or not difference.marks:
+        return OFFSET, ""
+    offset = int(refused.group(1))
+    start, end = difference.marks[0]
+    if offset > end:
+        return LET_THROUGH, _error_kind(difference)
+    return (
+        OFFSET,
+        "before the ill-formed bytes" if offset < start else "inside the ill-formed bytes",
+    )
+
+
+def behaviour_of(difference: Difference) -> Behaviour:
+    """Return the behaviour a difference shows (every difference has one; see the module)."""
+    direction: Direction = "encode" if difference.capability == "encode" else "decode"
+    what, detail = difference.what, ""
+    if what in _LET_THROUGH_WORDS:
+        decoded = what == "decoded ill-formed bytes as characters"
+        what, detail = LET_THROUGH, _error_kind(difference, decoded)
+    elif what == OFFSET:
+        what, detail = _offset_behaviour(difference)
+    elif what in _FAILURE_WORDS:
+        exception = _EXCEPTION.match(difference.actual)
+        detail = exception.group(1) if exception and what == "crashed" else ""
+    return Behaviour(direction, what, detail)
+
+
+def simplicity(
+    difference: Difference, vector: Vector | None = None
+) -> tuple[int, int, int, int, str]:
+    """Return a sort key putting the simplest example first: the vector as is (whole, for an
+    incremental decoder), the shortest, with the fewest flags."""
+    start, end = difference.window
+    plain = difference.variant in ("as-is", "as-is, whole")
+    flags = len(vector.flags) if vector is not None else 0
+    return (0 if plain else 1, end - start, flags, len(difference.input), difference.vector)
+
+
+@dataclass
+class Group:
+    """The differences of one behaviour, simplest first."""
+
+    behaviour: Behaviour
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def example(self) -> Difference:
+        """Return the simplest difference of the group, the one to explain in full."""
+        return self.differences[0]
+
+    @property
+    def level(self) -> Level:
+        """Return the most binding level among the group's differences."""
+        return min((d.level for d in self.differences), key=LEVELS.index)
+
+    @property
+    def vectors(self) -> list[str]:
+        """Return the ids of the vectors that show the behaviour, simplest first, each once."""
+        return list(dict.fromkeys(d.vector for d in self.differences))
+
+    @property
+    def capabilities(self) -> list[str]:
+        """Return the capabilities on which the behaviour was seen, in order of first sight."""
+        return list(dict.fromkeys(d.capability for d in self.differences))
+
+
+def variant_family(variant: str) -> str:
+    """Return the kind of a variant: 'as is', 'mid-stream', 'shifted', 'across a boundary', or
+    'cut into chunks' (an incremental decoder fed otherwise than in one piece)."""
+    if ", " in variant and not variant.endswith(", whole"):
+        return "cut into chunks"
+    head = variant.split(",")[0]
+    if head.startswith("shift-"):
+        return "shifted"
+    if head.startswith("straddle-"):
+        return "across a boundary"
+    return "mid-stream" if head == "mid-stream" else "as is"
+
+
+def group(
+    differences: Iterable[Difference], vectors: Mapping[str, Vector] | None = None
+) -> list[Group]:
+    """Return the differences grouped by behaviour: most binding level first, then the groups
+    of most vectors; in each group the simplest difference first ([] for no differences).
+    `vectors` (by id) lets the simplest example be the one with the fewest flags."""
+    seen = [(difference, behaviour_of(difference)) for difference in differences]
+    plain = {(d.vector, d.capability) for d, _ in seen if d.variant in PLAIN}
+    groups: dict[Behaviour, Group] = {}
+    for difference, behaviour in seen:
+        if (difference.vector, difference.capability) not in plain and (
+            behaviour.what not in _FAILURE_WORDS
+        ):
+            behaviour = Behaviour(behaviour.direction, POSITION)
+        groups.setdefault(behaviour, Group(behaviour)).differences.append(difference)
+    for behaviour, each in list(groups.items()):
+        if behaviour.what == POSITION:
+            families = sorted({variant_family(d.variant) for d in each.differences})
+            each.behaviour = Behaviour(behaviour.direction, POSITION, ", ".join(families))
+    index = vectors or {}
+    for each in groups.values():
+        each.differences.sort(key=lambda d: simplicity(d, index.get(d.vector)))
+    return sorted(
+        groups.values(),
+        key=lambda g: (LEVELS.index(g.level), -len(g.vectors), g.behaviour),
+    )

@@ -1,0 +1,117 @@
+"""What every format of a report shows: the behaviours (new ones, and those known from a
+baseline), the fixed deviations, the verdict in behaviours and vectors, and how to reproduce.
+
+Text, Markdown, JSON, JUnit XML, GitHub annotations and HTML all render a `View`, so they
+agree on what is new, what fails and what the verdict is. A section another part of the
+harness adds to `Report` is rendered from the view's `report`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from utf8cert.harness.check.baseline import Baseline, Key
+from utf8cert.harness.check.behaviour import Group, group
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.run import Report, vector_index
+from utf8cert.harness.reports.explain import Rerun
+from utf8cert.harness.vectors.model import Level, Vector
+
+
+def plural(count: int, noun: str) -> str:
+    """Return '1 vector', '2 vectors'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+@dataclass
+class View:
+    """A report as the formats show it, for one gate (`fail_on`, a baseline)."""
+
+    report: Report
+    fail_on: Level = "must"
+    baseline: Baseline | None = None
+    rerun: Rerun | None = None
+    strict_baseline: bool = False
+    """Whether a fixed deviation (a stale baseline) fails the run."""
+    vectors: dict[str, Vector] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.vectors = vector_index(self.report.vectors)
+
+    @property
+    def known(self) -> frozenset[Key]:
+        """Return the keys of the baseline's deviations (empty without a baseline)."""
+        return self.baseline.keys if self.baseline is not None else frozenset()
+
+    @cached_property
+    def all_groups(self) -> list[Group]:
+        """Return every difference of the run grouped by behaviour."""
+        return group(self.report.differences, self.vectors)
+
+    @cached_property
+    def groups(self) -> list[Group]:
+        """Return the behaviours to show in full: of the new differences (all, without a
+        baseline), most binding first."""
+        if not self.known:
+            return self.all_groups
+        return group([d for d in self.report.differences if d.key not in self.known], self.vectors)
+
+    @cached_property
+    def known_groups(self) -> list[Group]:
+        """Return the behaviours of the differences known from the baseline ([] without one)."""
+        if not self.known:
+            return []
+        return group([d for d in self.report.differences if d.key in self.known], self.vectors)
+
+    @cached_property
+    def fixed(self) -> list[Key]:
+        """Return the baseline's deviations the run no longer shows ([] without a baseline)."""
+        return [] if self.baseline is None else self.baseline.fixed(self.report.differences)
+
+    @cached_property
+    def failing(self) -> list[Difference]:
+        """Return the differences that fail the run (new, at `fail_on` or above)."""
+        return self.report.failing(self.fail_on, self.known)
+
+    @property
+    def passed(self) -> bool:
+        """Return True when the run passes its gate: no failing difference, every capability
+        covered, and (under --strict-baseline) no fixed deviation."""
+        stale = self.strict_baseline and bool(self.fixed)
+        return not self.failing and self.report.covered and not stale
+
+    def verdict(self) -> str:
+        """Return the verdict line of the report (`Report.verdict`: behaviours and vectors)."""
+        return self.report.verdict()
+
+    def gate(self) -> str:
+        """Return the line that says whether the run passes its gate, and why."""
+        if self.failing:
+            keys = {difference.key for difference in self.failing}
+            failing = sum(1 for each in self.groups if any(d.key in keys for d in each.differences))
+            noun = "new behaviour" if self.known else "behaviour"
+            return (
+                f"FAIL: {plural(failing, noun)} at level {self.fail_on} or above "
+                f"({plural(len(self.failing), 'difference')})"
+            )
+        if not self.report.covered:
+            return "FAIL: a capability is not certified (too few questions answered)"
+        if self.strict_baseline and self.fixed:
+            return f"FAIL: {plural(len(self.fixed), 'fixed deviation')} (--strict-baseline)"
+        if self.known and self.report.differences:
+            return "pass: no new difference, every one is known from the baseline"
+        return f"pass at level {self.fail_on}"
+
+    def flags(self, groups: Sequence[Group]) -> list[str]:
+        """Return the flags of the examples of `groups`, each once, in order of appearance."""
+        found: dict[str, None] = {}
+        for each in groups:
+            vector = self.vectors.get(each.example.vector)
+            found |= dict.fromkeys(vector.flags if vector is not None else ())
+        return list(found)
+
+    def reproduce(self, difference: Difference) -> str | None:
+        """Return the command that shows a difference again (None if there is none)."""
+        return None if self.rerun is None else self.rerun.command(difference)

@@ -1,0 +1,136 @@
+"""Differences grouped by behaviour: each deliberately broken codec (tests/broken_codecs.py) is
+one group per bug it has, and the group's first example is its simplest vector."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from broken_codecs import OneFffdPerByte, SurrogateWritingEncoder, TruncatedTailDropper
+
+from utf8cert.harness.check.behaviour import (
+    LET_THROUGH,
+    POSITION,
+    Behaviour,
+    Group,
+    behaviour_of,
+    group,
+)
+from utf8cert.harness.check.compare import compare_decode
+from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.run import run_check, vector_index
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import VectorSet
+
+
+class TwoBugs(OneFffdPerByte, SurrogateWritingEncoder):
+    """One U+FFFD per byte of a truncated sequence, and an encoder that writes surrogates."""
+
+
+class ThreeBugs(TruncatedTailDropper, SurrogateWritingEncoder):
+    """Drops a truncated tail, writes surrogates; and crashes on validation of ill-formed input."""
+
+    def validate(self, data: bytes) -> bool:
+        if not super().validate(data):
+            raise KeyError("no table entry")
+        return True
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+@cache
+def groups(spec: str) -> list[Group]:
+    codec = load_codec(spec if ":" in spec else f"broken_codecs:{spec}")
+    try:
+        return group(run_check(codec, vectors()).differences, vector_index(vectors()))
+    finally:
+        codec.close()
+
+
+def behaviours(spec: str) -> list[str]:
+    return [str(each.behaviour) for each in groups(spec)]
+
+
+@pytest.mark.parametrize(
+    ("name", "behaviour"),
+    [
+        ("SurrogateWritingEncoder", "encode: encoded a surrogate"),
+        ("LaxRangeValidator", f"decode: {LET_THROUGH} (out-of-range)"),
+        ("OneFffdPerByte", "decode: wrong U+FFFD count"),
+        ("OneFffdPerBadRun", "decode: wrong U+FFFD count"),
+        ("CrashingDecoder", "decode: crashed (TypeError)"),
+        ("BytesReturningDecoder", "decode: returned the wrong type"),
+        ("ChunkBoundaryDecoder", f"decode: {POSITION} (cut into chunks)"),
+        ("Page4096Decoder", f"decode: {POSITION} (across a boundary, cut into chunks)"),
+    ],
+)
+def test_a_codec_with_one_bug_shows_one_behaviour(name: str, behaviour: str) -> None:
+    assert behaviours(name) == [behaviour]
+
+
+def test_a_codec_with_two_bugs_shows_two_behaviours() -> None:
+    assert sorted(behaviours(f"{__name__}:TwoBugs")) == [
+        "decode: wrong U+FFFD count",
+        "encode: encoded a surrogate",
+    ]
+
+
+def test_a_codec_with_three_bugs_shows_each_and_the_must_ones_first() -> None:
+    found = behaviours(f"{__name__}:ThreeBugs")
+    assert set(found) >= {
+        f"decode: {LET_THROUGH} (incomplete)",
+        "decode: crashed (KeyError)",
+        "encode: encoded a surrogate",
+    }
+    levels = [each.level for each in groups(f"{__name__}:ThreeBugs")]
+    assert levels == sorted(levels, key=["must", "should", "may"].index)
+
+
+def test_cpython_surrogatepass_is_one_decoding_and_one_encoding_behaviour() -> None:
+    # CPython documents surrogatepass as letting D800..DFFF through in both directions.
+    found = groups("codec:utf-8:surrogatepass")
+    assert [str(each.behaviour) for each in found] == [
+        f"decode: {LET_THROUGH} (surrogate)",
+        "encode: encoded a surrogate",
+    ]
+    decoding = found[0]
+    # Every vector in the group has a surrogate (ED A0..BF) in its bytes, and every vector of
+    # the suite flagged `surrogate` that CPython's strict codec refuses is in the group.
+    assert all("surrogate" in each.flags for each in vectors() if each.id in decoding.vectors)
+
+
+def test_the_simplest_example_comes_first_as_is_and_short() -> None:
+    overlong = groups("NaiveBitDecoder")[0]
+    assert overlong.behaviour == Behaviour("decode", LET_THROUGH, "overlong")
+    example = overlong.example
+    assert example.variant == "as-is"
+    shortest = min(len(d.input) for d in overlong.differences if d.variant == "as-is")
+    assert len(example.input) == shortest == 2  # C0 80 or C0 AF: the plain two-byte overlong
+
+
+def test_a_naive_decoder_lets_overlongs_and_surrogates_through_as_two_behaviours() -> None:
+    found = {each.behaviour for each in groups("NaiveBitDecoder")}
+    assert Behaviour("decode", LET_THROUGH, "overlong") in found
+    assert Behaviour("decode", LET_THROUGH, "surrogate") in found
+
+
+def test_refusing_after_the_ill_formed_bytes_is_letting_them_through() -> None:
+    codec = load_codec("broken_codecs:NaiveBitDecoder")
+    # C0 AF then a lone continuation: the naive decoder reads C0 AF as '/' and refuses at 2.
+    (difference,) = compare_decode(codec, expectation_for(b"\xc0\xaf\x80"), ("input", "as-is"))
+    assert difference.what == "wrong error offset"
+    assert behaviour_of(difference) == Behaviour("decode", LET_THROUGH, "overlong")
+
+
+def test_a_behaviour_has_a_stable_id() -> None:
+    assert Behaviour("decode", LET_THROUGH, "out-of-range").id == (
+        "decode/let-ill-formed-input-through/out-of-range"
+    )
+
+
+def test_no_differences_make_no_groups() -> None:
+    assert group([]) == []

@@ -1,0 +1,122 @@
+"""`utf8cert check` output options and baselines: report paths checked before the run,
+--write-baseline says where and how many, a baseline of another codec is refused, known
+behaviours are one line, fixed deviations are named (and fail under --strict-baseline), and a
+bad baseline file is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from cli_runs import check
+from user_vectors import EXTRA_VECTOR
+
+SURROGATEPASS = "codec:utf-8:surrogatepass"
+
+
+@pytest.mark.parametrize("option", ["--json", "--markdown", "--junit-xml", "--html"])
+def test_an_output_path_that_cannot_be_written_stops_the_run_before_it_starts(
+    option: str, tmp_path: Path
+) -> None:
+    # The spec cannot be loaded either: the output path is what is reported, so it was checked
+    # before anything was loaded or run.
+    missing = tmp_path / "no" / "such" / "report"
+    run = check("no_such_module_xyz:decode", option, str(missing))
+    assert run.status == 2 and run.out == ""
+    assert run.err == f"utf8cert: error: {option} {missing}: no directory {missing.parent}\n"
+    run = check("no_such_module_xyz:decode", option, str(tmp_path))
+    assert run.err == f"utf8cert: error: {option} {tmp_path}: is a directory\n"
+
+
+def test_json_and_annotations_cannot_share_standard_output() -> None:
+    run = check("codec:utf-8", "--json", "-", "--github")
+    assert run.status == 2 and run.out == ""
+    assert run.err == (
+        "utf8cert: error: --json - and --github both write to standard output: choose one\n"
+    )
+
+
+def write_baseline(tmp_path: Path, *arguments: str) -> tuple[Path, str]:
+    baseline = tmp_path / "baseline.json"
+    run = check(SURROGATEPASS, "--write-baseline", str(baseline), *arguments)
+    assert run.status == 0
+    return baseline, run.err
+
+
+def test_write_baseline_says_where_and_how_many(tmp_path: Path) -> None:
+    baseline, said = write_baseline(tmp_path)
+    document = json.loads(baseline.read_text(encoding="utf-8"))
+    assert document["codec"] == SURROGATEPASS and document["profile"] is None
+    count = len(document["deviations"])
+    assert said == f"utf8cert: wrote {baseline}: {count} known deviations (2 behaviours)\n"
+
+
+def test_a_baseline_prints_new_behaviours_in_full_and_known_ones_in_one_line(
+    tmp_path: Path,
+) -> None:
+    baseline, _ = write_baseline(tmp_path)
+    extra = tmp_path / "extra.yaml"
+    extra.write_text(EXTRA_VECTOR, encoding="utf-8")
+    run = check(SURROGATEPASS, "--baseline", str(baseline), "--vectors", str(extra))
+    assert run.status == 1
+    assert "known from the baseline: 2 behaviours, " in run.out
+    group = re.search(
+        r"\[1\] must: decode: let ill-formed input through \(surrogate\) — 1 vector, "
+        r"(\d+) differences \(decode, incremental\)",
+        run.out,
+    )
+    assert group is not None, run.out
+    assert "extra-1 [decode, as-is] must: accepted ill-formed input" in run.out
+    assert "sur-1 [decode" not in run.out  # a known one is not explained again
+    # The verdict counts the new behaviour's differences, not the known ones.
+    assert run.out.rstrip().endswith(
+        f"FAIL: 1 new behaviour at level must or above ({group[1]} differences)"
+    )
+
+
+def test_a_baseline_of_another_codec_is_refused_unless_asked(tmp_path: Path) -> None:
+    baseline, _ = write_baseline(tmp_path)
+    run = check("codec:utf-8", "--baseline", str(baseline))
+    assert run.status == 2
+    assert run.err == (
+        f"utf8cert: error: {baseline}: recorded for {SURROGATEPASS}, not codec:utf-8 "
+        "(--baseline-any-codec to use it anyway)\n"
+    )
+    # Asked, it is used: CPython's strict codec has fixed every deviation it lists.
+    run = check("codec:utf-8", "--baseline", str(baseline), "--baseline-any-codec")
+    assert run.status == 0
+    assert (
+        "fixed: " in run.out and " known deviations no longer occur: update the baseline" in run.out
+    )
+    strict = check(
+        "codec:utf-8", "--baseline", str(baseline), "--baseline-any-codec", "--strict-baseline"
+    )
+    assert strict.status == 1
+    assert strict.out.rstrip().endswith("(--strict-baseline)")
+
+
+BAD_BASELINES = {
+    "not UTF-8": (b'{"utf8cert-baseline": 2, "codec": "\xff"}', "not UTF-8 (byte 35)"),
+    "nested 100,000 deep": (b"[" * 100_000 + b"]" * 100_000, "nested too deep to be a baseline"),
+    "a list": (b"[]", 'not a utf8cert baseline (no "utf8cert-baseline": 2)'),
+    "codec not a string": (
+        b'{"utf8cert-baseline": 2, "codec": 5, "deviations": []}',
+        "'codec' must be a string",
+    ),
+    "deviations not a list": (
+        b'{"utf8cert-baseline": 2, "deviations": {}}',
+        "'deviations' must be a list",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_BASELINES, ids=list(BAD_BASELINES))
+def test_a_bad_baseline_is_one_line_and_exit_2(case: str, tmp_path: Path) -> None:
+    content, problem = BAD_BASELINES[case]
+    path = tmp_path / "baseline.json"
+    path.write_bytes(content)
+    run = check("--baseline", str(path))
+    assert run.status == 2 and "Traceback" not in run.err
+    assert run.err == f"utf8cert: error: {path}: {problem}\n"

@@ -1,0 +1,80 @@
+"""Every reproducer reproduces: for each kind of difference, the command printed beside it,
+run as printed, shows the same difference again (and carries --isolate, --timeout and the
+user's --vectors when the run had them)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_runs import check, check_once
+from user_vectors import EXTRA_VECTOR
+
+CASES = {
+    "decode": ("broken_codecs:NaiveBitDecoder",),
+    "replace": ("broken_codecs:OneFffdPerByte",),
+    "validate": ("broken_codecs:LaxRangeValidator",),
+    "incremental, cut in chunks": ("broken_codecs:ChunkBoundaryDecoder",),
+    "encode": ("broken_codecs:SurrogateWritingEncoder",),
+    "long input across a page": ("broken_codecs:Page4096Decoder", "--vector", "trunc-1"),
+    "under a profile": ("broken_codecs:NaiveBitDecoder", "--profile", "wtf-8", "--vector", "ovl-1"),
+    "a crash in a child process": (
+        "broken_codecs:CrashingDecoder",
+        "--isolate",
+        "--timeout",
+        "20",
+        "--vector",
+        "ovl-1",
+    ),
+}
+
+
+def differences_of(words: list[str]) -> list[dict[str, Any]]:
+    assert words[:2] == ["utf8cert", "check"], words
+    run = check(*words[2:], "--json", "-", "--quiet")
+    assert run.status in (0, 1), run.err
+    differences: list[dict[str, Any]] = run.json()["differences"]
+    return differences
+
+
+def assert_reproduces(arguments: tuple[str, ...]) -> list[list[str]]:
+    """Check that each behaviour's example reproduces; return the commands run."""
+    document = check_once(*arguments, "--json", "-", "--quiet").json()
+    assert document["behaviours"], "the codec shows no difference to reproduce"
+    commands = []
+    for behaviour in document["behaviours"]:
+        example = document["differences"][behaviour["example"]]
+        words = shlex.split(example["reproduce"])
+        again = differences_of(words)
+        same = [
+            d
+            for d in again
+            if (d["capability"], d["what"]) == (example["capability"], example["what"])
+        ]
+        assert same, f"{example['reproduce']} did not show {example['what']}"
+        if not behaviour["id"].startswith(("decode/goes-wrong-only", "encode/goes-wrong-only")):
+            assert any(d["behaviour"] == behaviour["id"] for d in same)
+        commands.append(words)
+    return commands
+
+
+@pytest.mark.parametrize("arguments", CASES.values(), ids=CASES.keys())
+def test_the_reproducer_of_each_behaviour_shows_it_again(arguments: tuple[str, ...]) -> None:
+    commands = assert_reproduces(arguments)
+    if "--isolate" in arguments:
+        assert all(words[3:6] == ["--isolate", "--timeout", "20"] for words in commands)
+    if "--profile" in arguments:
+        assert all(words[3:5] == ["--profile", "wtf-8"] for words in commands)
+
+
+def test_a_reproducer_of_a_users_vector_carries_the_vector_files(tmp_path: Path) -> None:
+    extra = tmp_path / "my vectors" / "extra.yaml"  # a space, to be quoted for the shell
+    extra.parent.mkdir()
+    extra.write_text(EXTRA_VECTOR, encoding="utf-8")
+    arguments = ("codec:utf-8:surrogatepass", "--vectors", str(extra), "--vector", "extra-1")
+    document = check(*arguments, "--json", "-", "-q").json()
+    reproduce = document["differences"][0]["reproduce"]
+    assert reproduce.endswith(f"--vectors {shlex.quote(str(extra))} --vector extra-1")
+    assert_reproduces(arguments)
