@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
+from utf8cert.harness.check.behaviour import behaviour_of
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.run import DECODING, Report, capabilities_for, vector_index
 from utf8cert.harness.vectors.model import LEVELS, Vector
@@ -33,10 +34,6 @@ class Column:
     skipped: str | None = None
 
 
-# The row key and the kind of a cell, kept apart so that they can follow the behaviour key of
-# harness/check/behaviour.py when it exists.
-
-
 def theme_of(vector: Vector) -> str:
     """Return the vector's theme: the stem of the file it comes from ('ill-formed-surrogates')."""
     return PurePath(vector.origin.file).stem
@@ -53,8 +50,12 @@ def vector_row(vector: Vector, capability: str) -> str:
 
 
 def kind_of(difference: Difference) -> str:
-    """Return the kind of a difference as a cell shows it: its level and what happened."""
-    return f"{difference.level}: {difference.what}"
+    """Return the kind of a difference as a cell shows it: its level and the behaviour it shows,
+    less the direction the row already names ('must: let ill-formed input through (overlong)'),
+    in the words of the check report's groups (harness/check/behaviour.py)."""
+    behaviour = behaviour_of(difference)
+    detail = f" ({behaviour.detail})" if behaviour.detail else ""
+    return f"{difference.level}: {behaviour.what}{detail}"
 
 
 def fingerprint(report: Report) -> str:
