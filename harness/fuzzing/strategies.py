@@ -212,16 +212,29 @@ def _sequence_starts(data: bytes) -> list[int]:
     ]
 
 
+def _long_character(rng: Random) -> bytes:
+    """Return the UTF-8 of a scalar of three or four bytes (RFC 3629 §4, rows 3 and 4)."""
+    row = pick(rng, (*SCALAR_RANGES[3], *SCALAR_RANGES[4]))
+    return chr(row.start + int(rng.random() * len(row))).encode("utf-8")
+
+
 def _place(rng: Random, joined: bytes, target: int) -> bytes:
     """Return `joined` behind ASCII, as far as it can: at a register offset (`target` < 16) its
     first non-ASCII byte at `target`, and in half of the draws ASCII behind it up to 64 bytes
     (where vector paths take over from scalar ones); at a block boundary one of its sequences
     across it, 1 to 3 bytes before it (within the sequence's length; 3 for a lone byte, which
-    the property also asks as U+FFFD's three bytes: kinds.py)."""
+    the property also asks as U+FFFD's three bytes: kinds.py) — or, in half of the draws, a
+    character of three or four bytes across it with two or more before it, then `joined`: a
+    buffer that holds back too little of a character cut there loses it, and the pieces alone
+    hold such a character too rarely (most carry errors)."""
     starts = _sequence_starts(joined) or [0]
     if target < 16:
         placed = b"a" * max(0, target - starts[0]) + joined
         return placed + b"a" * (64 - len(placed)) if rng.random() < 0.5 else placed
+    if rng.random() < 0.5:
+        character = _long_character(rng)
+        back = 2 + int(rng.random() * (len(character) - 2))
+        return b"a" * (target - back) + character + joined
     start = pick(rng, starts)
     lead = joined[start] if joined else 0
     length = 2 if 0xC0 <= lead < 0xE0 else 4 if lead >= 0xF0 else 3
