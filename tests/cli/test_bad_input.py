@@ -7,13 +7,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from cli_runs import check
+from hostile_files import baselines as hostile_baselines
+from hostile_files import vector_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from utf8cert.harness.check.baseline import BaselineError, load_baseline
 from utf8cert.harness.check.probe import ENCODE_PIECE
 from utf8cert.harness.check.run import check_input
 from utf8cert.harness.codec.python_codec import PythonCodec
+from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 
 pytest_plugins = ["pytester"]
 
@@ -202,3 +210,117 @@ def test_a_long_input_is_offered_to_the_encoder_in_pieces_that_make_up_all_of_it
     assert check_input(codec, data) == []
     assert "".join(offered) == data.decode("utf-8", "replace")
     assert len(offered) > 1 and all(len(piece) <= ENCODE_PIECE for piece in offered)
+
+
+@settings(max_examples=300)
+@given(hostile_baselines)
+def test_a_hostile_baseline_loads_or_is_refused_in_one_line(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "baseline.json"
+        path.write_bytes(content)
+        try:
+            baseline = load_baseline(path)
+        except BaselineError as error:
+            message = str(error)
+            assert message.startswith(str(path)) and "\n" not in message, message
+            return
+        assert all(isinstance(part, str) for key in baseline for part in key)
+
+
+SAFE_MODULES = ["json", "codecs", "utf8cert.reference", "broken_codecs", "no_such_module_xyz"]
+"""Modules a random MODULE:ATTR spec may name: importing any other module a random name hits
+could do anything (`antigravity` opens a browser)."""
+words = st.text(st.characters(exclude_characters="\x00"), max_size=20)
+"""Text a command line can carry: no NUL (see the xfail test below), no lone surrogate (text()
+has none)."""
+specs = st.one_of(
+    words.map(lambda text: "no_such_module_" + text),
+    st.builds(lambda text: "codec:" + text, words),
+    st.builds(
+        lambda name, errors: f"codec:{name}:{errors}",
+        st.sampled_from(["utf-8", "latin-1", "hex", "rot13", "nope", ""]),
+        words,
+    ),
+    st.builds(lambda text: "adapter:" + text, words),
+    st.builds(
+        lambda program, text: f"cmd:{program}{text}",
+        st.sampled_from(["/nonexistent/program ", "false", "'unterminated ", '"', "", "   "]),
+        st.text(alphabet="abc '\"\\ ", max_size=10),
+    ),
+    st.builds(
+        lambda module, attribute: f"{module}:{attribute}",
+        st.sampled_from(SAFE_MODULES),
+        words,
+    ),
+    st.sampled_from([":", "::", "codec:", "cmd:", "adapter:", "json", "json:", "json:loads"]),
+)
+
+
+@settings(max_examples=150)
+@given(specs)
+def test_a_random_spec_loads_or_is_refused_in_one_line(spec: str) -> None:
+    try:
+        codec = load_codec(spec, timeout=5)
+    except CodecSpecError as error:
+        assert "\n" not in str(error) and str(error).startswith("codec spec "), str(error)
+        return
+    codec.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="harness/codec/spec.py passes the name to codecs.lookup, which raises ValueError for "
+    "NUL and UnicodeEncodeError for the lone surrogate of an undecodable argv byte",
+)
+@pytest.mark.parametrize("spec", ["codec:\x00", "no_such_module_\x00", "codec:\udcff", "x\udcff"])
+def test_a_spec_with_nul_or_an_undecodable_byte_is_one_line(spec: str) -> None:
+    """`utf8cert check $'codec:\\xff'` gets 'codec:\\udcff' from Python's argv decoding."""
+    with pytest.raises(CodecSpecError):
+        load_codec(spec)
+
+
+@settings(max_examples=40)
+@given(
+    st.one_of(
+        specs.map(lambda s: ("spec", s.encode())), hostile_baselines.map(lambda b: ("baseline", b))
+    )
+)
+def test_the_cli_given_a_hostile_spec_or_baseline_exits_0_1_or_2_in_one_line(
+    case: tuple[str, bytes],
+) -> None:
+    """In process: `check SPEC --input 41` and `check --baseline F --input 41` (one input:
+    the vectors are not loaded) end in a verdict or in one line and exit 2."""
+    kind, content = case
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "baseline.json"
+        path.write_bytes(content)
+        arguments = ["--baseline", str(path)] if kind == "baseline" else [content.decode()]
+        run = check(*arguments, "--input", "41", "--timeout", "5", "--quiet")
+    assert run.status in (0, 1, 2), run
+    if run.status == 2:
+        assert run.out == "" and run.err.startswith("utf8cert: error: ")
+        assert run.err.count("\n") == 1, run.err
+
+
+@pytest.mark.slow
+@settings(max_examples=20)
+@given(
+    st.one_of(
+        vector_files.map(lambda b: ("--vectors", b)),
+        hostile_baselines.map(lambda b: ("--baseline", b)),
+        specs.map(lambda s: ("spec", s.encode())),
+    )
+)
+def test_utf8cert_given_hostile_files_and_specs_never_prints_a_traceback(
+    case: tuple[str, bytes],
+) -> None:
+    """As its own process, on one vector: success, differences, or one line and exit 2."""
+    option, content = case
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "hostile"
+        path.write_bytes(content)
+        given = [content.decode()] if option == "spec" else [option, str(path)]
+        status, out, err = utf8cert("check", *given, "--vector", "sec-1", "--timeout", "5", "-q")
+    assert status in (0, 1, 2) and "Traceback" not in err, err
+    if status == 2:
+        assert out == "" and err.startswith("utf8cert") and err.count("\n") == 1, err
