@@ -15,6 +15,7 @@ for one codec spec and profile; `matching` refuses it for another. Format 1 (no 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,11 @@ READABLE: Final = (1, 2)
 """The formats `load_baseline` reads."""
 MARKER: Final = "utf8cert-baseline"
 FIELDS: Final = ("vector", "variant", "capability", "what")
+
+MAX_DEPTH: Final = 16
+"""Deepest nesting of arrays and objects read in a baseline (a baseline needs 3)."""
+_NESTING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON string (skipped whole: brackets inside it do not nest), or a bracket."""
 
 Key = tuple[str, str, str, str]
 
@@ -88,20 +94,44 @@ def _deviation(path: Path, index: int, item: Any) -> Key:
     return (item["vector"], item["variant"], item["capability"], item["what"])
 
 
+def _too_deep(text: str) -> int | None:
+    """Return the offset of the first bracket nested deeper than MAX_DEPTH (None if none is)."""
+    depth = 0
+    for token in _NESTING.finditer(text):
+        bracket = token.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return token.start()
+        elif bracket in ("]", "}"):
+            depth -= 1
+    return None
+
+
 def _document(path: Path) -> Any:
-    """Return the JSON value in a file; BaselineError for bytes that are not UTF-8 JSON, or JSON
-    nested too deep to read."""
+    """Return the JSON value in a file; BaselineError (one line: file:line, the problem) for
+    bytes that are not UTF-8, text that is not JSON, or JSON nested deeper than MAX_DEPTH. The
+    depth is checked before parsing, so that no nesting costs more than reading the file."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise BaselineError(f"{path}: not UTF-8 (byte {error.start})") from None
+        line = raw[: error.start].count(b"\n") + 1
+        raise BaselineError(
+            f"{path}:{line}: not UTF-8 (byte {error.start}: {error.reason})"
+        ) from None
+    deep = _too_deep(text)
+    if deep is not None:
+        line = text[:deep].count("\n") + 1
+        raise BaselineError(
+            f"{path}:{line}: nested deeper than {MAX_DEPTH}: not a baseline"
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise BaselineError(f"{path}:{error.lineno}: not JSON: {error.msg}") from None
-    except RecursionError:
-        raise BaselineError(f"{path}: nested too deep to be a baseline") from None
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise BaselineError(f"{path}: not JSON: {' '.join(str(error).split())}") from None
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -112,7 +142,8 @@ def load_baseline(path: str | Path) -> Baseline:
     """
     path = Path(path)
     document = _document(path)
-    if not isinstance(document, dict) or document.get(MARKER) not in READABLE:
+    marker = document.get(MARKER) if isinstance(document, dict) else None
+    if type(marker) is not int or marker not in READABLE:  # true == 1, but is no format
         raise BaselineError(f'{path}: not a utf8cert baseline (no "{MARKER}": {FORMAT})')
     deviations = document.get("deviations")
     if not isinstance(deviations, list):

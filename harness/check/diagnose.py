@@ -40,11 +40,16 @@ _BYTE_RUN_START: Final = re.compile(_CHAR_RUN_START.pattern.encode("ascii"), re.
 
 
 def _runs(value: Any, start: re.Pattern[Any]) -> Iterator[tuple[int, int]]:
-    """Yield (start, end) of each run of RUN or more equal values in a str or bytes."""
+    """Yield (start, end) of each run of RUN or more equal values in a str or bytes that starts
+    within LIMIT + 1 values of the end of the one before: `_items` names nothing farther, and a
+    search to the end of a long input would read all of it for nothing."""
     position = 0
-    while (found := start.search(value, position)) is not None:
-        rest = value[found.start() :]
-        position = found.start() + len(rest) - len(rest.lstrip(rest[:1]))
+    while (found := start.search(value, position, position + LIMIT + 1 + RUN)) is not None:
+        # One value repeated, matched in C (a slice of the rest of a long input would copy it).
+        one = re.escape(value[found.start() : found.start() + 1])
+        repeated = re.compile(one + (b"+" if isinstance(value, bytes) else "+"))
+        run = repeated.match(value, found.start())
+        position = found.end() if run is None else run.end()  # never None: the run starts here
         yield found.start(), position
 
 

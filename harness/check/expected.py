@@ -116,24 +116,18 @@ def expected_from_pieces(
 ) -> Expected:
     """Return the expectation for `data` read as `walked` says (the reference's walk, or a
     dialect profile's): its text when no piece is ill-formed, one U+FFFD per maximal subpart."""
-    text: list[str] = []
     replaced: list[str] = []
     errors: list[ExpectedError] = []
     for piece in walked:
         if isinstance(piece, str):
-            text.append(piece)
             replaced.append(piece)
         else:
             offset, length, kind = piece
             errors.append(ExpectedError(offset, length, kind, kind is ErrorKind.TRUNCATED))
             replaced.append(REPLACEMENT_CHARACTER)
-    return Expected(
-        data=data,
-        text=None if errors else "".join(text),
-        errors=tuple(errors),
-        replaced="".join(replaced),
-        levels=levels,
-    )
+    output = "".join(replaced)
+    # Well-formed input: the text and the replaced output are one string, held once.
+    return Expected(data, None if errors else output, tuple(errors), output, levels)
 
 
 def encoding_for(scalars: Sequence[int], level: Level = "must") -> ExpectedEncoding:

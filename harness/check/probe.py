@@ -12,11 +12,12 @@ import dataclasses
 import itertools
 import re
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from utf8cert.harness.check.compare import (
     Difference,
+    Label,
     compare_chunks,
     compare_decode,
     compare_encode,
@@ -39,6 +40,8 @@ from utf8cert.reference.decoder import pieces
 LABEL: Final = ("input", "as-is")
 """What a difference found on a fuzz input is called: no vector, the input as it came."""
 ENCODE_LABEL: Final = ("input", "code points read from it")
+ENCODE_PIECE: Final = 1 << 18
+"""An encoder is offered the code points of an ad-hoc input at most this many at a time."""
 
 BYTEWISE: Final = 4
 """How many bytes of a non-ASCII run are fed to a decoder one at a time: a whole sequence."""
@@ -155,6 +158,31 @@ def encoder_request(expected: Expected) -> ExpectedEncoding:
         return encoding_expectation(code_points_of(expected.data))
     text = expected.replaced  # the text itself, for well-formed input
     return ExpectedEncoding(tuple(map(ord, text)), encode(text), None)
+
+
+def encoder_requests(expected: Expected) -> Iterator[tuple[ExpectedEncoding, Label]]:
+    """Yield what the encoder is offered for one input, with its label: the fuzzer's
+    `encoder_request` whole when it holds at most ENCODE_PIECE code points, else in pieces of
+    ENCODE_PIECE (labelled by where each starts), each with what the reference makes of it.
+
+    The code points of a 100 MB input as a tuple of ints take 8 bytes each and more, and the
+    reference's encoder about 90 bytes each while it joins their bytes; a piece at a time, they
+    take a few MB, and an encoder's answer is its answer to each piece in turn.
+    """
+    value_only = expected.text is None and any(e.kind in VALUE_ONLY for e in expected.errors)
+    # The replaced output is the text itself for well-formed input (encoder_request).
+    values: Sequence[int] | str = code_points_of(expected.data) if value_only else expected.replaced
+    if len(values) <= ENCODE_PIECE:
+        yield encoder_request(expected), ENCODE_LABEL
+        return
+    vector, variant = ENCODE_LABEL
+    for start in range(0, len(values), ENCODE_PIECE):
+        piece = values[start : start + ENCODE_PIECE]
+        where = (vector, f"{variant}, {start}..{start + len(piece) - 1}")
+        if isinstance(piece, str):  # decoded text: no surrogate, nothing to refuse
+            yield ExpectedEncoding(tuple(map(ord, piece)), encode(piece), None), where
+        else:
+            yield encoding_expectation(piece), where
 
 
 def encoding_expectation(values: Sequence[int]) -> ExpectedEncoding:

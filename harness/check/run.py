@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
-from utf8cert.harness.check.answers import InputAnswer, input_answers
+from utf8cert.harness.check.answers import InputAnswer, input_answers, short_hex
 from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.compare import (
@@ -19,7 +19,7 @@ from utf8cert.harness.check.compare import (
     compare_encode,
 )
 from utf8cert.harness.check.coverage import THRESHOLD, Answer, Coverage
-from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Fingerprint, fingerprint
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
@@ -107,15 +107,19 @@ def _questions(variant: Variant, capability: Capability) -> int:
     return 2 * sum(1 for _ in chunkings(variant.expected, variant.cuts, variant.bytewise))
 
 
-def check_input(codec: Codec, data: bytes, profile: Profile = RFC3629) -> list[Difference]:
+def check_input(
+    codec: Codec, data: bytes, profile: Profile = RFC3629, reference: Expected | None = None
+) -> list[Difference]:
     """Return the differences of every capability on one ad-hoc byte string, judged by the
     reference; the encoder is offered the code points the fuzzer offers for the same bytes
     (`probe.encoder_request`), so that every fuzz finding reproduces here, encoding ones too.
 
     A long input is fed to an incremental decoder cut where the fuzzer cuts it (so that a fuzz
-    finding reproduces), a short one at every point.
+    finding reproduces), a short one at every point. The code points of a long input are offered
+    to the encoder in pieces (`probe.encoder_requests`), so that memory stays a few times the
+    input. `reference` is `expectation_for(data)` when the caller has it already.
     """
-    expected = expectation_for(data)
+    expected = expectation_for(data) if reference is None else reference
     label = ("input", "as-is")
     differences: list[Difference] = []
     for capability in DECODING:
@@ -127,13 +131,14 @@ def check_input(codec: Codec, data: bytes, profile: Profile = RFC3629) -> list[D
             chunks = chunks_at(data, cut_points(data))
             for final_empty in (False, True):
                 differences += compare_chunks(codec, expected, chunks, final_empty, label, profile)
+            del chunks  # a copy of the input
         else:
             differences += compare(codec, capability, expected, label, profile=profile)
     if "encode" in codec.capabilities:
-        from utf8cert.harness.check.probe import ENCODE_LABEL, encoder_request
+        from utf8cert.harness.check.probe import encoder_requests
 
-        request = encoder_request(expected)
-        differences += compare_encode(codec, request, ENCODE_LABEL, profile)
+        for request, encode_label in encoder_requests(expected):
+            differences += compare_encode(codec, request, encode_label, profile)
     return differences
 
 
@@ -314,19 +319,28 @@ def run_check(
     return report
 
 
-def check_one_input(codec: Codec, data: bytes, profile: Profile = RFC3629) -> Report:
+def check_one_input(
+    codec: Codec, data: bytes, profile: Profile = RFC3629, source: str | None = None
+) -> Report:
     """Return the Report of one byte string put to every capability (check_input), with each
-    capability's answer to it beside the expected one; its verdict is about that input only."""
+    capability's answer to it beside the expected one; its verdict is about that input only.
+    `source` names where the bytes came from (a file, '-' for standard input; None: given as
+    hex), for the report's subject."""
+    subject = f"input {short_hex(data)}"
+    if source is not None:
+        where = "from standard input" if source == "-" else source
+        subject = f"input {where} ({len(data):,} bytes)"
     report = Report(
         codec.spec,
         codec.capabilities,
         VectorSet(()),
         codec.description,
         profile=profile,
-        subject=f"input {data.hex(' ') or '(empty)'}",
+        subject=subject,
     )
-    report.add(check_input(report.coverage.watch(codec), data, profile))
-    report.answers = input_answers(codec, data, profile)
+    reference = expectation_for(data)
+    report.add(check_input(report.coverage.watch(codec), data, profile, reference))
+    report.answers = input_answers(codec, data, profile, reference)
     report.checked = {
         capability: 1 for capability in CAPABILITIES if capability in codec.capabilities
     }

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from utf8cert.harness.check.profiles import PROFILES
@@ -94,11 +95,15 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         help="default: every vector as is, mid-stream and byte by byte, the shifts, straddles "
         "and every-point cuts spread over the vectors; full: every variant of every vector",
     )
-    parser.add_argument(
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument(
         "--input",
         metavar="HEX",
         help="check one byte string instead of the vectors, each capability's answer shown "
-        "beside the reference's",
+        "beside the reference's; - reads the bytes (raw, not hex) from standard input",
+    )
+    given.add_argument(
+        "--input-file", metavar="FILE", help="check the bytes of FILE as one input (as --input)"
     )
     parser.add_argument(
         "--profile",
@@ -163,6 +168,23 @@ def parse_hex(text: str) -> bytes:
         raise UsageFailure(f"--input {text!r}: not a hex byte string (e.g. e282ac)") from None
 
 
+def read_input(arguments: argparse.Namespace) -> tuple[bytes, str | None] | None:
+    """Return the one input asked for and where it came from (None for --input HEX): the
+    bytes of --input-file FILE, of standard input for `--input -`, or of --input HEX; None
+    when none is asked for. UsageFailure (one line) for a file that cannot be read or bad hex."""
+    from utf8cert.harness.cli.main import UsageFailure
+
+    if arguments.input_file is not None:
+        try:
+            return Path(arguments.input_file).read_bytes(), arguments.input_file
+        except OSError as error:
+            problem = error.strerror or str(error)
+            raise UsageFailure(f"--input-file {arguments.input_file}: {problem}") from None
+    if arguments.input == "-":
+        return sys.stdin.buffer.read(), "-"
+    return None if arguments.input is None else (parse_hex(arguments.input), None)
+
+
 def only_vectors(vectors: VectorSet, ids: Sequence[str]) -> VectorSet:
     """Return the vectors whose ids are given (all of them for no ids); UsageFailure naming an
     id that no vector has."""
@@ -181,9 +203,12 @@ def only_vectors(vectors: VectorSet, ids: Sequence[str]) -> VectorSet:
     )
 
 
-def _rerun(arguments: argparse.Namespace, vectors: VectorSet, profile: str | None) -> Rerun:
+def _rerun(
+    arguments: argparse.Namespace, vectors: VectorSet, profile: str | None, source: str | None
+) -> Rerun:
     """Return what reproduces a difference of this run: spec, isolation, timeout, profile, the
-    user's vector files."""
+    user's vector files, and the file the one input was read from (`source`; not standard
+    input, which cannot be read again)."""
     from utf8cert.harness.reports.explain import Rerun, user_vector_ids
 
     return Rerun(
@@ -193,6 +218,7 @@ def _rerun(arguments: argparse.Namespace, vectors: VectorSet, profile: str | Non
         profile=profile,
         vectors=tuple(arguments.vectors),
         user_vectors=user_vector_ids(vectors),
+        input_file=None if source in (None, "-") else source,
     )
 
 
@@ -207,7 +233,8 @@ def run(arguments: argparse.Namespace) -> int:
 
     # A reproducer and a baseline name the profile only when one other than RFC 3629 is chosen.
     profile = None if arguments.profile == DEFAULT_PROFILE else arguments.profile
-    data = None if arguments.input is None else parse_hex(arguments.input)
+    given = read_input(arguments)
+    data, source = (None, None) if given is None else given
     check_outputs(arguments)
     with _one_line_errors():
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
@@ -223,7 +250,7 @@ def run(arguments: argparse.Namespace) -> int:
             with _progress(len(vectors)) as progress:
                 report = run_check(codec, vectors, progress, profile=dialect, depth=arguments.depth)
         else:
-            report = check_one_input(codec, data, dialect)
+            report = check_one_input(codec, data, dialect, source)
     finally:
         codec.close()
     written = None
@@ -240,7 +267,7 @@ def run(arguments: argparse.Namespace) -> int:
         report,
         arguments.fail_on,
         baseline,
-        _rerun(arguments, vectors, profile),
+        _rerun(arguments, vectors, profile, source),
         arguments.strict_baseline,
     )
     with _one_line_errors():

@@ -18,6 +18,10 @@ ROW: Final = 16
 """Bytes per hex dump row."""
 CONTEXT: Final = 8
 """Bytes of context shown on each side of the vector's bytes in a long input."""
+DUMP_LIMIT: Final = 32 * ROW
+"""At most this many values are dumped whole (more than any vector with its context needs)."""
+FOCUS: Final = 8 * ROW
+"""How many values of a longer dump (a long ad-hoc input) are shown, around the first mark."""
 REPRODUCIBLE: Final = 96
 """Inputs up to this length are reproduced with `utf8cert check --input HEX`; longer ones, and
 the vectors of the user's files, with `--vector ID`."""
@@ -46,6 +50,8 @@ class Rerun:
     """The user's --vectors paths."""
     user_vectors: frozenset[str] = frozenset()
     """The ids of the vectors read from those paths."""
+    input_file: str | None = None
+    """The file the one input of `--input-file` was read from."""
 
     def options(self) -> list[str]:
         """Return the options that make a codec behave as in this run (isolation, timeout,
@@ -61,7 +67,9 @@ class Rerun:
         words = ["utf8cert", "check", self.spec, *self.options()]
         data = difference.input
         builtin = difference.vector not in self.user_vectors
-        if isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
+        if difference.vector == "input" and self.input_file is not None:
+            words += ["--input-file", self.input_file]  # the encoder's code points come from it
+        elif isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
             words += ["--input", data.hex()]
         elif difference.vector != "input":
             words += [word for path in self.vectors for word in ("--vectors", path)]
@@ -74,18 +82,38 @@ class Rerun:
 def _skipped(values: Sequence[int], start: int, end: int, name: Callable[[int], str]) -> str:
     """Return a line standing for values[start:end], left out of a dump."""
     count = end - start
-    if len(set(values[start:end])) == 1:
+    if isinstance(values, bytes):  # counted in place: a slice of a long input is a copy
+        alike = values.count(values[start : start + 1], start, end) == count
+    else:
+        alike = len(set(values[start:end])) == 1
+    if alike:
         return f"  … {count} times {name(values[start])} …"
     return f"  … {count} more …"
 
 
+def focus(window: tuple[int, int], marks: Sequence[tuple[int, int]], limit: int) -> tuple[int, int]:
+    """Return the part of `window` worth showing when it holds more than `limit` values (a
+    long ad-hoc input): `limit` of them, from a quarter of that before its first mark (or its
+    start); the window itself when it is short enough."""
+    start, end = window
+    if end - start <= limit:
+        return window
+    first = min((mark for mark, _ in marks if start <= mark < end), default=start)
+    start = max(start, min(first - limit // 4, end - limit))
+    return start, start + limit
+
+
 def _shown_range(size: int, window: tuple[int, int], marks: Sequence[tuple[int, int]]) -> range:
-    """Return the indices worth showing: the window and the marks near it, with some context."""
+    """Return the indices worth showing: the window and the marks near it, with some context;
+    of more than DUMP_LIMIT (a long ad-hoc input), FOCUS of them around the first mark."""
     start, end = window
     for mark_start, mark_end in marks:
         if start - 4 * ROW <= mark_start <= end + 4 * ROW:
             start, end = min(start, mark_start), max(end, mark_end)
-    return range(max(0, start - CONTEXT), min(size, end + CONTEXT))
+    start, end = max(0, start - CONTEXT), min(size, end + CONTEXT)
+    if end - start > DUMP_LIMIT:
+        start, end = focus((start, end), marks, FOCUS)
+    return range(start, end)
 
 
 def dump(
@@ -96,23 +124,25 @@ def dump(
     per_row: int = ROW,
 ) -> list[str]:
     """Return dump lines of `values` (bytes or code points), marked ranges bracketed, the far
-    padding of a long input left out; ['  (empty)'] for no values."""
+    padding of a long input (or all but FOCUS values around the first mark) left out;
+    ['  (empty)'] for no values."""
     if not values:
         return ["  (empty)"]
     shown = _shown_range(len(values), window, marks)
     first = shown.start // per_row * per_row
-    marked = [False] * len(values)
-    for mark_start, mark_end in marks:
-        for index in range(max(mark_start, first), min(mark_end, shown.stop)):
-            marked[index] = True
+    marked = {
+        index
+        for mark_start, mark_end in marks
+        for index in range(max(mark_start, first), min(mark_end, shown.stop))
+    }
     lines = [_skipped(values, 0, first, name)] if first else []
     for row in range(first, shown.stop, per_row):
         cells = []
         for index in range(row, min(row + per_row, shown.stop)):
             cell = name(values[index])
-            if marked[index] and (index == 0 or not marked[index - 1]):
+            if index in marked and (index == 0 or index - 1 not in marked):
                 cell = "[" + cell
-            if marked[index] and (index + 1 == len(values) or not marked[index + 1]):
+            if index in marked and (index + 1 == len(values) or index + 1 not in marked):
                 cell += "]"
             cells.append(cell)
         lines.append(f"  {row:06X}  " + " ".join(cells))

@@ -11,6 +11,7 @@ from typing import Any, Final
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.reports.coverage import extra_json
+from utf8cert.harness.reports.explain import focus
 from utf8cert.harness.reports.view import View
 from utf8cert.harness.vectors.model import LEVELS
 
@@ -34,12 +35,18 @@ def _input_fields(difference: Difference) -> dict[str, Any]:
     of a long input only the vector's part, with its offset and the whole length."""
     data = difference.input
     start, end = (0, len(data)) if len(data) <= WHOLE_INPUT_UP_TO else difference.window
+    if end - start > WHOLE_INPUT_UP_TO:  # a long ad-hoc input: the part around the first mark
+        start, end = focus((start, end), difference.marks, WHOLE_INPUT_UP_TO)
+        padding = None
+    else:
+        padding = data[0] if start else data[-1] if end < len(data) else None
     part = data[start:end]
     shown = part.hex() if isinstance(part, bytes) else " ".join(f"U+{v:04X}" for v in part)
     fields: dict[str, Any] = {"input": shown}
     if (start, end) != (0, len(data)):
-        padding = data[0] if start else data[-1]
-        fields |= {"input_offset": start, "input_length": len(data), "padding": padding}
+        fields |= {"input_offset": start, "input_length": len(data)}
+    if padding is not None and (start, end) != (0, len(data)):
+        fields["padding"] = padding
     return fields
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
+from utf8cert.harness.vectors.agreement import disagreement
 from utf8cert.harness.vectors.model import (
     DEFAULT_DECODE_LEVELS,
     DecodeExpectation,
@@ -34,16 +35,19 @@ SURROGATES = range(0xD800, 0xDFFF + 1)  # RFC 3629 §3: never the value of a UTF
 
 
 def build_file(document: YamlDocument) -> VectorFile:
-    """Return the `VectorFile` of a schema-valid document; `VectorLoadError` if inconsistent."""
+    """Return the `VectorFile` of a schema-valid document; `VectorLoadError` if inconsistent,
+    or if a vector contradicts the reference (agreement.py) on its own input."""
     data = document.data
     notes = {flag: Note(note["defect"], note.get("attack")) for flag, note in data["notes"].items()}
     built: list[tuple[int, Vector]] = []
     for index, item in enumerate(data.get("decode", [])):
         vector = _decode_vector(document, ("decode", index), item, notes)
-        built.append((vector.origin.line, vector))
+        built.append((vector.origin.line, _agreeing(document, ("decode", index), vector)))
     for index, item in enumerate(data.get("encode", [])):
         encode_vector = _encode_vector(document, ("encode", index), item, notes)
-        built.append((encode_vector.origin.line, encode_vector))
+        built.append(
+            (encode_vector.origin.line, _agreeing(document, ("encode", index), encode_vector))
+        )
     if not built:
         raise document.error((), "no vectors: give a decode list, an encode list or both")
     return VectorFile(
@@ -57,6 +61,16 @@ def build_file(document: YamlDocument) -> VectorFile:
         retired=tuple(data.get("retired", ())),
         flag_notes=MappingProxyType(notes),
     )
+
+
+def _agreeing(document: YamlDocument, path: Path, vector: Vector) -> Vector:
+    """Return the vector if the reference agrees with it; `VectorLoadError` at the field it
+    contradicts, naming both answers, if not."""
+    found = disagreement(vector)
+    if found is not None:
+        field, problem = found
+        raise document.error((*path, field), f"contradicts the reference: {problem}")
+    return vector
 
 
 def _common(

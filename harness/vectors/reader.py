@@ -1,9 +1,10 @@
 """YAML vector files as plain data that remembers the line of every value, and the load error.
 
-PyYAML's `compose` keeps a node tree with source marks; this module turns that tree into plain
-dicts, lists and scalars (refusing duplicate keys and non-string keys, which `yaml.safe_load`
-would let pass silently) and answers "on which line is the value at this path?", so that every
-problem found later (schema, hex, flags, ids) is reported as `file:line: field: problem`.
+The node tree, with source marks, comes from compose.py (bounded depth, no aliases); this module
+turns it into plain dicts, lists and scalars (refusing duplicate keys, non-string keys and merge
+keys, which `yaml.safe_load` would let pass silently) and answers "on which line is the value at
+this path?", so that every problem found later (schema, hex, flags, ids) is reported as
+`file:line: field: problem`.
 """
 
 from __future__ import annotations
@@ -14,23 +15,19 @@ from typing import Any
 
 import yaml
 
+from utf8cert.harness.vectors.compose import compose_single
+from utf8cert.harness.vectors.errors import VectorLoadError
+
+__all__ = ["Loader", "Path", "VectorLoadError", "YamlDocument", "field_name", "parse_yaml"]
+
 # libyaml's loader where PyYAML was built with it (ten times faster: loading the vectors is most of
 # a `utf8cert check` run); the pure-Python one otherwise. Both give the same nodes and marks.
 Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+MERGE = "tag:yaml.org,2002:merge"
+
 Path = tuple[str | int, ...]
 """A path into the data: mapping keys and sequence indexes, outermost first."""
-
-
-class VectorLoadError(Exception):
-    """A malformed vector file; the message is one line: `file:line: field: problem`."""
-
-    def __init__(self, file: str, line: int, field: str, problem: str) -> None:
-        self.file = file
-        self.line = line
-        self.field = field
-        self.problem = " ".join(problem.split())  # always one line, whatever the cause said
-        super().__init__(f"{file}:{line}: {field}: {self.problem}")
 
 
 def field_name(path: Iterable[str | int]) -> str:
@@ -72,12 +69,13 @@ class YamlDocument:
 def parse_yaml(file: str, text: str) -> YamlDocument:
     """Return the document of one YAML text (data None for an empty text).
 
-    Raises `VectorLoadError` on YAML syntax errors, several documents, duplicate keys,
-    non-string keys and tags that safe YAML does not know, each at the line where it is.
+    Raises `VectorLoadError` on YAML syntax errors, several documents, aliases, nesting deeper
+    than compose.MAX_DEPTH, duplicate, merge and non-string keys, tags other than plain values'
+    and scalars that are not what their tag says, each at the line where it is.
     """
     loader = Loader(text)
     try:
-        root = _single_node(file, loader)
+        root = _single_node(file, text, loader)
         lines = YamlDocument(file, None)  # filled in by _plain as it walks the tree
         data = None if root is None else _plain(lines, loader, root, ())
     finally:
@@ -85,10 +83,10 @@ def parse_yaml(file: str, text: str) -> YamlDocument:
     return replace(lines, data=data)
 
 
-def _single_node(file: str, loader: yaml.SafeLoader) -> yaml.Node | None:
+def _single_node(file: str, text: str, loader: yaml.SafeLoader) -> yaml.Node | None:
     """Return the root node of the one document in the stream; `VectorLoadError` if not YAML."""
     try:
-        return loader.get_single_node()
+        return compose_single(file, loader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -97,6 +95,14 @@ def _single_node(file: str, loader: yaml.SafeLoader) -> yaml.Node | None:
             # e.g. "found unexpected end of stream" is clearer with where the quote was opened
             problem += f" ({error.context} on line {error.context_mark.line + 1})"
         raise VectorLoadError(file, line, "yaml", f"YAML syntax: {problem}") from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, e.g. U+0000
+        # libyaml counts the position in UTF-8 bytes, PyYAML's own reader in characters.
+        if Loader is yaml.SafeLoader:
+            line = text[: error.position].count("\n") + 1
+        else:
+            line = text.encode("utf-8", "surrogatepass")[: error.position].count(b"\n") + 1
+        problem = f"YAML syntax: character {error.character!r} is not allowed: {error.reason}"
+        raise VectorLoadError(file, line, "yaml", problem) from None
     except yaml.YAMLError as error:
         raise VectorLoadError(file, 1, "yaml", f"YAML syntax: {error}") from None
 
@@ -106,8 +112,9 @@ def _plain(document: YamlDocument, loader: yaml.SafeLoader, node: yaml.Node, pat
     document.value_lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         mapping: dict[str, Any] = {}
-        loader.flatten_mapping(node)  # resolves YAML merge keys (<<) the way safe_load does
         for key_node, value_node in node.value:
+            if key_node.tag == MERGE:  # with no aliases, a merge key has nothing to merge
+                raise document.error(path, "merge key '<<' is not allowed: write the fields out")
             key = _scalar(document, loader, key_node, path)
             if not isinstance(key, str):
                 raise document.error(path, f"key {key!r} is not a string")
@@ -139,6 +146,9 @@ def _scalar(document: YamlDocument, loader: yaml.SafeLoader, node: yaml.Node, pa
     try:
         return loader.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as error:
-        raise VectorLoadError(
-            document.file, node.start_mark.line + 1, field_name(path), str(error.problem)
-        ) from None
+        problem = str(error.problem)
+    except Exception as error:  # PyYAML's constructors raise anything on text they cannot read
+        # e.g. 2001-13-45 read as a date (ValueError), `!!int ''` (IndexError), an int of more
+        # than 4300 digits (ValueError): each is a value that is not what its tag says.
+        problem = f"{node.value[:40]!r} is not a valid {node.tag.rsplit(':', 1)[-1]}: {error}"
+    raise VectorLoadError(document.file, node.start_mark.line + 1, field_name(path), problem)

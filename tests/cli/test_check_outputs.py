@@ -98,16 +98,22 @@ def test_a_baseline_of_another_codec_is_refused_unless_asked(tmp_path: Path) -> 
 
 
 BAD_BASELINES = {
-    "not UTF-8": (b'{"utf8cert-baseline": 2, "codec": "\xff"}', "not UTF-8 (byte 35)"),
-    "nested 100,000 deep": (b"[" * 100_000 + b"]" * 100_000, "nested too deep to be a baseline"),
-    "a list": (b"[]", 'not a utf8cert baseline (no "utf8cert-baseline": 2)'),
+    "not UTF-8": (
+        b'{"utf8cert-baseline": 2,\n "codec": "\xff"}',
+        ":2: not UTF-8 (byte 36: invalid start byte)",
+    ),
+    "nested 100,000 deep": (
+        b"[" * 100_000 + b"]" * 100_000,
+        ":1: nested deeper than 16: not a baseline",
+    ),
+    "a list": (b"[]", ': not a utf8cert baseline (no "utf8cert-baseline": 2)'),
     "codec not a string": (
         b'{"utf8cert-baseline": 2, "codec": 5, "deviations": []}',
-        "'codec' must be a string",
+        ": 'codec' must be a string",
     ),
     "deviations not a list": (
         b'{"utf8cert-baseline": 2, "deviations": {}}',
-        "'deviations' must be a list",
+        ": 'deviations' must be a list",
     ),
 }
 
@@ -119,4 +125,4 @@ def test_a_bad_baseline_is_one_line_and_exit_2(case: str, tmp_path: Path) -> Non
     path.write_bytes(content)
     run = check("--baseline", str(path))
     assert run.status == 2 and "Traceback" not in run.err
-    assert run.err == f"utf8cert: error: {path}: {problem}\n"
+    assert run.err == f"utf8cert: error: {path}{problem}\n"
