@@ -179,3 +179,14 @@ def test_an_entry_that_cannot_be_made_ready_is_a_one_line_spec_error(
         "codec spec 'adapter:unbuildable': cannot be made ready: "
         "RuntimeError: rustc: error: linker `cc` not found"
     )
+
+
+def test_icu_refuses_at_the_byte_position_it_names() -> None:
+    codec = available("pyicu")
+    refused = codec.decode(b"abc\xed\xa0\x80")
+    assert isinstance(refused, Refused) and refused.offset == 3, refused
+    assert codec.decode(b"\xf0\x9f\x98\x80") == Returned("\U0001f600")
+    # Seen in PyICU 2.17 with ICU 72: after a four-byte character, a stray tail is named one
+    # byte early (position 3, inside the character): a `should` difference, wrong error offset.
+    stray = codec.decode(b"\xf0\x9f\x98\x80\x80")
+    assert isinstance(stray, Refused) and stray.offset == 3, stray

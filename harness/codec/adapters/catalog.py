@@ -194,7 +194,7 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
     ),
     PythonAdapter(
         "pyicu",
-        "ICU's UTF-8 converter through PyICU (UnicodeString(bytes, 'utf-8'))",
+        "ICU's UTF-8 converter through PyICU (UnicodeString(bytes, 'utf-8', strict or replace))",
         ".native:Pyicu",
         package("icu", "PyICU"),
         "",

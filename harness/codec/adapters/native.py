@@ -10,9 +10,10 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import re
 import sys
 from array import array
-from typing import Any
+from typing import Any, Final
 
 from utf8cert.harness.codec.python_codec import Refusal
 
@@ -269,13 +270,25 @@ class Sqlite:
 
 
 class Pyicu:
-    """ICU's UTF-8 converter through PyICU: UnicodeString(bytes, 'utf-8') substitutes U+FFFD."""
+    """ICU's UTF-8 converter through PyICU: UnicodeString(bytes, 'utf-8', mode). In 'strict' mode
+    it raises ValueError naming the byte position of the first ill-formed sequence ("... in
+    position 3: reason code 1"); in 'replace' mode it substitutes U+FFFD."""
+
+    POSITION: Final = re.compile(r"in position (\d+)")
 
     def __init__(self) -> None:
         import icu
 
         self.icu = icu
 
+    def decode(self, data: bytes) -> object:
+        """Return the text ICU's converter makes of the bytes; Refusal at the position it names."""
+        try:
+            return str(self.icu.UnicodeString(data, "utf-8", "strict"))
+        except ValueError as error:
+            position = self.POSITION.search(str(error))
+            raise Refusal(str(error), int(position[1]) if position else None) from None
+
     def decode_replace(self, data: bytes) -> object:
-        """Return the text ICU's converter makes of the bytes."""
-        return str(self.icu.UnicodeString(data, "utf-8"))
+        """Return the text ICU's converter makes of the bytes, U+FFFD for what it cannot read."""
+        return str(self.icu.UnicodeString(data, "utf-8", "replace"))
