@@ -186,7 +186,8 @@ def test_icu_refuses_at_the_byte_position_it_names() -> None:
     refused = codec.decode(b"abc\xed\xa0\x80")
     assert isinstance(refused, Refused) and refused.offset == 3, refused
     assert codec.decode(b"\xf0\x9f\x98\x80") == Returned("\U0001f600")
-    # Seen in PyICU 2.17 with ICU 72: after a four-byte character, a stray tail is named one
-    # byte early (position 3, inside the character): a `should` difference, wrong error offset.
+    # PyICU finds the position by searching the input for the bytes ICU reported (common.cpp,
+    # _stopDecode): a stray 80 after F0 9F 98 80 is named at the first 80, inside the character
+    # (docs/findings.md).
     stray = codec.decode(b"\xf0\x9f\x98\x80\x80")
     assert isinstance(stray, Refused) and stray.offset == 3, stray

@@ -271,8 +271,9 @@ class Sqlite:
 
 class Pyicu:
     """ICU's UTF-8 converter through PyICU: UnicodeString(bytes, 'utf-8', mode). In 'strict' mode
-    it raises ValueError naming the byte position of the first ill-formed sequence ("... in
-    position 3: reason code 1"); in 'replace' mode it substitutes U+FFFD."""
+    it raises ValueError naming a byte position ("... in position 3: reason code 1"): the first
+    place the bad bytes occur in the input, as PyICU searches for them (docs/findings.md); in
+    'replace' mode it substitutes U+FFFD."""
 
     POSITION: Final = re.compile(r"in position (\d+)")
 
