@@ -63,7 +63,8 @@ _FAILURE_WORDS: Final = frozenset({"crashed", "timed out", "returned the wrong t
 _INCOMPLETE: Final = frozenset({ErrorKind.TRUNCATED, ErrorKind.MISSING_CONTINUATION})
 _VALUELESS: Final = _INCOMPLETE | {ErrorKind.UNEXPECTED_CONTINUATION}
 _REFUSED_AT: Final = re.compile(r"refused at (\d+)")
-_EXCEPTION: Final = re.compile(r"(?:crash|timeout|wrong-type): ([A-Za-z_][\w.]*)(?::|$)")
+# The name ends the message, or a ':' or ';' follows it (breaker.py adds '; … skipped').
+_EXCEPTION: Final = re.compile(r"(?:crash|timeout|wrong-type): ([A-Za-z_][\w.]*)(?:[:;]|$)")
 
 
 @dataclass(frozen=True, order=True)

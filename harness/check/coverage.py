@@ -7,9 +7,12 @@ incremental decoder, one chunking of it). It ends as one `Answer`:
 - answered: the codec returned, refused or failed; the comparison judged it;
 - inapplicable: the codec said it cannot be asked this (with its reason);
 - not offered: the codec has no such capability at all;
-- skipped: the run chose not to ask (e.g. after the codec crashed on the vector).
+- skipped: the run chose not to ask: the codec had crashed or hung on the same vector and
+  capability already (breaker.py).
 
-A capability is certified when at least `THRESHOLD` of its questions were answered. Encoding
+A capability is certified when at least `THRESHOLD` of its questions were answered. Skipped
+questions count against that share, as unanswered: a codec is certified for what it answered,
+never for questions it was spared by crashing (each crash is also a `must` difference). Encoding
 questions that hold a value above U+10FFFF, declined as inapplicable, are left out of that share:
 such a value is not a code point (Unicode §3.4 D9, D10), no Unicode string type can hold it, and
 an encoder that cannot be given it cannot encode it either. They are still counted and shown.
@@ -131,6 +134,16 @@ class Coverage:
             coverage.not_offered += count
         else:
             coverage.skipped += count
+
+    def add(self, other: Coverage) -> None:
+        """Count every question of `other` here too."""
+        for capability, counted in other.capabilities.items():
+            mine = self.of(capability)
+            mine.answered += counted.answered
+            mine.inapplicable.update(counted.inapplicable)
+            mine.beyond_code_space += counted.beyond_code_space
+            mine.not_offered += counted.not_offered
+            mine.skipped += counted.skipped
 
     def record_outcome(
         self, capability: Capability, outcome: Outcome, scalars: Sequence[int] = ()

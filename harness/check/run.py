@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from utf8cert.harness.check.answers import InputAnswer, input_answers, short_hex
 from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.behaviour import Group, group
+from utf8cert.harness.check.breaker import Breaker, Guard, Note
 from utf8cert.harness.check.compare import (
     Difference,
     chunkings,
@@ -21,6 +23,7 @@ from utf8cert.harness.check.compare import (
 from utf8cert.harness.check.coverage import THRESHOLD, Answer, Coverage
 from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Fingerprint, fingerprint
+from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.schedule import Depth, schedule
@@ -68,35 +71,39 @@ def check_vector(
     coverage: Coverage | None = None,
     missing: Sequence[Capability] = (),
     plan: Plan = FULL,
+    guard: Guard | None = None,
 ) -> list[Difference]:
     """Return the differences of every variant `plan` gives one vector (by default all of them)
     on the given capabilities.
 
     The variants are derived once and shared by the capabilities; [] means conformant. The
     questions the `missing` capabilities would have been asked are counted as not offered.
+    Once the codec crashes or hangs on a capability, the vector's other questions on it are
+    skipped (breaker.py); `guard` says what stops the check (Interrupted is raised then).
     """
     differences: list[Difference] = []
+    asked = Breaker(codec, vector.id, coverage, guard)
     if isinstance(vector, EncodeVector):
         if "encode" in capabilities:
             for name, encoding in encode_variants(vector, plan):
-                differences += compare_encode(codec, encoding, (vector.id, name), profile)
+                differences += compare_encode(asked, encoding, (vector.id, name), profile)
         elif "encode" in missing and coverage is not None:
             variants = len(list(encode_variants(vector, plan)))
             coverage.record("encode", Answer.NOT_OFFERED, count=variants)
-        return differences
+        return asked.noted(differences)
     not_offered = dict.fromkeys(missing, 0)
     for variant in decode_variants(vector, plan):
         label = (vector.id, variant.name)
         for capability in capabilities:
             differences += compare(
-                codec, capability, variant.expected, label, variant.cuts, variant.bytewise, profile
+                asked, capability, variant.expected, label, variant.cuts, variant.bytewise, profile
             )
         for capability in missing:
             not_offered[capability] += _questions(variant, capability)
     if coverage is not None:
         for capability, count in not_offered.items():
             coverage.record(capability, Answer.NOT_OFFERED, count=count)
-    return differences
+    return asked.noted(differences)
 
 
 def _questions(variant: Variant, capability: Capability) -> int:
@@ -166,6 +173,9 @@ class Report:
     """How the variants were given to the vectors (check/schedule.py)."""
     answers: list[InputAnswer] = field(default_factory=list)
     """For one input: each capability's answer beside the expected one."""
+    incomplete: str = ""
+    """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
+    when it checked everything): `vectors` then holds the vectors checked."""
     date: str = field(
         default_factory=lambda: datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     )
@@ -194,8 +204,9 @@ class Report:
 
     @property
     def certified(self) -> bool:
-        """Return True when conformant and covered: the verdict a certificate can carry."""
-        return self.conformant and self.covered
+        """Return True when conformant, covered and complete: the verdict a certificate can
+        carry."""
+        return self.conformant and self.covered and not self.incomplete
 
     def counts(self) -> dict[Capability, dict[Level, tuple[int, int]]]:
         """Return, per capability checked and level, (differences, distinct vectors)."""
@@ -253,6 +264,8 @@ class Report:
         counted as behaviours (one a bug, see behaviour.py) and the vectors that show them."""
         by_level = counted_behaviours(group(self.differences))
         clauses = [self._conformance(by_level.get("must", ""))]
+        if self.incomplete:
+            clauses[0] = f"INCOMPLETE ({self.incomplete}): {clauses[0]}"
         if not self.subject:
             clauses += [
                 f"not certified for {capability} ({coverage.share:.1%} of its questions "
@@ -292,40 +305,71 @@ def run_check(
     only: Iterable[Capability] | None = None,
     profile: Profile = RFC3629,
     depth: Depth = "default",
+    stop: Stop | None = None,
+    note: Note | None = None,
 ) -> Report:
     """Return the Report of checking every vector, in the variants `depth` gives it
     (check/schedule.py), on every capability of `codec` (or only those in `only`) against
     `profile`; every question is counted in its coverage. An empty vector set gives an empty,
-    conformant report."""
+    conformant report.
+
+    When `stop` is told to stop (interrupt.py), the report holds the vectors checked until then
+    and says why it is `incomplete`. `note` names, for an in-process codec, the question a
+    fatal error interrupted (fatal.py)."""
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
     report.depth = depth
-    watched = report.coverage.watch(codec)
+    guard = Guard(Stop() if stop is None else stop, note)
     not_offered = wanted - offered
     total, plans = len(vectors), schedule(vectors, depth)
-    for done, vector in enumerate(vectors, start=1):
-        capabilities = capabilities_for(vector, offered)
-        missing = capabilities_for(vector, not_offered) if not_offered else ()
-        plan = plans.plan(vector)
-        report.add(
-            check_vector(watched, vector, capabilities, profile, report.coverage, missing, plan)
-        )
-        for capability in capabilities:
-            report.checked[capability] += 1
-        if progress is not None:
-            progress(done, total)
+    done: set[str] = set()
+    try:
+        for vector in vectors:
+            capabilities = capabilities_for(vector, offered)
+            missing = capabilities_for(vector, not_offered) if not_offered else ()
+            plan = plans.plan(vector)
+            # Counted apart until the vector is done, so that a stopped run counts whole vectors.
+            counted = Coverage()
+            found = check_vector(
+                counted.watch(codec), vector, capabilities, profile, counted, missing, plan, guard
+            )
+            report.add(found)
+            report.coverage.add(counted)
+            for capability in capabilities:
+                report.checked[capability] += 1
+            done.add(vector.id)
+            if progress is not None:
+                progress(len(done), total)
+    except Interrupted as stopped:
+        report.incomplete = f"stopped by {stopped} after {len(done)} of {total} vectors"
+        report.vectors = only_these(vectors, done)
     return report
 
 
+def only_these(vectors: VectorSet, ids: Collection[str]) -> VectorSet:
+    """Return the vectors whose ids are in `ids`, in their files (files left empty kept)."""
+    return VectorSet(
+        tuple(
+            dataclasses.replace(file, vectors=tuple(v for v in file.vectors if v.id in ids))
+            for file in vectors.files
+        )
+    )
+
+
 def check_one_input(
-    codec: Codec, data: bytes, profile: Profile = RFC3629, source: str | None = None
+    codec: Codec,
+    data: bytes,
+    profile: Profile = RFC3629,
+    source: str | None = None,
+    stop: Stop | None = None,
 ) -> Report:
     """Return the Report of one byte string put to every capability (check_input), with each
     capability's answer to it beside the expected one; its verdict is about that input only.
     `source` names where the bytes came from (a file, '-' for standard input; None: given as
-    hex), for the report's subject."""
+    hex), for the report's subject. A capability the codec crashed or hung on is not asked
+    again (breaker.py); a run told to `stop` says it is incomplete."""
     subject = f"input {short_hex(data)}"
     if source is not None:
         where = "from standard input" if source == "-" else source
@@ -339,8 +383,13 @@ def check_one_input(
         subject=subject,
     )
     reference = expectation_for(data)
-    report.add(check_input(report.coverage.watch(codec), data, profile, reference))
-    report.answers = input_answers(codec, data, profile, reference)
+    guard = Guard(Stop() if stop is None else stop)
+    asked = Breaker(report.coverage.watch(codec), "input", report.coverage, guard)
+    try:
+        report.add(asked.noted(check_input(asked, data, profile, reference)))
+        report.answers = input_answers(asked.again(codec), data, profile, reference)
+    except Interrupted as stopped:
+        report.incomplete = f"stopped by {stopped} before every capability answered"
     report.checked = {
         capability: 1 for capability in CAPABILITIES if capability in codec.capabilities
     }

@@ -11,10 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from utf8cert.harness.check.interrupt import DEADLINE_EXIT
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.vectors.model import LEVELS, VectorSet
 
 if TYPE_CHECKING:
+    from utf8cert.harness.check.breaker import Note
+    from utf8cert.harness.check.interrupt import Stop
     from utf8cert.harness.reports.explain import Rerun
 
 DEFAULT_TIMEOUT = 10.0
@@ -28,7 +31,9 @@ def register(subcommands: Any) -> None:
         help="check a codec against every vector (default: CPython's utf-8)",
         description="Check a codec against every vector, each in all its variants, on every "
         "capability the codec offers. Exit status: 0 conformant at --fail-on, 1 differences "
-        "or a capability not certified (too few questions answered), 2 usage or load error.",
+        "or a capability not certified (too few questions answered), 2 usage or load error, "
+        f"{DEADLINE_EXIT} stopped at --deadline, 128+N stopped by signal N (130 SIGINT, 143 "
+        "SIGTERM): an incomplete report of the vectors checked until then.",
     )
     add_check_arguments(parser)
     parser.set_defaults(run=run)
@@ -58,6 +63,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         help="check only the vector with this id (repeatable; built-in or from --vectors)",
     )
     add_output_arguments(parser)
+    add_limit_arguments(parser)
     parser.add_argument(
         "--fail-on",
         choices=LEVELS,
@@ -110,6 +116,35 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_PROFILE,
         choices=list(PROFILES),
         help=f"check against a named dialect instead of RFC 3629 (default: {DEFAULT_PROFILE})",
+    )
+
+
+def _positive(text: str) -> float:
+    """Return the positive number `text` says; argparse's error (one line, exit 2) if not."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options that bound a whole run and each call of an isolated codec."""
+    parser.add_argument(
+        "--deadline",
+        type=_positive,
+        metavar="S",
+        help="stop after S seconds in all, with a report of the vectors checked until then "
+        f"marked INCOMPLETE (exit {DEADLINE_EXIT})",
+    )
+    parser.add_argument(
+        "--memory",
+        type=int,
+        metavar="MB",
+        help="memory allowed to an isolated codec or cmd: program, in MiB (default: the codec "
+        "layer's); more is a finding",
     )
 
 
@@ -223,10 +258,51 @@ def _rerun(
 
 
 def run(arguments: argparse.Namespace) -> int:
-    """Return the exit status of one `check` run, the report printed and files written."""
+    """Return the exit status of one `check` run, the report printed and files written; a run
+    stopped by a signal or its --deadline writes what it checked until then, marked incomplete
+    (interrupt.py), and returns 128 + the signal or DEADLINE_EXIT."""
+    from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
+    from utf8cert.harness.cli.main import UsageFailure
+
+    if arguments.memory is not None and arguments.memory < 1:
+        raise UsageFailure(f"--memory must be at least 1 MiB, not {arguments.memory}")
+    stop = Stop()
+    with watching(stop, arguments.deadline):
+        try:
+            return _run(arguments, stop)
+        except Interrupted:
+            print(f"utf8cert: stopped by {stop.reason}", file=sys.stderr)
+            return stop.exit_status()
+
+
+def _fatal_note(arguments: argparse.Namespace, profile: str | None) -> Note:
+    """Return the note an in-process codec that kills the interpreter leaves on stderr: the
+    vector and capability asked, and the command that asks them again in a child process."""
+    import shlex
+
+    from utf8cert.harness.reports.explain import Rerun
+
+    rerun = Rerun(arguments.spec or "codec:utf-8", True, arguments.timeout, profile)
+    command = ["utf8cert", "check", rerun.spec, *rerun.options()]
+    command += [word for path in arguments.vectors for word in ("--vectors", path)]
+
+    def note(vector: str, capability: str) -> str:
+        again = shlex.join([*command, "--vector", vector])
+        return (
+            f"utf8cert: the codec was asked vector {vector} on {capability} in this process and "
+            f"took it down; in a child process that is a finding: {again}"
+        )
+
+    return note
+
+
+def _run(arguments: argparse.Namespace, stop: Stop) -> int:
+    """Return the exit status of `run`, the run obeying `stop`."""
     from utf8cert.harness.check.baseline import Baseline, load_baseline, write_baseline
+    from utf8cert.harness.check.fatal import enabled_to_stderr
     from utf8cert.harness.check.run import check_one_input, run_check
     from utf8cert.harness.cli.outputs import check_outputs, show, write_outputs
+    from utf8cert.harness.codec.isolate import ProcessCodec
     from utf8cert.harness.codec.spec import load_codec
     from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
@@ -240,21 +316,33 @@ def run(arguments: argparse.Namespace) -> int:
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
-        codec = load_codec(arguments.spec, isolate=arguments.isolate, timeout=arguments.timeout)
+        # memory_mb: the codec layer's limit per isolated call (harness/codec/spec.py).
+        limits = {} if arguments.memory is None else {"memory_mb": arguments.memory}
+        with stop.interruptible():
+            codec = load_codec(
+                arguments.spec, isolate=arguments.isolate, timeout=arguments.timeout, **limits
+            )
     try:
         if baseline is not None:
             with _one_line_errors():
                 baseline = baseline.matching(codec.spec, profile, arguments.baseline_any_codec)
         dialect = PROFILES[arguments.profile]
+        in_process = not isinstance(codec, ProcessCodec)
+        note = _fatal_note(arguments, profile) if in_process else None
         if data is None:
-            with _progress(len(vectors)) as progress:
-                report = run_check(codec, vectors, progress, profile=dialect, depth=arguments.depth)
+            with _progress(len(vectors)) as progress, enabled_to_stderr():
+                depth = arguments.depth
+                report = run_check(
+                    codec, vectors, progress, profile=dialect, depth=depth, stop=stop, note=note
+                )
         else:
-            report = check_one_input(codec, data, dialect, source)
+            report = check_one_input(codec, data, dialect, source, stop=stop)
     finally:
         codec.close()
     written = None
-    if arguments.write_baseline:
+    if arguments.write_baseline and report.incomplete:
+        written = f"did not write {arguments.write_baseline}: the run is incomplete"
+    elif arguments.write_baseline:
         with _one_line_errors():
             count = write_baseline(
                 arguments.write_baseline, report.codec, report.differences, profile
@@ -273,6 +361,8 @@ def run(arguments: argparse.Namespace) -> int:
     with _one_line_errors():
         write_outputs(view, arguments)
     show(view, arguments, written)
+    if report.incomplete:
+        return stop.exit_status()
     return 0 if view.passed else 1
 
 

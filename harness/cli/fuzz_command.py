@@ -1,7 +1,10 @@
 """`utf8cert fuzz [SPEC]` and `utf8cert corpus build`: the fuzzing subcommands.
 
 fuzz returns 0 when the campaign found nothing, 1 when it found differences, 2 for a usage or
-load error (one line on stderr); corpus build returns 0, or 2.
+load error (one line on stderr); a campaign stopped by SIGINT, SIGTERM or SIGHUP is a campaign
+like another (libFuzzer is told, its summary printed), but a signal while the campaign's inputs
+are being turned into findings stops that, the rest kept for the next campaign, and returns 128 +
+the signal. corpus build returns 0, or 2.
 """
 
 from __future__ import annotations
@@ -135,6 +138,7 @@ def _positive(name: str, value: int | None) -> None:
 
 def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
+    from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz
@@ -195,37 +199,46 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
     say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
     view = ProgressView(campaign.artifacts)
+    stop = Stop()
     try:
         artifacts.mkdir(parents=True, exist_ok=True)
         with (artifacts / "libfuzzer.log").open("w", encoding="utf-8") as log:
             status, progress = fuzz(campaign, vectors, view.show, log)
+        view.close()  # the campaign has ended: no more progress lines while triaging
         # The input a codec died on without libFuzzer seeing it becomes a crash file.
         tally = collect(campaign.crashes, rescue=progress.interrupted is None)
         progress.executions = max(progress.executions, tally.executions)
         first_found = _first_found(campaign)
-        found = list(
-            triage_pending(
+        # A signal now stops at once (closing the codec's child processes): what is left
+        # stays under pending/ and the crash directory, for the next campaign to triage.
+        with watching(stop), stop.interruptible():
+            found = list(
+                triage_pending(
+                    codec.spec,
+                    codec,
+                    campaign.artifacts,
+                    capabilities=capabilities,
+                    fail_on=campaign.fail_on,
+                    known=known,
+                    profile=campaign.profile,
+                )
+            )
+            found += triage_crashes(
                 codec.spec,
-                codec,
                 campaign.artifacts,
+                campaign.crashes,
                 capabilities=capabilities,
                 fail_on=campaign.fail_on,
+                timeout=float(campaign.timeout),
                 known=known,
                 profile=campaign.profile,
             )
-        )
-        found += triage_crashes(
-            codec.spec,
-            campaign.artifacts,
-            campaign.crashes,
-            capabilities=capabilities,
-            fail_on=campaign.fail_on,
-            timeout=float(campaign.timeout),
-            known=known,
-            profile=campaign.profile,
-        )
     except (OSError, CodecSpecError) as error:
         raise UsageFailure(str(error)) from None
+    except Interrupted:
+        say(f"utf8cert fuzz: stopped by {stop.reason} while making findings; the inputs left")
+        say(f"  are kept under {artifacts}: the next campaign there takes them up")
+        return stop.exit_status()
     finally:
         view.close()
         codec.close()

@@ -27,6 +27,8 @@ _HEADER: Final = struct.Struct("<qqq")
 """The input's length (or DONE), how many inputs this process has been given, and on how many
 of them the codec differed only at a level that does not fail."""
 DONE: Final = -1
+SAVED_BY_LIBFUZZER: Final = ("crash-", "timeout-", "oom-", "leak-")
+"""The names libFuzzer gives an input it saw take the process down, before its SHA-1."""
 
 
 class InFlight:
@@ -84,8 +86,9 @@ def collect(directory: Path, *, rescue: bool) -> Tally:
     summed.
 
     With `rescue`, each input left in flight becomes a `crash-SHA1` file (unless libFuzzer
-    wrote that file itself, having seen the crash); without (the campaign was stopped on
-    purpose, so the input it was running killed nothing), it is dropped.
+    saved it itself, having seen the crash or its own timeout: one input, one finding); without
+    (the campaign was stopped on purpose, so the input it was running killed nothing), it is
+    dropped.
     """
     tally = Tally()
     for path in sorted(directory.glob(f"{PREFIX}*")):
@@ -95,7 +98,7 @@ def collect(directory: Path, *, rescue: bool) -> Tally:
         tally.lesser += counted.lesser
         if data is None or not rescue:
             continue
-        crash = directory / f"crash-{hashlib.sha1(data).hexdigest()}"
-        if not crash.exists():
-            crash.write_bytes(data)
+        digest = hashlib.sha1(data).hexdigest()
+        if not any((directory / f"{kind}{digest}").exists() for kind in SAVED_BY_LIBFUZZER):
+            (directory / f"crash-{digest}").write_bytes(data)
     return tally

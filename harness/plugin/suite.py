@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from utf8cert.harness.check.baseline import Baseline, BaselineError, load_baseline
+from utf8cert.harness.check.breaker import Guard, Note
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629, profile_named
 from utf8cert.harness.check.run import (
@@ -27,6 +29,8 @@ from utf8cert.harness.check.run import (
 )
 from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.isolate import ProcessCodec
+from utf8cert.harness.codec.python_codec import describe_exception
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.reports.explain import Rerun, explain, grouped, user_vector_ids
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
@@ -50,6 +54,8 @@ class Suite:
     rerun: Rerun | None = None
     profile: Profile = RFC3629
     depth: Depth = "default"
+    note: Note | None = None
+    """For an in-process codec: what a fatal error in it prints (check/fatal.py)."""
     schedule: Schedule = field(init=False)
 
     def __post_init__(self) -> None:
@@ -97,12 +103,17 @@ class Suite:
         ]
         return "\n\n".join(blocks)
 
-    def check(self, vector: Vector, capability: Capability) -> list[Difference]:
+    def check(
+        self, vector: Vector, capability: Capability, stop: Stop | None = None
+    ) -> list[Difference]:
         """Return every difference of one vector on one capability from the profile, in the
         variants its schedule gives it ([] passes; a departure from RFC 3629 the profile allows is
-        none)."""
+        none); Interrupted when `stop` is told to stop."""
         plan = self.schedule.plan(vector)
-        found = check_vector(self.codec, vector, (capability,), self.profile, plan=plan)
+        guard = Guard(Stop() if stop is None else stop, self.note)
+        found = check_vector(
+            self.codec, vector, (capability,), self.profile, plan=plan, guard=guard
+        )
         return [difference for difference in found if not difference.allowed_by]
 
 
@@ -139,10 +150,27 @@ def load_suite(
         raise SuiteError(str(error)) from None
     except OSError as error:
         raise SuiteError(f"{error.filename or ''}: {error.strerror or error}") from None
+    except Exception as error:  # a loader tripping on a hostile file: still a usage error
+        raise SuiteError(f"cannot load the suite: {describe_exception(error)}") from None
     paths = tuple(str(path) for path in vectors)
     named = None if dialect.is_reference else dialect.name
     rerun = Rerun(codec.spec, isolate, timeout, named, paths, user_vector_ids(vector_set))
     return Suite(codec, vector_set, level, known, rerun, dialect, how_deep)
+
+
+def fatal_note(words: Sequence[str]) -> Note:
+    """Return the note an in-process codec that kills pytest leaves on stderr (check/fatal.py):
+    the vector and capability asked, and the pytest command that asks them in a child process
+    (`words`: the command that reproduces this run)."""
+
+    def note(vector: str, capability: str) -> str:
+        again = shlex.join([*words, "--utf8-isolate", "-k", f"{vector}[{capability}]"])
+        return (
+            f"utf8cert: the codec was asked vector {vector} on {capability} in this process and "
+            f"took it down; in a child process that is a failure: {again}"
+        )
+
+    return note
 
 
 class ConformanceFailure(Exception):
@@ -170,8 +198,18 @@ class VectorItem(pytest.Item):
 
     def runtest(self) -> None:
         """Raise ConformanceFailure when the codec fails the vector at the chosen level in a way
-        the baseline does not know, KnownDeviation when it deviates only as the baseline says."""
-        found = self.suite.check(self.vector, self.capability)
+        the baseline does not know, KnownDeviation when it deviates only as the baseline says.
+
+        SIGINT, SIGTERM and SIGHUP stop the item, even in a codec call that never returns, and
+        end the session as a Ctrl-C does (its summary and --junitxml written); a
+        KeyboardInterrupt the codec raises itself is a crash of this item alone."""
+        stop = Stop()
+        try:
+            with watching(stop):
+                found = self.suite.check(self.vector, self.capability, stop)
+                stop.check()
+        except Interrupted:
+            raise KeyboardInterrupt(f"utf8cert: stopped by {stop.reason}") from None
         failing = self.suite.failing(found)
         self.user_properties.append(("differences", len(failing)))
         if failing:
@@ -254,6 +292,8 @@ class SuitePlugin:
         words += ["--utf8-profile", profile] if profile else []
         words += ["--utf8-isolate", "--utf8-timeout", f"{timeout:g}"] if isolate else []
         words += ["--utf8-depth", depth] if depth != "default" else []
+        if not isinstance(suite.codec, ProcessCodec):
+            suite.note = fatal_note(words)
         return cls(suite, shlex.join(words))
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:

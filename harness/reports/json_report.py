@@ -117,6 +117,8 @@ def report_document(view: View) -> dict[str, Any]:
         "date": report.date,
         "vectors": len(report.vectors),
         "depth": report.depth,
+        "complete": not report.incomplete,
+        "stopped": report.incomplete,
         "capabilities": sorted(report.capabilities),
         "summary": {
             "conformant": report.conformant,

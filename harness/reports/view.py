@@ -77,10 +77,11 @@ class View:
 
     @property
     def passed(self) -> bool:
-        """Return True when the run passes its gate: no failing difference, every capability
-        covered, and (under --strict-baseline) no fixed deviation."""
+        """Return True when the run passes its gate: complete, no failing difference, every
+        capability covered, and (under --strict-baseline) no fixed deviation."""
         stale = self.strict_baseline and bool(self.fixed)
-        return not self.failing and self.report.covered and not stale
+        complete = not self.report.incomplete
+        return complete and not self.failing and self.report.covered and not stale
 
     def verdict(self) -> str:
         """Return the verdict line of the report (`Report.verdict`: behaviours and vectors)."""
@@ -88,6 +89,8 @@ class View:
 
     def gate(self) -> str:
         """Return the line that says whether the run passes its gate, and why."""
+        if self.report.incomplete:
+            return f"INCOMPLETE: {self.report.incomplete}; this report covers those alone"
         if self.failing:
             keys = {difference.key for difference in self.failing}
             failing = sum(1 for each in self.groups if any(d.key in keys for d in each.differences))

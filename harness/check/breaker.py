@@ -1,0 +1,164 @@
+"""The codec under test as one vector is checked, behind a circuit breaker: once the codec has
+crashed or hung on a capability, that capability is not asked again on this vector.
+
+A crash or a hang costs a restart of the program (and a hang the whole timeout); the other
+variants and chunkings of the same vector would mostly go the same way, so asking them all
+again blindly costs hours on a codec that hangs on one byte value. The first failure is kept (it
+is the difference reported) and each question spared is counted as skipped in the coverage
+(coverage.py), where it counts against the capability's answered share: a codec that crashes on
+many vectors is never certified for the questions it was spared.
+
+Each question also obeys the run's Stop (interrupt.py), and a `KeyboardInterrupt` the codec
+raises while the user's signals are watched (so it cannot be the user's Ctrl-C) is a crash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.coverage import Answer, Coverage
+from utf8cert.harness.check.fatal import Caller, caller
+from utf8cert.harness.check.interrupt import Interrupted, Stop
+from utf8cert.harness.codec.interface import Capability, Codec, Failed, Inapplicable, Outcome
+from utf8cert.harness.codec.python_codec import describe_exception
+
+SKIPPED: Final = Inapplicable("skipped: the codec crashed or hung on this vector already")
+"""What a spared question gives the comparison: nothing asked, so no difference."""
+
+Note = Callable[[str, Capability], str]
+"""Returns, for a vector id and a capability, what a fatal error in the codec should print."""
+
+
+@dataclass(frozen=True)
+class Guard:
+    """How a run watches the codec: the Stop every question obeys, and (for an in-process
+    codec) the note a fatal error prints (fatal.py)."""
+
+    stop: Stop = field(default_factory=Stop)
+    note: Note | None = None
+
+
+class Breaker:
+    """A codec (the Codec protocol) that stops asking a capability once it crashed or hung."""
+
+    def __init__(
+        self,
+        codec: Codec,
+        vector: str,
+        coverage: Coverage | None = None,
+        guard: Guard | None = None,
+    ) -> None:
+        self.codec = codec
+        self.spec, self.description = codec.spec, codec.description
+        self.capabilities = codec.capabilities
+        self.vector = vector
+        self.coverage = coverage
+        guard = Guard() if guard is None else guard
+        self.stop, self.note = guard.stop, guard.note
+        self.skipped: dict[Capability, int] = {}
+        """The capabilities that crashed or hung, and how many questions each was spared."""
+        self.failures: dict[Capability, Failed] = {}
+        """How each of them failed."""
+        self._spared: dict[Capability, Outcome] = {}
+        """What a spared question gives, when not SKIPPED (see `again`)."""
+        self._callers: dict[Capability, Caller] = {}
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the codec's outcome (SKIPPED once decode failed on this vector)."""
+        return self._ask("decode", self.codec.decode, data)
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the codec's outcome (SKIPPED once replace failed on this vector)."""
+        return self._ask("replace", self.codec.decode_replace, data)
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the codec's outcome (SKIPPED once validate failed on this vector)."""
+        return self._ask("validate", self.codec.validate, data)
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the codec's outcome (SKIPPED once encode failed on this vector)."""
+        return self._ask("encode", self.codec.encode, scalars)
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the codec's outcome (SKIPPED once incremental failed on this vector)."""
+        return self._ask("incremental", self.codec.decode_chunks, chunks, final_empty)
+
+    def close(self) -> None:
+        """Close the codec."""
+        self.codec.close()
+
+    def _ask(
+        self, capability: Capability, call: Callable[..., Outcome], *arguments: Any
+    ) -> Outcome:
+        """Return the outcome of one question, asked unless the capability failed already."""
+        if capability in self.skipped:
+            self.skipped[capability] += 1
+            if self.coverage is not None:
+                self.coverage.record(capability, Answer.SKIPPED)
+            return self._spared.get(capability, SKIPPED)
+        stop = self.stop
+        if stop.reason:
+            raise Interrupted(stop.reason)
+        stop.asking = True
+        try:
+            if self.note is None:
+                outcome = call(*arguments)
+            else:
+                outcome = self._caller(capability)(call, *arguments)
+        except (Exception, Interrupted):
+            raise  # the harness's own errors, and a stop, are no answer of the codec
+        except BaseException as error:  # what an in-process codec raises past its wrapper
+            if isinstance(error, KeyboardInterrupt) and not stop.watched:
+                raise  # it may be the user's Ctrl-C: nothing tells them apart
+            outcome = Failed("crash", describe_exception(error))
+        finally:
+            stop.asking = False
+        if stop.reason:
+            raise Interrupted(stop.reason)
+        if type(outcome) is Failed and outcome.kind != "wrong-type":
+            self.skipped[capability] = 0
+            self.failures[capability] = outcome
+        return outcome
+
+    def again(self, codec: Codec) -> Breaker:
+        """Return a Breaker that asks `codec` (uncounted) the same input again, except on the
+        capabilities that failed here: those give their failure again, unasked."""
+        other = Breaker(codec, self.vector, None, Guard(self.stop, self.note))
+        other.skipped = dict.fromkeys(self.failures, 0)
+        other._spared = dict(self.failures)
+        return other
+
+    def _caller(self, capability: Capability) -> Caller:
+        """Return the function that asks the codec under this vector's and capability's note."""
+        found = self._callers.get(capability)
+        if found is None:
+            assert self.note is not None
+            found = self._callers[capability] = caller(self.note(self.vector, capability))
+        return found
+
+    def noted(self, differences: list[Difference]) -> list[Difference]:
+        """Return the vector's differences, the failure that tripped each capability saying
+        how many of its questions were skipped after it."""
+        for capability, count in self.skipped.items():
+            if not count:
+                continue
+            # Nothing of a tripped capability is judged after its failure: it is the last.
+            at = next(
+                (
+                    i
+                    for i in reversed(range(len(differences)))
+                    if differences[i].capability == capability
+                ),
+                None,
+            )
+            if at is None:
+                continue
+            failure = differences[at]
+            questions = "question" if count == 1 else "questions"
+            skipped = f"{count} more {questions} of {self.vector} on {capability} skipped"
+            differences[at] = dataclasses.replace(failure, actual=f"{failure.actual}; {skipped}")
+        return differences

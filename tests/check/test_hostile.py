@@ -1,0 +1,384 @@
+"""Hostile codecs (tests/hostile_codecs.py, tests/hostile_programs.py: correct until given byte
+C0, then they hang, crash, exit, raise KeyboardInterrupt or segfault) through the check engine
+and real `utf8cert check` processes: each fault is reported once per vector and capability,
+against the vectors holding C0 and no other; the rest of the suite is still evaluated; the exit
+status is right; utf8cert prints no traceback; and no process is left behind (tests/leftovers.py
+lists the processes that carry the run's tag)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile_codecs import MARK, c0_vectors
+from leftovers import survivors, tagged_environment
+
+from utf8cert.harness.check.coverage import THRESHOLD, Coverage
+from utf8cert.harness.check.interrupt import Stop, watching
+from utf8cert.harness.check.run import (
+    Report,
+    capabilities_for,
+    check_vector,
+    only_these,
+    run_check,
+)
+from utf8cert.harness.check.schedule import schedule
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import EncodeVector, VectorSet
+
+TESTS = Path(__file__).resolve().parents[1]
+PROGRAM = TESTS / "hostile_programs.py"
+DECODING: tuple[Capability, ...] = ("decode", "replace", "validate", "incremental")
+TIMEOUT = 300  # seconds a run may take on a loaded 2-core machine before the test gives up
+FAILURE = {"HangOnC0": "timed out", "hang": "timed out"}
+"""What each fault is reported as: a crash, unless it hangs."""
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+@cache
+def few(hanging: bool = False) -> tuple[str, ...]:
+    """Return a few vector ids: two holding C0 (one for a codec that hangs: each of its
+    capabilities costs the timeout), two decoding ones and one encoding one without."""
+    decoding = [v.id for v in vectors() if not isinstance(v, EncodeVector)]
+    clean = [i for i in decoding if i not in c0_vectors()]
+    encoding = next(v.id for v in vectors() if isinstance(v, EncodeVector))
+    return (*sorted(c0_vectors())[: 1 if hanging else 2], *clean[:2], encoding)
+
+
+def selected(ids: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(word for vector in ids for word in ("--vector", vector))
+
+
+@cache
+def checked(name: str, ids: tuple[str, ...] | None = None) -> Report:
+    chosen = vectors() if ids is None else only_these(vectors(), ids)
+    return run_check(load_codec(f"hostile_codecs:{name}"), chosen)
+
+
+@cache
+def asked(ids: tuple[str, ...]) -> Coverage:
+    """Return the questions a run of every vector asks the vectors `ids`, in all (each in the
+    variants the whole set's schedule gives it), of a codec that never fails."""
+    plans, coverage = schedule(vectors()), Coverage()
+    codec = coverage.watch(load_codec("hostile_codecs:NoFault"))
+    for vector in vectors():
+        if vector.id in ids:
+            capabilities = capabilities_for(vector, codec.capabilities)
+            check_vector(codec, vector, capabilities, coverage=coverage, plan=plans.plan(vector))
+    return coverage
+
+
+def questions(vector: str, capability: Capability) -> int:
+    return asked((vector,)).of(capability).answered
+
+
+def blamed(differences: list[Any]) -> Counter[tuple[str, str]]:
+    return Counter((d.vector, d.capability) for d in differences)
+
+
+# The circuit breaker, in process
+
+
+def test_a_crash_is_one_difference_per_vector_and_capability_the_rest_skipped() -> None:
+    crashed, calm = checked("CrashOnC0"), checked("NoFault")
+    assert not calm.differences
+    every = {(vector, capability) for vector in c0_vectors() for capability in DECODING}
+    assert blamed(crashed.differences) == Counter(every)  # once each, no other vector
+    for capability in DECODING:
+        # The first question of each vector was answered (the crash); the rest were skipped.
+        asked, mine = calm.coverage.of(capability), crashed.coverage.of(capability)
+        questions_on_c0 = sum(questions(vector, capability) for vector in c0_vectors())
+        assert mine.skipped == questions_on_c0 - len(c0_vectors())
+        assert mine.answered + mine.skipped == asked.answered
+    assert crashed.checked == calm.checked  # every vector was still checked
+
+
+def test_the_crash_says_how_many_questions_were_skipped_after_it() -> None:
+    crashed = checked("CrashOnC0")
+    for difference in crashed.differences:
+        skipped = questions(difference.vector, difference.capability) - 1
+        if skipped:
+            suffix = "question" if skipped == 1 else "questions"
+            assert difference.actual.endswith(
+                f"; {skipped} more {suffix} of {difference.vector} on {difference.capability} "
+                "skipped"
+            )
+        assert difference.actual.startswith("crash: RuntimeError: C0 is not handled")
+
+
+def test_skipped_questions_count_against_the_share_and_the_crash_is_not_certified() -> None:
+    crashed = checked("CrashOnC0")
+    for capability in DECODING:
+        coverage = crashed.coverage.of(capability)
+        assert coverage.share == coverage.answered / coverage.asked < THRESHOLD
+        assert capability in crashed.coverage.uncertified()
+    assert not crashed.certified
+    assert "not certified for decode" in crashed.verdict()
+
+
+def test_a_keyboard_interrupt_of_the_codec_is_a_crash_while_signals_are_watched() -> None:
+    stop = Stop()
+    with watching(stop):
+        interrupted = run_check(load_codec("hostile_codecs:InterruptOnC0"), vectors(), stop=stop)
+    assert set(blamed(interrupted.differences)) == {
+        (vector, capability) for vector in c0_vectors() for capability in DECODING
+    }
+    assert {d.actual.split(";")[0] for d in interrupted.differences} == {"crash: KeyboardInterrupt"}
+
+
+def test_unwatched_a_keyboard_interrupt_may_be_the_users_and_stops_the_run() -> None:
+    with pytest.raises(KeyboardInterrupt):
+        run_check(load_codec("hostile_codecs:InterruptOnC0"), vectors())
+
+
+def test_a_stopped_run_reports_the_vectors_it_finished_and_nothing_else() -> None:
+    stop = Stop()
+
+    def progress(done: int, total: int) -> None:
+        if done == 7:
+            stop.request("a test")  # between two questions: the next one stops the run
+
+    report = run_check(load_codec("hostile_codecs:NoFault"), vectors(), progress, stop=stop)
+    first = tuple(vector.id for vector in vectors())[:7]
+    assert report.incomplete == f"stopped by a test after 7 of {len(vectors())} vectors"
+    assert [vector.id for vector in report.vectors] == list(first)
+    assert report.checked == checked("NoFault", first).checked
+    assert report.coverage == asked(first)
+    assert report.verdict().startswith(f"INCOMPLETE ({report.incomplete}): ")
+    assert not report.certified
+
+
+# Real `utf8cert check` runs
+
+
+def utf8cert(*arguments: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "utf8cert.harness", "check", *arguments],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+
+
+def environment(mark: Path | None = None) -> tuple[dict[str, str], str]:
+    """Return an environment with tests/ importable and a fresh tag, and the tag."""
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    extra = {"PYTHONPATH": path} | ({MARK: str(mark)} if mark is not None else {})
+    return tagged_environment(**extra)
+
+
+def assert_clean(done: subprocess.CompletedProcess[str], tag: str) -> None:
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    assert survivors(tag) == [], "processes left behind"
+
+
+def program(mode: str) -> str:
+    return f"cmd:{sys.executable} {PROGRAM} {mode}"
+
+
+def assert_blames_exactly(document: dict[str, Any], c0: set[str], what: str) -> None:
+    found = Counter((d["vector"], d["capability"]) for d in document["differences"])
+    assert found == Counter({(vector, capability): 1 for vector in c0 for capability in DECODING})
+    assert {d["what"] for d in document["differences"]} == {what}
+
+
+@pytest.mark.parametrize("name", ["CrashOnC0", "InterruptOnC0"])
+def test_in_process_a_raising_codec_is_reported_on_the_c0_vectors_alone(
+    tmp_path: Path, name: str
+) -> None:
+    env, tag = environment()
+    done = utf8cert(f"hostile_codecs:{name}", "--json", "-", cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    assert_blames_exactly(document, set(c0_vectors()), "crashed")
+    assert document["summary"]["checked"] == checked("NoFault").checked
+    assert document["complete"] is True
+    assert_clean(done, tag)
+
+
+FAULTS = [
+    ("CrashOnC0", ()),
+    ("ExitOnC0", ()),
+    ("InterruptOnC0", ()),
+    ("SegfaultOnC0", ()),
+    ("HangOnC0", ("--timeout", "2")),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), FAULTS)
+def test_isolated_each_fault_is_reported_on_the_c0_vectors_alone(
+    tmp_path: Path, name: str, options: tuple[str, ...]
+) -> None:
+    env, tag = environment()
+    spec, ids = f"hostile_codecs:{name}", few(name == "HangOnC0")
+    done = utf8cert(
+        spec, "--isolate", *options, *selected(ids), "--json", "-", cwd=tmp_path, env=env
+    )
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    c0 = set(ids) & c0_vectors()
+    assert_blames_exactly(document, c0, FAILURE.get(name, "crashed"))
+    assert document["summary"]["checked"] == checked("NoFault", ids).checked
+    assert_clean(done, tag)
+
+
+@pytest.mark.parametrize("mode", ["exit", "segfault", "hang"])
+def test_a_faulty_program_is_reported_on_the_c0_vectors_alone(tmp_path: Path, mode: str) -> None:
+    env, tag = environment()
+    options, ids = ("--timeout", "2") if mode == "hang" else (), few(mode == "hang")
+    done = utf8cert(program(mode), *options, *selected(ids), "--json", "-", cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    assert_blames_exactly(
+        json.loads(done.stdout), set(ids) & c0_vectors(), FAILURE.get(mode, "crashed")
+    )
+    assert_clean(done, tag)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "options"), FAULTS)
+def test_isolated_every_vector_each_fault_on_the_c0_vectors_alone(
+    tmp_path: Path, name: str, options: tuple[str, ...]
+) -> None:
+    env, tag = environment()
+    spec = f"hostile_codecs:{name}"
+    done = utf8cert(spec, "--isolate", *options, "--json", "-", cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    assert_blames_exactly(document, set(c0_vectors()), FAILURE.get(name, "crashed"))
+    assert document["summary"]["checked"] == checked("NoFault").checked
+    assert_clean(done, tag)
+
+
+def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
+    tmp_path: Path,
+) -> None:
+    env, tag = environment()
+    done = utf8cert("hostile_codecs:SegfaultOnC0", cwd=tmp_path, env=env)
+    assert done.returncode == -signal.SIGSEGV
+    assert "Fatal Python error: Segmentation fault" in done.stderr
+    [note] = [line for line in done.stderr.splitlines() if "the codec was asked" in line]
+    vector = note.split("the codec was asked vector ")[1].split()[0]
+    assert vector in c0_vectors()
+    assert " on decode in this process" in note
+    command = note.split("in a child process that is a finding: ")[1].split('", line')[0]
+    words = command.split()
+    assert words[:4] == ["utf8cert", "check", "hostile_codecs:SegfaultOnC0", "--isolate"]
+    again = utf8cert(*words[2:], "--json", "-", cwd=tmp_path, env=env)
+    assert again.returncode == 1, again.stderr
+    assert_blames_exactly(json.loads(again.stdout), {vector}, "crashed")
+    assert survivors(tag) == []
+
+
+# Signals and the deadline: the reports asked for are written, marked incomplete
+
+
+MODES = {
+    "in process": ["hostile_codecs:HangOnC0"],
+    "isolated": ["hostile_codecs:HangOnC0", "--isolate", "--timeout", "120"],
+    "program": [program("hang"), "--timeout", "120"],
+}
+
+
+def reports(tmp_path: Path) -> list[str]:
+    return [
+        "--json",
+        str(tmp_path / "r.json"),
+        "--junit-xml",
+        str(tmp_path / "r.xml"),
+        "--markdown",
+        str(tmp_path / "r.md"),
+    ]
+
+
+def wait_for(mark: Path, process: subprocess.Popen[str]) -> None:
+    """Return once the codec has started to hang (it wrote its mark)."""
+    deadline = time.monotonic() + TIMEOUT
+    while not (mark.exists() and mark.read_text()):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the codec never hung"
+        time.sleep(0.05)
+
+
+def assert_incomplete(tmp_path: Path, why: str) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads((tmp_path / "r.json").read_text())
+    assert document["complete"] is False
+    assert document["stopped"].startswith(f"stopped by {why} after ")
+    assert document["summary"]["passed"] is False
+    assert document["summary"]["verdict"].startswith("INCOMPLETE")
+    assert "INCOMPLETE" in (tmp_path / "r.md").read_text()
+    ElementTree.parse(tmp_path / "r.xml")
+    return document
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_while_the_codec_hangs_stops_the_run_with_its_reports(
+    tmp_path: Path, mode: str, number: signal.Signals
+) -> None:
+    mark = tmp_path / "hanging"
+    env, tag = environment(mark)
+    command = [sys.executable, "-m", "utf8cert.harness", "check", *MODES[mode], *reports(tmp_path)]
+    with subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        wait_for(mark, process)
+        process.send_signal(number)  # to utf8cert alone, not its process group
+        out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 128 + number, err
+    assert f"INCOMPLETE: stopped by {number.name}" in out
+    document = assert_incomplete(tmp_path, number.name)
+    # The vectors before the first holding C0 were checked, and are the report's.
+    order = [vector.id for vector in vectors()]
+    first = min(order.index(vector) for vector in c0_vectors())
+    assert document["vectors"] == first
+    assert "Traceback" not in err
+    assert survivors(tag) == []
+
+
+def test_the_deadline_stops_a_hanging_run_with_a_partial_report(tmp_path: Path) -> None:
+    env, tag = environment()
+    started = time.monotonic()
+    done = utf8cert(
+        *MODES["isolated"], "--deadline", "3", *reports(tmp_path), cwd=tmp_path, env=env
+    )
+    assert time.monotonic() - started < 100  # the call under way was cut, not waited for
+    assert done.returncode == 3, done.stderr
+    assert_incomplete(tmp_path, "the deadline of 3 s")
+    assert "INCOMPLETE: stopped by the deadline of 3 s" in done.stdout
+    assert_clean(done, tag)
+
+
+def test_an_incomplete_run_writes_no_baseline(tmp_path: Path) -> None:
+    env, tag = environment()
+    baseline = tmp_path / "baseline.json"
+    done = utf8cert(
+        *MODES["isolated"],
+        "--deadline",
+        "3",
+        "--write-baseline",
+        str(baseline),
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 3
+    assert not baseline.exists()
+    assert f"did not write {baseline}: the run is incomplete" in done.stderr
+    assert_clean(done, tag)

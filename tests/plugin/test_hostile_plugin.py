@@ -1,0 +1,158 @@
+"""Hostile codecs (tests/hostile_codecs.py) under the pytest plugin, pytest run as a real process:
+a fault fails the items of the vectors holding C0 and no other, the session goes on; a signal
+while the codec hangs ends the session as a Ctrl-C does, its JUnit XML written, no process left
+behind; a hostile vector file is a usage error, never an INTERNALERROR."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hostile_codecs import MARK, c0_vectors
+from leftovers import survivors, tagged_environment
+
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import EncodeVector
+
+TESTS = Path(__file__).resolve().parents[1]
+NO_CACHE = ("-p", "no:cacheprovider", "-p", "no:randomly")
+TIMEOUT = 300
+CHOSEN = ("sec-1", "sec-10", "sec-11")
+"""The vectors the items are chosen from (-k): sec-1 holds C0, the others do not."""
+
+
+@cache
+def decoding() -> frozenset[str]:
+    return frozenset(v.id for v in load_vectors() if not isinstance(v, EncodeVector))
+
+
+def selection() -> tuple[str, str]:
+    return ("-k", " or ".join(f"{vector}[" for vector in CHOSEN))
+
+
+def pytest_run(
+    tmp_path: Path, *arguments: str, mark: Path | None = None
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """Return the finished `pytest ARGUMENTS` run in `tmp_path`, and its processes' tag."""
+    env, tag = environment(mark)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", *arguments, *NO_CACHE],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    return done, tag
+
+
+def environment(mark: Path | None = None) -> tuple[dict[str, str], str]:
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    extra = {"PYTHONPATH": path} | ({MARK: str(mark)} if mark is not None else {})
+    return tagged_environment(**extra)
+
+
+def outcomes(report: Path) -> dict[str, str]:
+    """Return each test case of a JUnit XML report by name: 'failure', 'error' or 'passed'."""
+    found = {}
+    for case in ElementTree.parse(report).getroot().iter("testcase"):
+        kinds = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
+        found[str(case.get("name"))] = kinds[0] if kinds else "passed"
+    return found
+
+
+CASES = [
+    ("CrashOnC0", ()),
+    ("InterruptOnC0", ()),
+    ("CrashOnC0", ("--utf8-isolate",)),
+    ("ExitOnC0", ("--utf8-isolate",)),
+    ("InterruptOnC0", ("--utf8-isolate",)),
+    ("SegfaultOnC0", ("--utf8-isolate",)),
+    ("HangOnC0", ("--utf8-isolate", "--utf8-timeout", "2")),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), CASES)
+def test_a_fault_fails_the_items_of_the_c0_vectors_alone_and_the_session_goes_on(
+    tmp_path: Path, name: str, options: tuple[str, ...]
+) -> None:
+    report = tmp_path / "junit.xml"
+    spec = f"hostile_codecs:{name}"
+    arguments = ("--utf8-codec", spec, *options, *selection(), f"--junitxml={report}")
+    done, tag = pytest_run(tmp_path, *arguments)
+    # Not INTERRUPTED: a KeyboardInterrupt of the codec's own did not end the session.
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
+    found = outcomes(report)
+    c0 = [vector for vector in CHOSEN if vector in c0_vectors()]
+    failed = {name for name, outcome in found.items() if outcome != "passed"}
+    assert failed == {
+        f"{case.split('/')[0]}/{vector}[{capability}]"
+        for case in found
+        for vector in c0
+        for capability in ("decode", "replace", "validate", "incremental")
+        if f"/{vector}[" in case
+    }
+    assert {found[case] for case in failed} == {"failure"}
+    assert len(found) == 4 * sum(1 for vector in CHOSEN if vector in decoding())
+    assert "INTERNALERROR" not in done.stdout + done.stderr
+    assert survivors(tag) == []
+
+
+def test_in_process_a_segfault_names_the_item_and_how_to_run_it_isolated(tmp_path: Path) -> None:
+    done, tag = pytest_run(tmp_path, "--utf8-codec", "hostile_codecs:SegfaultOnC0", *selection())
+    assert done.returncode == -signal.SIGSEGV
+    assert (
+        "the codec was asked vector sec-1 on decode in this process and took it down; in a "
+        "child process that is a failure: pytest --utf8-codec hostile_codecs:SegfaultOnC0 "
+        "--utf8-fail-on must --utf8-isolate -k 'sec-1[decode]'"
+    ) in done.stderr
+    again, _ = pytest_run(
+        tmp_path, "--utf8-codec", "hostile_codecs:SegfaultOnC0", "--utf8-isolate", "-k", "sec-1["
+    )
+    assert again.returncode == pytest.ExitCode.TESTS_FAILED
+    assert "crash: the program was killed by SIGSEGV" in again.stdout
+    assert survivors(tag) == []
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in process", "isolated"])
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
+    tmp_path: Path, isolate: bool, number: signal.Signals
+) -> None:
+    mark, report = tmp_path / "hanging", tmp_path / "junit.xml"
+    env, tag = environment(mark)
+    options = ["--utf8-isolate", "--utf8-timeout", "120"] if isolate else []
+    command = [sys.executable, "-m", "pytest", "--utf8-codec", "hostile_codecs:HangOnC0"]
+    command += [*options, *selection(), f"--junitxml={report}", *NO_CACHE]
+    with subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        deadline = time.monotonic() + TIMEOUT
+        while not (mark.exists() and mark.read_text()):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the codec never hung"
+            time.sleep(0.05)
+        process.send_signal(number)  # to pytest alone
+        out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
+    assert f"utf8cert: stopped by {number.name}" in out
+    assert "INTERNALERROR" not in out + err
+    ElementTree.parse(report)  # written, and whole
+    assert survivors(tag) == []
+
+
+def test_a_vector_file_the_loader_trips_on_is_a_usage_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("vectors: " + "[" * 2000 + "]" * 2000 + "\n")
+    done, _ = pytest_run(tmp_path, "--utf8-codec", "codec:utf-8", "--utf8-vectors", str(deep))
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert "INTERNALERROR" not in done.stdout + done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1 and errors[0].startswith("ERROR: utf8cert: ")
