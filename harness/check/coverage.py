@@ -16,6 +16,13 @@ never for questions it was spared by crashing (each crash is also a `must` diffe
 questions that hold a value above U+10FFFF, declined as inapplicable, are left out of that share:
 such a value is not a code point (Unicode §3.4 D9, D10), no Unicode string type can hold it, and
 an encoder that cannot be given it cannot encode it either. They are still counted and shown.
+
+And no layout may be declined: a vector the codec answers as it is but declines once moved
+(mid-stream, shifted, across a 64-, 4096- or 65536-byte boundary) was declined for where it
+sat, not for what it is. At the default depth the longest layouts are a small part of the
+questions (declining every input over 64 KiB is under 1% of them), so the overall share alone
+would let a codec that declines a whole class of sizes pass: each layout's questions, of the
+vectors answered as they are, must be answered to THRESHOLD too.
 """
 
 from __future__ import annotations
@@ -63,6 +70,10 @@ class CapabilityCoverage:
     """Inapplicable encoding questions holding a value above U+10FFFF (see the module doc)."""
     not_offered: int = 0
     skipped: int = 0
+    layout_asked: Counter[str] = field(default_factory=Counter)
+    """Layout (a variant's name, shifts as one) -> questions asked of vectors answered as is."""
+    layout_declined: Counter[str] = field(default_factory=Counter)
+    """Layout -> of those, how many were declined as inapplicable."""
 
     @property
     def asked(self) -> int:
@@ -81,9 +92,41 @@ class CapabilityCoverage:
         return 1.0 if counted == 0 else self.answered / counted
 
     @property
+    def declined_layouts(self) -> list[str]:
+        """Return the layouts declined beyond 1 - THRESHOLD of their questions ([] if none)."""
+        return sorted(
+            layout
+            for layout, asked in self.layout_asked.items()
+            if self.layout_declined[layout] > (1 - THRESHOLD) * asked
+        )
+
+    @property
     def certified(self) -> bool:
-        """Return True when offered, answered at all, and at least THRESHOLD of it answered."""
-        return self.offered and self.answered > 0 and self.share >= THRESHOLD
+        """Return True when offered, answered at all, at least THRESHOLD of it answered, and no
+        layout declined (see the module)."""
+        return (
+            self.offered
+            and self.answered > 0
+            and self.share >= THRESHOLD
+            and not self.declined_layouts
+        )
+
+    def why_not_certified(self) -> str:
+        """Return why the capability is not certified ('' when it is)."""
+        if self.certified:
+            return ""
+        if self.share < THRESHOLD or not self.offered or self.answered == 0:
+            return f"{self.share:.1%} of its questions answered, below {THRESHOLD:.0%}"
+        layouts = ", ".join(
+            f"{layout} ({self.layout_declined[layout]} of {self.layout_asked[layout]})"
+            for layout in self.declined_layouts
+        )
+        return f"declines inputs it answers as they are, once laid out as {layouts}"
+
+    def count_layout(self, layout: str, asked: int, declined: int) -> None:
+        """Count `asked` questions in `layout` of a vector answered as is, `declined` of them."""
+        self.layout_asked[layout] += asked
+        self.layout_declined[layout] += declined
 
     def count(self, outcome: Outcome, scalars: Sequence[int] = ()) -> None:
         """Count one question by its outcome; `scalars`: the values an encoder was offered."""
@@ -105,6 +148,50 @@ class CapabilityCoverage:
         if self.skipped:
             parts.append(f"{self.skipped} skipped")
         return "; ".join(parts)
+
+
+def layout_of(variant: str) -> str:
+    """Return the layout a variant's name stands for: 'shift' for every 'shift-N', else the
+    name itself ('as-is', 'mid-stream', 'straddle-4096')."""
+    return "shift" if variant.startswith("shift-") else variant
+
+
+class LayoutTally:
+    """Counts, as one vector's variants are asked, the questions of each layout and how many
+    were declined, on the capabilities that answered the vector as it is (see the module)."""
+
+    def __init__(self, coverage: Coverage | None, capabilities: Sequence[Capability]) -> None:
+        self.coverage = coverage
+        self.capabilities = capabilities
+        self.declined_as_is: set[Capability] = set()
+        self.before: list[tuple[int, int]] = []
+
+    def _now(self) -> list[tuple[int, int]]:
+        assert self.coverage is not None
+        return [
+            (coverage.asked, sum(coverage.inapplicable.values()))
+            for coverage in map(self.coverage.of, self.capabilities)
+        ]
+
+    def start(self) -> None:
+        """Mark the start of one variant's questions."""
+        if self.coverage is not None:
+            self.before = self._now()
+
+    def end(self, variant: str) -> None:
+        """Count the questions asked since `start` under the variant's layout."""
+        if self.coverage is None:
+            return
+        for capability, (asked, declined), (asked_before, declined_before) in zip(
+            self.capabilities, self._now(), self.before, strict=True
+        ):
+            if variant == "as-is":
+                if declined > declined_before:
+                    self.declined_as_is.add(capability)
+            elif capability not in self.declined_as_is:
+                self.coverage.of(capability).count_layout(
+                    layout_of(variant), asked - asked_before, declined - declined_before
+                )
 
 
 @dataclass
@@ -144,6 +231,8 @@ class Coverage:
             mine.beyond_code_space += counted.beyond_code_space
             mine.not_offered += counted.not_offered
             mine.skipped += counted.skipped
+            mine.layout_asked.update(counted.layout_asked)
+            mine.layout_declined.update(counted.layout_declined)
 
     def record_outcome(
         self, capability: Capability, outcome: Outcome, scalars: Sequence[int] = ()

@@ -20,7 +20,7 @@ from utf8cert.harness.check.compare import (
     compare_chunks,
     compare_encode,
 )
-from utf8cert.harness.check.coverage import THRESHOLD, Answer, Coverage
+from utf8cert.harness.check.coverage import Answer, Coverage, LayoutTally
 from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Fingerprint, fingerprint
 from utf8cert.harness.check.interrupt import Interrupted, Stop
@@ -85,19 +85,25 @@ def check_vector(
     asked = Breaker(codec, vector.id, coverage, guard)
     if isinstance(vector, EncodeVector):
         if "encode" in capabilities:
+            tally = LayoutTally(coverage, ("encode",))
             for name, encoding in encode_variants(vector, plan):
+                tally.start()
                 differences += compare_encode(asked, encoding, (vector.id, name), profile)
+                tally.end(name)
         elif "encode" in missing and coverage is not None:
             variants = len(list(encode_variants(vector, plan)))
             coverage.record("encode", Answer.NOT_OFFERED, count=variants)
         return asked.noted(differences)
     not_offered = dict.fromkeys(missing, 0)
+    tally = LayoutTally(coverage, capabilities)
     for variant in decode_variants(vector, plan):
         label = (vector.id, variant.name)
+        tally.start()
         for capability in capabilities:
             differences += compare(
                 asked, capability, variant.expected, label, variant.cuts, variant.bytewise, profile
             )
+        tally.end(variant.name)
         for capability in missing:
             not_offered[capability] += _questions(variant, capability)
     if coverage is not None:
@@ -268,8 +274,7 @@ class Report:
             clauses[0] = f"INCOMPLETE ({self.incomplete}): {clauses[0]}"
         if not self.subject:
             clauses += [
-                f"not certified for {capability} ({coverage.share:.1%} of its questions "
-                f"answered, below {THRESHOLD:.0%})"
+                f"not certified for {capability} ({coverage.why_not_certified()})"
                 for capability, coverage in self.coverage.ordered()
                 if capability in self.coverage.uncertified()
             ]

@@ -38,7 +38,9 @@ def coverage_lines(report: Report) -> list[str]:
         if not coverage.offered:
             lines.append(f"  {capability}: {coverage.summary()}")
             continue
-        status = "certified" if coverage.certified else f"NOT certified (below {THRESHOLD:.0%})"
+        status = (
+            "certified" if coverage.certified else f"NOT certified ({coverage.why_not_certified()})"
+        )
         share = f"{coverage.share:.1%} of those counted"
         lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
         reasons = coverage.inapplicable.most_common()
@@ -87,6 +89,13 @@ def extra_json(report: Report) -> dict[str, Any]:
                 "not_offered": coverage.not_offered,
                 "skipped": coverage.skipped,
                 "share": round(coverage.share, 6),
+                "declined_layouts": {
+                    layout: {
+                        "declined": coverage.layout_declined[layout],
+                        "asked": coverage.layout_asked[layout],
+                    }
+                    for layout in coverage.declined_layouts
+                },
                 "certified": coverage.certified,
             }
             for capability, coverage in report.coverage.ordered()
