@@ -117,7 +117,7 @@ def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decod
             checked = run_check(codec, vectors(), depth=depth)
         finally:
             codec.close()
-        decoding = {"decode", "replace", "validate", "incremental"}
+        decoding: set[Capability] = {"decode", "replace", "validate", "incremental"}
         assert set(checked.coverage.uncertified()) == decoding, depth
         for capability in decoding:
             coverage = checked.coverage.of(capability)
