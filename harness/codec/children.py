@@ -90,7 +90,9 @@ def spawn(
     OSError if it cannot be started.
 
     It runs in a session (and process group) of its own, dies with this process on Linux, and
-    may allocate at most `memory_mb` MiB (None or 0: no limit).
+    may allocate at most `memory_mb` MiB (None or 0: no limit). The kernel's death signal is
+    tied to the thread that starts the child: start children from a thread that lives as long
+    as they should (utf8cert starts them from the thread that asks the codec).
     """
     process = subprocess.Popen(
         list(argv),

@@ -122,8 +122,7 @@ class Batch:
                 continue
             if not lines:
                 oldest = self.flight[0]
-                allowed = self.program.pace.allowed(oldest.size)
-                self._fault(oldest.index, "timeout", self.program.pace.describe(allowed))
+                self._fault(oldest.index, "timeout", self.program.pace.describe(oldest.size))
                 continue
             self._take(lines)
         self._last_look()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec.interface import Failed, FailureKind, Outcome
+from utf8cert.harness.codec.interface import Failed, FailureKind, Outcome, Returned
 from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.codec.protocol import Request
 from utf8cert.harness.codec.spec import load_codec
@@ -266,3 +267,34 @@ def test_a_check_blames_the_vectors_holding_c0_and_no_other(version: int, mode: 
         assert 0xC0 in bytes.fromhex(str(difference["input"])), difference
     blamed = {difference["vector"] for difference in differences}
     assert blamed == {"imp-1", "ovl-1", "trunc-60", "sec-2"}
+
+
+NODE_HOG = """
+const readline = require("node:readline");
+process.stdout.write("utf8cert-protocol 2 decode\\n");
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const [id, , data] = line.split(" ");
+  const hoard = [];
+  while (data.includes("c0")) hoard.push(Buffer.alloc(1 << 26, 1));
+  process.stdout.write(`${id} ok -\\n`);
+});
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_node_program_out_of_memory_is_a_memory_failure_quoting_what_node_said(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "hog.js").write_text(NODE_HOG)
+    codec = load_codec(f"cmd:node {shlex.quote(str(tmp_path / 'hog.js'))}", memory_mb=512)
+    try:
+        assert codec.decode(b"") == Returned("")
+        failure = codec.decode(b"\xc0")
+        assert isinstance(failure, Failed)
+        assert failure.kind == "memory"
+        assert failure.message.startswith("the program exited with status 1; ")
+        assert "allocation failed" in failure.message
+        assert failure.message.endswith(" (memory limit 512 MiB)")
+        assert codec.decode(b"") == Returned("")
+    finally:
+        codec.close()

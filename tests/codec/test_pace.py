@@ -1,5 +1,6 @@
-"""The time a request may take: the ceiling before any answer, then fifty times the slowest
-answer (more for a longer request), within one second and the ceiling."""
+"""The time a request may take: the ceiling until something comparable has been answered, then
+fifty times the slowest comparable answer scaled to the request's length, within one second and
+the ceiling."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ PROGRAM = Path(__file__).with_name("hostile_program.py")
 
 def test_before_any_answer_a_request_gets_the_ceiling() -> None:
     assert Pace(10.0).allowed(100) == 10.0
-    assert Pace(10.0).describe(10.0) == "no answer within 10 s"
+    assert Pace(10.0).describe(100) == "no answer within 10 s"
 
 
 def test_after_answers_a_request_gets_fifty_times_the_slowest_within_floor_and_ceiling() -> None:
@@ -27,17 +28,32 @@ def test_after_answers_a_request_gets_fifty_times_the_slowest_within_floor_and_c
     assert pace.allowed(100) == FLOOR  # 50 ms is less than the floor
     pace.answered(0.04, 100)
     pace.answered(0.002, 100)  # a faster answer changes nothing
-    assert pace.allowed(100) == FACTOR * 0.04
+    assert pace.allowed(100) == pytest.approx(FACTOR * 0.04)
     pace.answered(1.0, 100)
     assert pace.allowed(100) == 10.0  # never more than the ceiling
 
 
-def test_a_longer_request_gets_time_in_proportion_to_the_slowest_rate() -> None:
+def test_a_longer_request_gets_time_in_proportion_to_comparable_answers() -> None:
     pace = Pace(100.0)
-    pace.answered(0.1, 1000)  # 100 microseconds a byte
-    assert pace.allowed(1000) == pytest.approx(FACTOR * 0.1)
-    assert pace.allowed(10_000) == pytest.approx(FACTOR * 0.1 * 10)
-    assert pace.allowed(10) == pytest.approx(FACTOR * 0.1)  # the slowest answer still counts
+    pace.answered(0.1, 4000)
+    assert pace.allowed(4000) == pytest.approx(FACTOR * 0.1)
+    assert pace.allowed(8000) == pytest.approx(FACTOR * 0.2)  # twice as long: twice the time
+    assert pace.allowed(10) == FLOOR  # a short one: the long answer scaled down, then the floor
+
+
+def test_a_request_far_longer_than_any_answered_gets_the_ceiling() -> None:
+    pace = Pace(100.0)
+    pace.answered(0.001, 100)  # small answers say nothing of a 128 KiB request
+    assert pace.allowed(100) == FLOOR
+    assert pace.allowed(131_072) == 100.0
+
+
+def test_a_slow_answer_to_a_long_request_does_not_lengthen_the_wait_on_a_short_one() -> None:
+    pace = Pace(100.0)
+    pace.answered(0.002, 20)
+    pace.answered(2.0, 131_072)  # 64 KiB decoded in 2 s
+    assert pace.allowed(20) == FLOOR
+    assert pace.allowed(131_072) == 100.0  # 50 x 2 s, at the ceiling
 
 
 def test_a_ceiling_below_the_floor_wins() -> None:
@@ -48,9 +64,10 @@ def test_a_ceiling_below_the_floor_wins() -> None:
 
 def test_a_timeout_shorter_than_the_ceiling_says_why() -> None:
     pace = Pace(10.0)
-    pace.answered(0.04, 100)
-    assert pace.describe(pace.allowed(100)) == (
-        "no answer within 2 s (50 times its slowest answer so far, 40 ms; at most 10 s)"
+    pace.answered(0.04, 64)
+    assert pace.describe(64) == (
+        "no answer within 2 s (50 times its slowest answer so far to a request of this length, "
+        "40 ms; at most 10 s)"
     )
 
 

@@ -30,6 +30,8 @@ from utf8cert.harness.codec.protocol import (
     hex_of_scalars,
     hex_of_text,
     numbered,
+    outcome_of,
+    outcomes_of,
     parse_answer,
     parse_handshake,
     parse_request,
@@ -339,3 +341,14 @@ def test_node_textencoder_writes_fffd_for_a_lone_surrogate(textdecoder: Codec) -
     assert textdecoder.encode([0x41, 0xD800]) == Returned(b"A\xef\xbf\xbd")
     assert isinstance(textdecoder.encode([0xD83D, 0xDE00]), Inapplicable)
     assert isinstance(textdecoder.encode([0x110000]), Inapplicable)
+
+
+def test_outcomes_of_asks_a_program_all_at_once_and_a_python_codec_one_by_one(
+    served_cpython: Codec,
+) -> None:
+    requests = [Request("decode", data=data) for data in WELL_FORMED + ILL_FORMED]
+    requests += [Request("encode", scalars=(0x41, 0xD800)), Request("replace", data=b"a\xff")]
+    direct = load_codec("codec:utf-8")
+    expected = [outcome_of(direct, request) for request in requests]
+    assert outcomes_of(direct, requests) == expected
+    assert outcomes_of(served_cpython, requests) == expected
