@@ -146,10 +146,14 @@ def kill_all() -> int:
     return len(children)
 
 
-def ran_out_of_memory(stderr_tail: str, status: int | None) -> bool:
-    """Return whether a program that ended with `status` (None: unknown) and wrote
-    `stderr_tail` last failed an allocation, by the words runtimes print then (OUT_OF_MEMORY).
+def out_of_memory(stderr_tail: str, status: int | None) -> str | None:
+    """Return the line in which a program that ended with `status` (None: unknown) said that
+    an allocation failed (the last line of `stderr_tail` with the words of OUT_OF_MEMORY), or
+    None when it did not say so.
 
     A SIGKILL from the kernel's out-of-memory killer says nothing: that remains a crash.
     """
-    return status != 0 and OUT_OF_MEMORY.search(stderr_tail) is not None
+    if status == 0:
+        return None
+    lines = [line.strip() for line in stderr_tail.split("\n")]
+    return next((line for line in reversed(lines) if OUT_OF_MEMORY.search(line)), None)

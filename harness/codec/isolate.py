@@ -144,10 +144,13 @@ class ProcessCodec:
         self._close(channel)
         lines = [line.strip() for line in tail.split("\n") if line.strip()]
         last = f"; its stderr ends: {lines[-1]}" if lines else ""
-        ended = f"the program {describe_status(status)}{when}{last}"
-        if self.memory_mb and children.ran_out_of_memory(tail, status):
-            return "memory", f"{ended} (memory limit {self.memory_mb} MiB)"
-        return "crash", ended
+        ended = f"the program {describe_status(status)}{when}"
+        said = children.out_of_memory(tail, status)
+        if said is not None:
+            said = "" if lines and said == lines[-1] else f"; its stderr says: {said}"
+            limit = f" (memory limit {self.memory_mb} MiB)" if self.memory_mb else ""
+            return "memory", f"{ended}{last}{said}{limit}"
+        return "crash", f"{ended}{last}"
 
     def ask_all(self, requests: Sequence[Request]) -> list[Outcome]:
         """Return the program's answer to each request, in order; the requests are pipelined
