@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Node.js's WHATWG TextDecoder and TextEncoder, and buffer.isUtf8, over utf8cert-protocol 1
+// Node.js's WHATWG TextDecoder and TextEncoder, and buffer.isUtf8, over utf8cert-protocol 2
 // (harness/PROTOCOL.md):  utf8cert check "cmd:node examples/node/textdecoder.js"
+//
+// Version 2: each request starts with an id, and its answer starts with the same id; requests
+// arrive several at a time, and are answered in order.
 //
 // decode: TextDecoder with fatal: true      replace: TextDecoder's default (U+FFFD)
 // validate: buffer.isUtf8                   encode: TextEncoder
@@ -15,11 +18,21 @@ const EMPTY = "-";
 const bytesOf = (field) => (field === EMPTY ? Buffer.alloc(0) : Buffer.from(field, "hex"));
 const hexOfBytes = (bytes) => Buffer.from(bytes).toString("hex") || EMPTY;
 
-// Text travels as eight hex digits per code point; `for...of` keeps a lone surrogate whole.
+// Text travels as eight hex digits per code point (UTF-32BE); a surrogate pair is one code
+// point, a lone surrogate stays one value.
 function hexOfText(text) {
-  let hex = "";
-  for (const character of text) hex += character.codePointAt(0).toString(16).padStart(8, "0");
-  return hex || EMPTY;
+  const out = Buffer.allocUnsafe(4 * text.length);
+  let size = 0;
+  for (let i = 0; i < text.length; i++) {
+    let value = text.charCodeAt(i);
+    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    if (value >= 0xd800 && value <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      value = 0x10000 + ((value - 0xd800) << 10) + (next - 0xdc00);
+      i++;
+    }
+    size = out.writeUInt32BE(value, size);
+  }
+  return size ? out.toString("hex", 0, size) : EMPTY;
 }
 
 function codePointsOf(field) {
@@ -86,7 +99,17 @@ function answer(line) {
   }
 }
 
-process.stdout.write("utf8cert-protocol 1 decode replace validate encode incremental\n");
-readline
-  .createInterface({ input: process.stdin, crlfDelay: Infinity })
-  .on("line", (line) => process.stdout.write(`${answer(line)}\n`));
+// Answers are gathered while requests keep coming, and written together once the requests
+// read so far are answered: one write for many answers.
+let pending = [];
+function flush() {
+  process.stdout.write(pending.join(""));
+  pending = [];
+}
+
+process.stdout.write("utf8cert-protocol 2 decode replace validate encode incremental\n");
+readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => {
+  const space = line.indexOf(" ");
+  if (pending.length === 0) setImmediate(flush);
+  pending.push(`${line.slice(0, space)} ${answer(line.slice(space + 1))}\n`);
+});

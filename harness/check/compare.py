@@ -24,10 +24,8 @@ from utf8cert.harness.check.fingerprint import explaining
 from utf8cert.harness.check.judge import judge, judge_text
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
-from utf8cert.harness.codec.interface import Capability, Codec, Failed, Outcome
+from utf8cert.harness.codec.interface import FAILURE_WHAT, Capability, Codec, Failed, Outcome
 from utf8cert.harness.vectors.model import Level
-
-FAILURE_WHAT = {"crash": "crashed", "timeout": "timed out", "wrong-type": "returned the wrong type"}
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,26 @@ class Refused:
     offset: int | None = None
 
 
-FailureKind = Literal["crash", "timeout", "wrong-type"]
+FailureKind = Literal["crash", "timeout", "wrong-type", "protocol", "memory"]
+"""crash: raised or died; timeout: no answer in time; wrong-type: returned a value of the wrong
+type; protocol: a program's output that answers no request (harness/PROTOCOL.md); memory: ran
+out of memory (its limit in a child process, or MemoryError)."""
+
+FAILURE_WHAT: dict[FailureKind, str] = {
+    "crash": "crashed",
+    "timeout": "timed out",
+    "wrong-type": "returned the wrong type",
+    "protocol": "broke the protocol",
+    "memory": "ran out of memory",
+}
+"""Each kind of failure in the words of a report."""
 
 
 @dataclass(frozen=True)
 class Failed:
-    """The codec misbehaved: raised something other than ValueError, hung, died, or returned
-    the wrong type. Always a difference, never a crash of utf8cert."""
+    """The codec misbehaved: raised something other than ValueError, hung, died, ran out of
+    memory, returned the wrong type, or wrote what answers no request. Always a difference,
+    never a crash of utf8cert."""
 
     kind: FailureKind
     message: str

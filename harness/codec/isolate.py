@@ -1,164 +1,38 @@
-"""A codec under test in a child process, asked over the line protocol with a timeout per call.
+"""A codec under test in a child process, asked over the line protocol with a time limit per
+request.
 
 Used for every `cmd:` codec and for Python codecs under `--isolate`. A request that gets no answer
-in time is `Failed('timeout')`; a program that dies, or answers outside the protocol, is
-`Failed('crash')`. Either way the program is killed and a fresh one started for the next call, so
-one bad input never spoils the next. The pipes are read and written without blocking (POSIX), so
-a program that stops reading is caught by the same timeout.
+in time (pace.py) is `Failed('timeout')`; a program that dies is `Failed('crash')`, or
+`Failed('memory')` when it failed an allocation under its memory limit; output that answers no
+request is `Failed('protocol')` (matching.py). Each time, the program is killed and a fresh one
+started for the next request, so one bad input never spoils the next. Programs are started by
+children.py: their own process group, a memory limit, death with utf8cert.
 """
 
 from __future__ import annotations
 
 import os
-import selectors
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 import weakref
 from collections.abc import Sequence
 
-from utf8cert.harness.codec.interface import Capability, Failed, Inapplicable, Outcome
-from utf8cert.harness.codec.protocol import (
-    ProtocolError,
-    Request,
-    parse_answer,
-    parse_handshake,
-    request_line,
-)
+from utf8cert.harness.codec import children
+from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
+from utf8cert.harness.codec.interface import Capability, Failed, FailureKind, Outcome
+from utf8cert.harness.codec.matching import Batch
+from utf8cert.harness.codec.pace import Pace
+from utf8cert.harness.codec.protocol import ProtocolError, Request, read_handshake
 
 SERVER_MODULE = "utf8cert.harness.codec.serve"
 EXIT_GRACE = 5.0
-"""Seconds a program that closed its output gets to exit, so its status can be reported."""
+"""Seconds at most a program that closed its output gets to exit, so its status can be told."""
+HISTORY = 256
+"""How many recent requests are remembered by id, to name the one a late line belongs to."""
 
 
 class StartError(Exception):
     """The program could not be started or did not complete the handshake; says why in one line."""
-
-
-class _Ended(Exception):
-    """The program closed its output: it exited or died."""
-
-
-class _TimedOut(Exception):
-    """The program did not answer in time."""
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Kill the program and everything it started (its own session), and reap it."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            process.kill()
-    process.wait()
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            stream.close()
-
-
-class _Child:
-    """One running program: its pipes, the unread part of its output, and its stderr file."""
-
-    def __init__(self, argv: Sequence[str], env: dict[str, str] | None) -> None:
-        # Held for the program's lifetime, so the last line of its stderr can be reported.
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
-        try:
-            self.process = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.stderr,
-                env=env,
-                start_new_session=True,  # so a kill reaches what a wrapper script started, too
-            )
-        except OSError as error:
-            self.stderr.close()
-            reason = error.strerror or str(error)
-            raise StartError(f"cannot start {argv[0]!r}: {reason}") from None
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self._input = self.process.stdin.fileno()
-        self._output = self.process.stdout.fileno()
-        os.set_blocking(self._input, False)
-        os.set_blocking(self._output, False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._output, selectors.EVENT_READ)
-        self._unread = bytearray()
-        self._finalizer = weakref.finalize(self, _stop, self.process)
-
-    def exchange(self, request: bytes, timeout: float) -> str:
-        """Return the next line the program writes after being sent `request` (b'': just read).
-
-        Raises _TimedOut after `timeout` seconds without a whole line, _Ended on end of output.
-        """
-        deadline = time.monotonic() + timeout
-        pending = memoryview(request)
-        if pending:
-            self._selector.register(self._input, selectors.EVENT_WRITE)
-        try:
-            while (newline := self._unread.find(b"\n")) < 0:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise _TimedOut
-                for key, _ in self._selector.select(remaining):
-                    if key.fd == self._output:
-                        self._read()
-                    elif pending:
-                        pending = self._write(pending)
-        finally:
-            if self._input in self._selector.get_map():
-                self._selector.unregister(self._input)
-        line = bytes(self._unread[:newline]).decode("utf-8", "replace")
-        del self._unread[: newline + 1]
-        return line.removesuffix("\r")
-
-    def _read(self) -> None:
-        try:
-            chunk = os.read(self._output, 1 << 16)
-        except BlockingIOError:
-            return
-        if not chunk:
-            raise _Ended
-        self._unread += chunk
-
-    def _write(self, pending: memoryview) -> memoryview:
-        try:
-            written = os.write(self._input, pending)
-        except BlockingIOError:
-            return pending
-        except BrokenPipeError:
-            raise _Ended from None
-        if written == len(pending):
-            self._selector.unregister(self._input)
-        return pending[written:]
-
-    def death(self, when: str = "") -> str:
-        """Return how the program ended: its status or signal, and the last line of its stderr.
-
-        The program is stopped, and killed if it has not exited within EXIT_GRACE seconds.
-        """
-        try:
-            status = self.process.wait(timeout=EXIT_GRACE)
-        except subprocess.TimeoutExpired:
-            status = None
-        self.stderr.seek(max(0, self.stderr.seek(0, os.SEEK_END) - 2000))
-        lines = self.stderr.read().decode("utf-8", "replace").split("\n")
-        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
-        self.stop()
-        if status is None:
-            ended = "closed its output"
-        elif status < 0:
-            ended = f"was killed by {signal.Signals(-status).name}"
-        else:
-            ended = f"exited with status {status}"
-        return f"the program {ended}{when}" + (f"; its stderr ends: {last}" if last else "")
-
-    def stop(self) -> None:
-        """Kill the program if it still runs, and release its pipes and files."""
-        self._finalizer()
-        self._selector.close()
-        self.stderr.close()
 
 
 class ProcessCodec:
@@ -172,91 +46,149 @@ class ProcessCodec:
         timeout: float,
         description: str,
         env: dict[str, str] | None = None,
+        memory_mb: int | None = children.DEFAULT_MEMORY_MB,
     ) -> None:
-        """Start the program and read its handshake; raise StartError if either fails."""
+        """Start the program and read its handshake; raise StartError if either fails.
+
+        `timeout` is the most seconds a request may take (pace.py: usually much less), and the
+        time the program has to greet; `memory_mb` the memory it may allocate (None: no limit).
+        """
         self.spec = spec
         self.description = description
         self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.pace = Pace(timeout)
+        self.version = 1
+        self.capabilities: frozenset[Capability] = frozenset()
+        self.distrusted = False
+        """Whether the program has broken the protocol (it is then watched for a second line
+        after each answer: matching.py)."""
+        self.recent: dict[int, str] = {}
+        """The last HISTORY request lines by id (version 2), to name what a late line answers."""
         self._argv = list(argv)
         self._env = env
-        self._child: _Child | None = None
-        self.capabilities: frozenset[Capability] = frozenset()
-        self._child = self._start()
+        self._ids = 0
+        self._channel: Channel | None = None
+        self._finalizer: weakref.finalize[[], ProcessCodec] | None = None
+        self._channel = self._start()
 
-    def _start(self) -> _Child:
-        child = _Child(self._argv, self._env)
+    def _start(self) -> Channel:
         try:
-            line = child.exchange(b"", self.timeout)
-            capabilities = parse_handshake(line)
-        except _TimedOut:
-            child.stop()
-            raise StartError(f"no handshake within {self.timeout:g} s") from None
-        except _Ended:
-            raise StartError(child.death(" before the handshake")) from None
-        except ProtocolError as error:
-            child.stop()
-            raise StartError(str(error)) from None
+            channel = Channel(children.spawn(self._argv, self._env, self.memory_mb))
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise StartError(f"cannot start {self._argv[0]!r}: {reason}") from None
+        self._finalizer = weakref.finalize(self, channel.close)
+        try:
+            # One line: anything after it answers no request, and the first request says so.
+            lines = channel.lines(time.monotonic() + self.timeout, first_only=True)
+            if not lines:
+                raise StartError(f"no handshake within {self.timeout:g} s")
+            handshake = read_handshake(lines[0])
+        except Ended:
+            raise StartError(self._death(channel, " before the handshake")[1]) from None
+        except (ProtocolError, Overlong) as error:
+            self._close(channel)
+            raise StartError(str(error) if str(error) else "an endless handshake line") from None
+        except StartError:
+            self._close(channel)
+            raise
         if not self.capabilities:  # the first start
-            self.capabilities = capabilities
-        elif capabilities != self.capabilities:
-            child.stop()
-            raise StartError("the restarted program announces other capabilities")
-        return child
+            self.capabilities, self.version = handshake.capabilities, handshake.version
+        elif (handshake.capabilities, handshake.version) != (self.capabilities, self.version):
+            self._close(channel)
+            raise StartError("the restarted program announces another version or capabilities")
+        return channel
 
-    def _ask(self, request: Request) -> Outcome:
-        if request.capability not in self.capabilities:  # never sent: the program did not offer it
-            return Inapplicable(f"{self.spec} has no {request.capability} capability")
-        try:
-            line = request_line(request)
-        except ValueError as error:
-            return Inapplicable(f"cannot be sent: {error}")
-        if self._child is None:
-            try:
-                self._child = self._start()
-            except StartError as error:
-                return Failed("crash", f"cannot restart the program: {error}")
-        child = self._child
-        try:
-            answer = child.exchange(f"{line}\n".encode("ascii"), self.timeout)
-        except _TimedOut:
-            child.stop()
-            outcome: Outcome = Failed("timeout", f"no answer within {self.timeout:g} s")
-        except _Ended:
-            outcome = Failed("crash", child.death())
-        else:
-            try:
-                return parse_answer(request.capability, answer)
-            except ProtocolError as error:
-                child.stop()  # out of step with the protocol: only a fresh program can be trusted
-                outcome = Failed("crash", str(error))
-        self._child = None
-        return outcome
+    def channel(self) -> Channel:
+        """Return the running program's pipes, starting a fresh program if there is none;
+        StartError if it cannot be started."""
+        if self._channel is None:
+            self._channel = self._start()
+        return self._channel
+
+    def running(self) -> Channel | None:
+        """Return the running program's pipes, or None when there is no program running."""
+        return self._channel
+
+    def next_id(self, line: str) -> int:
+        """Return a fresh request id (never reused by this codec), remembering its line."""
+        self._ids += 1
+        self.recent[self._ids] = line
+        if len(self.recent) > HISTORY:
+            del self.recent[next(iter(self.recent))]
+        return self._ids
+
+    def discard(self) -> None:
+        """Kill the running program (its answers can no longer be trusted)."""
+        if self._channel is not None:
+            self._close(self._channel)
+
+    def _close(self, channel: Channel) -> None:
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        channel.close()
+        if channel is self._channel:
+            self._channel = None
+
+    def death(self) -> tuple[FailureKind, str]:
+        """Return the failure the running program, which closed its output, stands for: a crash
+        (its status or signal and the last line of its stderr), or `memory` when it failed an
+        allocation. It is stopped, and killed if it has not exited within the grace time."""
+        assert self._channel is not None
+        return self._death(self._channel, "")
+
+    def _death(self, channel: Channel, when: str) -> tuple[FailureKind, str]:
+        status = channel.ending(min(EXIT_GRACE, self.pace.allowed(0)))
+        tail = channel.stderr_tail()
+        self._close(channel)
+        lines = [line.strip() for line in tail.split("\n") if line.strip()]
+        last = f"; its stderr ends: {lines[-1]}" if lines else ""
+        ended = f"the program {describe_status(status)}{when}"
+        said = children.out_of_memory(tail, status)
+        if said is not None:
+            said = "" if lines and said == lines[-1] else f"; its stderr says: {said}"
+            limit = f" (memory limit {self.memory_mb} MiB)" if self.memory_mb else ""
+            return "memory", f"{ended}{last}{said}{limit}"
+        return "crash", f"{ended}{last}"
+
+    def ask_all(self, requests: Sequence[Request]) -> list[Outcome]:
+        """Return the program's answer to each request, in order; the requests are pipelined
+        (several in flight) when the program speaks version 2, asked one by one otherwise."""
+        return Batch(self, requests).run()
+
+    def ask(self, request: Request) -> Outcome:
+        """Return the program's answer to one request."""
+        return Batch(self, [request]).run()[0]
 
     def decode(self, data: bytes) -> Outcome:
         """Return the program's answer to a strict decode of `data`."""
-        return self._ask(Request("decode", data=data))
+        return self.ask(Request("decode", data=data))
 
     def decode_replace(self, data: bytes) -> Outcome:
         """Return the program's answer to a U+FFFD-replacing decode of `data`."""
-        return self._ask(Request("replace", data=data))
+        return self.ask(Request("replace", data=data))
 
     def validate(self, data: bytes) -> Outcome:
         """Return the program's verdict on `data`."""
-        return self._ask(Request("validate", data=data))
+        return self.ask(Request("validate", data=data))
 
     def encode(self, scalars: Sequence[int]) -> Outcome:
         """Return the program's answer to encoding `scalars`."""
-        return self._ask(Request("encode", scalars=tuple(scalars)))
+        return self.ask(Request("encode", scalars=tuple(scalars)))
 
     def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
         """Return the program's answer to an incremental decode of `chunks`."""
-        return self._ask(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
+        return self.ask(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
 
     def close(self) -> None:
         """Stop the program (it is also stopped when the codec is garbage or Python exits)."""
-        if self._child is not None:
-            self._child.stop()
-            self._child = None
+        self.discard()
+
+
+def failed_start(error: StartError) -> Failed:
+    """Return the failure of a request that found no program to ask."""
+    return Failed("crash", f"cannot restart the program: {error}")
 
 
 def child_environment() -> dict[str, str]:
@@ -266,8 +198,22 @@ def child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
-def isolated_codec(spec: str, description: str, *, timeout: float) -> ProcessCodec:
+def isolated_codec(
+    spec: str,
+    description: str,
+    *,
+    timeout: float,
+    memory_mb: int | None = children.DEFAULT_MEMORY_MB,
+) -> ProcessCodec:
     """Return the Python codec `spec`, served in a child by `python -m` SERVER_MODULE."""
     argv = [sys.executable, "-m", SERVER_MODULE, spec]
-    described = f"{description}, in a child process ({timeout:g} s per call)"
-    return ProcessCodec(spec, argv, timeout=timeout, description=described, env=child_environment())
+    limit = f", {memory_mb} MiB" if memory_mb else ""
+    described = f"{description}, in a child process (at most {timeout:g} s a call{limit})"
+    return ProcessCodec(
+        spec,
+        argv,
+        timeout=timeout,
+        description=described,
+        env=child_environment(),
+        memory_mb=memory_mb,
+    )

@@ -5,6 +5,10 @@ of its UTF-32BE (eight digits per code point, so a lone surrogate a buggy decode
 intact), and `-` stands for an empty field. The parsers raise `ProtocolError` for a line outside
 the protocol; an answer that is well formed but carries the wrong kind of value becomes
 `Failed('wrong-type')`, as a wrong return type does in process.
+
+Version 2 numbers the requests: each request line starts with an id, and its answer must start
+with the same id, so that no answer can be taken for another request's and several requests may
+be in flight at once. A program chooses its version in its handshake; utf8cert speaks both.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     Capability,
+    Codec,
     Failed,
     Inapplicable,
     Outcome,
@@ -23,13 +28,15 @@ from utf8cert.harness.codec.interface import (
     Returned,
 )
 
-VERSION = 1
+VERSION = 2
+"""The newest version; a program may speak any of VERSIONS."""
+VERSIONS = (1, 2)
 GREETING = "utf8cert-protocol"
 EMPTY = "-"
 LARGEST_SENDABLE = 0xFFFFFFFF
 """Code points travel as eight hex digits; values above U+10FFFF are sent, for int encoders."""
 
-FAILURE_STATUSES = ("crash", "wrong-type")
+FAILURE_STATUSES = ("crash", "wrong-type", "memory")
 BYTES_INPUT: tuple[Capability, ...] = ("decode", "replace", "validate")
 """The capabilities whose input is one byte string."""
 
@@ -82,30 +89,59 @@ def scalars_of_hex(field: str) -> tuple[int, ...]:
     return struct.unpack(f">{len(data) // 4}I", data)
 
 
-def handshake_line(capabilities: frozenset[Capability]) -> str:
+def handshake_line(capabilities: frozenset[Capability], version: int = VERSION) -> str:
     """Return the first line a program writes: the protocol, its version and its capabilities."""
     offered = " ".join(c for c in CAPABILITIES if c in capabilities)
-    return f"{GREETING} {VERSION} {offered}"
+    return f"{GREETING} {version} {offered}"
 
 
-def parse_handshake(line: str) -> frozenset[Capability]:
-    """Return the capabilities a handshake line announces; ProtocolError if it is not one."""
+@dataclass(frozen=True)
+class Handshake:
+    """What a program announced: the version it speaks and the capabilities it offers."""
+
+    version: int
+    capabilities: frozenset[Capability]
+
+
+def read_handshake(line: str) -> Handshake:
+    """Return the version and capabilities a handshake line announces; ProtocolError if it is
+    not one, or speaks a version utf8cert does not know."""
     words = line.split()
     expected = f"expected '{GREETING} {VERSION} CAPABILITY...', got {_quoted(line)}"
     if len(words) < 2 or words[0] != GREETING:
         raise ProtocolError(f"handshake failure: {expected}")
-    if words[1] != str(VERSION):
+    known = " or ".join(map(str, VERSIONS))
+    if words[1] not in {str(version) for version in VERSIONS}:
         spoken = f"{GREETING} {words[1]}"
-        raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {VERSION}")
+        raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {known}")
     unknown = [word for word in words[2:] if word not in CAPABILITIES]
     if unknown:
-        known = ", ".join(CAPABILITIES)
+        names = ", ".join(CAPABILITIES)
         raise ProtocolError(
-            f"handshake failure: unknown capability {unknown[0]!r} (known: {known})"
+            f"handshake failure: unknown capability {unknown[0]!r} (known: {names})"
         )
     if len(words) == 2:
         raise ProtocolError("handshake failure: the program announces no capability")
-    return frozenset(c for c in CAPABILITIES if c in words[2:])
+    return Handshake(int(words[1]), frozenset(c for c in CAPABILITIES if c in words[2:]))
+
+
+def parse_handshake(line: str) -> frozenset[Capability]:
+    """Return the capabilities a handshake line announces; ProtocolError if it is not one."""
+    return read_handshake(line).capabilities
+
+
+def numbered(identifier: int, line: str) -> str:
+    """Return a request or answer line of version 2: `line` after its id."""
+    return f"{identifier} {line}"
+
+
+def split_id(line: str) -> tuple[int | None, str]:
+    """Return (id, the rest) of a version 2 line; (None, line) when it starts with no id (a
+    decimal number of at most 18 digits)."""
+    first, _, rest = line.partition(" ")
+    if first.isascii() and first.isdigit() and len(first) <= 18:
+        return int(first), rest
+    return None, line
 
 
 @dataclass(frozen=True)
@@ -121,6 +157,29 @@ class Request:
     """The input of incremental."""
     final_empty: bool = False
     """For incremental: feed b'' with final=True after the chunks, instead of the last chunk."""
+
+
+def outcome_of(codec: Codec, request: Request) -> Outcome:
+    """Return what `codec` does with `request`."""
+    if request.capability == "decode":
+        return codec.decode(request.data)
+    if request.capability == "replace":
+        return codec.decode_replace(request.data)
+    if request.capability == "validate":
+        return codec.validate(request.data)
+    if request.capability == "encode":
+        return codec.encode(request.scalars)
+    return codec.decode_chunks(request.chunks, request.final_empty)
+
+
+def outcomes_of(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
+    """Return what `codec` does with each request, in order: all asked at once of a codec that
+    has `ask_all` (isolate.ProcessCodec: a program speaking version 2 gets them pipelined),
+    else one by one."""
+    ask_all = getattr(codec, "ask_all", None)
+    if callable(ask_all):
+        return list(ask_all(requests))
+    return [outcome_of(codec, request) for request in requests]
 
 
 def request_line(request: Request) -> str:
@@ -165,7 +224,8 @@ def answer_line(capability: Capability, outcome: Outcome) -> str:
         offset = EMPTY if outcome.offset is None else str(outcome.offset)
         return f"refused {offset} {' '.join(outcome.message.split())}".rstrip()
     if isinstance(outcome, Failed):
-        # A timeout is the harness's finding, never the program's: report it as a crash.
+        # A timeout or a protocol failure is the harness's finding, never the program's: a
+        # program reports either as a crash.
         status = outcome.kind if outcome.kind in FAILURE_STATUSES else "crash"
         return f"{status} {' '.join(outcome.message.split())}".rstrip()
     return f"inapplicable {' '.join(outcome.reason.split())}".rstrip()
@@ -193,6 +253,8 @@ def parse_answer(capability: Capability, line: str) -> Outcome:
         return Failed("crash", rest)
     if status == "wrong-type":
         return Failed("wrong-type", rest)
+    if status == "memory":
+        return Failed("memory", rest)
     raise ProtocolError(f"not an answer: {_quoted(line)}")
 
 

@@ -2,7 +2,9 @@
 
 Each call costs one try/except around the codec's own function: `ValueError` (with
 `UnicodeDecodeError` and `UnicodeEncodeError`) is a refusal, at the error's `start` when it has
-one; any other exception is a crash; a value of the wrong type is a `wrong-type` failure.
+one; `MemoryError` is a `memory` failure; any other exception is a crash, BaseExceptions such as
+KeyboardInterrupt and SystemExit too (except the user's own Ctrl-C: interrupts.py); a value of
+the wrong type is a `wrong-type` failure.
 A codec that kills or hangs the interpreter needs `--isolate` (harness/codec/isolate.py).
 
 The adapter kit: a codec may declare more exceptions that mean "refused" (`refusals`, e.g.
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import (
     Capability,
     Failed,
@@ -99,13 +102,25 @@ def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused
 
 
 def crash(error: BaseException) -> Failed:
-    """Return the failure a non-ValueError exception stands for."""
+    """Return the failure an exception other than a refusal stands for: `memory` for a
+    MemoryError, else a crash (KeyboardInterrupt, SystemExit and GeneratorExit included).
+
+    A KeyboardInterrupt that the user's Ctrl-C caused (interrupts.py) is raised again: it stops
+    utf8cert, not the codec.
+    """
+    if isinstance(error, KeyboardInterrupt) and interrupts.came_from_user():
+        raise error
+    if isinstance(error, MemoryError):
+        return Failed("memory", describe_exception(error))
     return Failed("crash", describe_exception(error))
 
 
 def wrong_type(function: str, result: object, expected: str) -> Failed:
     """Return the failure of `function` returning `result` instead of an `expected`."""
-    shown = repr(result)
+    try:
+        shown = repr(result)
+    except BaseException as error:  # a result of the codec's own class
+        shown = f"<{crash(error).message} in its repr>"
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
     return Failed(
         "wrong-type", f"{function} returned {type(result).__name__} {shown}, not {expected}"
@@ -176,6 +191,7 @@ class PythonCodec:
         self.capabilities = frozenset(c for c, function in offered.items() if function is not None)
         self.refusals: tuple[type[BaseException], ...] = (ValueError, *refusals)
         self.refusal_offset: OffsetReader = start_of if refusal_offset is None else refusal_offset
+        interrupts.watch()  # so that a KeyboardInterrupt the codec raises is told from Ctrl-C
 
     def _absent(self, capability: Capability) -> Inapplicable:
         return Inapplicable(f"{self.spec} has no {capability} capability")
@@ -190,7 +206,7 @@ class PythonCodec:
             return Inapplicable(error.reason)
         except self.refusals as error:
             return refusal(error, self.refusal_offset)
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
         return decoded("decode", result)
 
@@ -204,7 +220,7 @@ class PythonCodec:
             return Inapplicable(error.reason)
         except self.refusals as error:
             return refusal(error, self.refusal_offset)
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
         return decoded("decode_replace", result)
 
@@ -218,7 +234,7 @@ class PythonCodec:
             return Inapplicable(error.reason)
         except self.refusals as error:
             return refusal(error, self.refusal_offset)
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
         return (
             Returned(result) if isinstance(result, bool) else wrong_type("validate", result, "bool")
@@ -240,7 +256,7 @@ class PythonCodec:
             return Inapplicable(error.reason)
         except self.refusals as error:
             return refusal(error, self.refusal_offset)
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
         if isinstance(result, bytes | bytearray):
             return Returned(bytes(result))
@@ -263,7 +279,7 @@ class PythonCodec:
             feeds[-1] = (feeds[-1][0], True)
         try:
             decoder = self.functions.incremental_decoder()
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
         pieces = []
         for index, (chunk, final) in enumerate(feeds):
@@ -274,7 +290,7 @@ class PythonCodec:
             except self.refusals as error:
                 fed = [chunk for chunk, _ in feeds[:index]]
                 return self.stream_refusal(error, fed)
-            except (Exception, SystemExit) as error:
+            except BaseException as error:  # the codec's, whatever it is: see crash()
                 return crash(error)
             if not isinstance(piece, str) and not beyond_unicode(piece):
                 return wrong_type("incremental decode", piece, "str")
@@ -304,7 +320,8 @@ class PythonCodec:
             for chunk in fed:
                 decoder.decode(chunk, False)
             held = decoder.getstate()[0]
-        except Exception:  # no getstate, or a decoder that does not replay: the offset is unknown
+        except BaseException as error:  # no getstate, or a decoder that does not replay
+            crash(error)  # the offset is unknown; only the user's Ctrl-C goes on up
             return None
         if not isinstance(held, bytes):
             return None

@@ -1,9 +1,11 @@
 """Serving a Python codec over the line protocol on stdin/stdout: the reference program.
 
-    python -m utf8cert.harness.codec.serve [SPEC]
+    python -m utf8cert.harness.codec.serve [--protocol 1|2] [SPEC]
 
 SPEC is any spec `utf8cert check` takes (default: CPython's utf-8 codec). `--isolate` runs
 Python codecs through this program; adapter writers can read it next to harness/PROTOCOL.md.
+It speaks version 2 (numbered requests) unless told `--protocol 1`, and exits when stdin closes
+or when the process that started it is gone.
 """
 
 from __future__ import annotations
@@ -11,32 +13,25 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
+import time
 from collections.abc import Iterable
 from typing import BinaryIO
 
-from utf8cert.harness.codec.interface import Codec, Failed, Outcome
+from utf8cert.harness.codec.interface import Codec, Failed
 from utf8cert.harness.codec.protocol import (
+    VERSION,
+    VERSIONS,
     ProtocolError,
-    Request,
     answer_line,
     handshake_line,
+    numbered,
+    outcome_of,
     parse_request,
+    split_id,
 )
 from utf8cert.harness.codec.python_codec import describe_exception
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
-
-
-def outcome_of(codec: Codec, request: Request) -> Outcome:
-    """Return what `codec` does with `request`."""
-    if request.capability == "decode":
-        return codec.decode(request.data)
-    if request.capability == "replace":
-        return codec.decode_replace(request.data)
-    if request.capability == "validate":
-        return codec.validate(request.data)
-    if request.capability == "encode":
-        return codec.encode(request.scalars)
-    return codec.decode_chunks(request.chunks, request.final_empty)
 
 
 def answer(codec: Codec, line: str) -> str:
@@ -51,14 +46,39 @@ def answer(codec: Codec, line: str) -> str:
         return answer_line(request.capability, Failed("crash", describe_exception(error)))
 
 
-def serve(codec: Codec, requests: Iterable[bytes], answers: BinaryIO) -> None:
+def answer_numbered(codec: Codec, line: str) -> str:
+    """Return the version 2 answer to one request line: its id, then the answer."""
+    identifier, rest = split_id(line)
+    if identifier is None:
+        return answer_line("decode", Failed("crash", f"a request with no id: {line[:80]!r}"))
+    return numbered(identifier, answer(codec, rest))
+
+
+def serve(
+    codec: Codec, requests: Iterable[bytes], answers: BinaryIO, version: int = VERSION
+) -> None:
     """Return when `requests` end, having written the handshake and one answer per request."""
-    answers.write(f"{handshake_line(codec.capabilities)}\n".encode("ascii"))
+    answers.write(f"{handshake_line(codec.capabilities, version)}\n".encode("ascii"))
     answers.flush()
+    respond = answer_numbered if version >= 2 else answer
     for raw in requests:
         line = raw.decode("ascii", "replace").rstrip("\r\n")
-        answers.write(f"{answer(codec, line)}\n".encode())
-        answers.flush()  # the harness waits for each answer before it sends the next request
+        answers.write(f"{respond(codec, line)}\n".encode())
+        answers.flush()  # answered now: the harness may be waiting for this one
+
+
+def exit_with_parent(interval: float = 0.5) -> None:
+    """Start a thread that ends this process when the process that started it is gone (it is
+    adopted by another): the watchdog where the kernel's death signal does not exist, and for
+    a codec that hangs while stdin is never read again."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,8 +87,17 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m utf8cert.harness.codec.serve",
         description="Serve a codec over the utf8cert line protocol on stdin/stdout.",
     )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=VERSIONS,
+        default=VERSION,
+        help=f"the protocol version to speak (default: {VERSION})",
+    )
     parser.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help="codec spec")
-    spec = parser.parse_args(argv).spec
+    options = parser.parse_args(argv)
+    spec = options.spec
+    exit_with_parent()
     try:
         codec = load_codec(spec)
     except CodecSpecError as error:
@@ -80,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     try:
-        serve(codec, sys.stdin.buffer, answers)
+        serve(codec, sys.stdin.buffer, answers, options.protocol)
     except BrokenPipeError:  # the harness went away: nobody is left to answer
         pass
     finally:

@@ -19,9 +19,10 @@ from operator import methodcaller
 from types import ModuleType
 from typing import Any
 
+from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_codec
-from utf8cert.harness.codec.protocol import GREETING, VERSION
+from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec, describe_exception
 
 DEFAULT_SPEC = "codec:utf-8"
@@ -48,29 +49,41 @@ class CodecSpecError(ValueError):
         super().__init__(f"codec spec {spec!r}: {self.problem}")
 
 
-def load_codec(spec: str | None, *, isolate: bool = False, timeout: float = 10.0) -> Codec:
+def load_codec(
+    spec: str | None,
+    *,
+    isolate: bool = False,
+    timeout: float = 10.0,
+    memory_mb: int | None = DEFAULT_MEMORY_MB,
+) -> Codec:
     """Return the codec `spec` names (None: CPython's utf-8); raise CodecSpecError if it cannot.
 
-    `isolate` runs a Python codec in a child process, where a hang is a `timeout` and a death a
-    `crash` (`cmd:` codecs always run so); `timeout` is the seconds allowed per call there.
+    `isolate` runs a Python codec in a child process, where a hang is a `timeout`, a death a
+    `crash` and a runaway allocation `memory` (`cmd:` codecs always run so). There, `timeout`
+    is the most seconds a call may take (a call usually gets less: harness/codec/pace.py), and
+    `memory_mb` the MiB the child may allocate (None or 0: no limit).
     """
     spec = DEFAULT_SPEC if spec is None else spec
     if not timeout > 0:
         raise CodecSpecError(spec, f"the timeout must be a positive number of seconds: {timeout}")
+    if memory_mb is not None and memory_mb < 0:
+        raise CodecSpecError(spec, f"the memory limit must be a number of MiB: {memory_mb}")
     if spec.startswith("adapter:"):
-        return adapter_codec(spec, isolate=isolate, timeout=timeout)
+        return adapter_codec(spec, isolate=isolate, timeout=timeout, memory_mb=memory_mb)
     if spec.startswith("cmd:"):
-        return command_codec(spec, timeout=timeout)
+        return command_codec(spec, timeout=timeout, memory_mb=memory_mb)
     codec = python_codec(spec)
     if not isolate:
         return codec
     try:
-        return isolated_codec(spec, codec.description, timeout=timeout)
+        return isolated_codec(spec, codec.description, timeout=timeout, memory_mb=memory_mb)
     except StartError as error:
         raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
 
 
-def adapter_codec(spec: str, *, isolate: bool, timeout: float) -> Codec:
+def adapter_codec(
+    spec: str, *, isolate: bool, timeout: float, memory_mb: int | None = DEFAULT_MEMORY_MB
+) -> Codec:
     """Return the codec of a shipped adapter, named by its spec; CodecSpecError for an unknown
     name or one that cannot run here (the reason: a package or runtime missing)."""
     from utf8cert.harness.codec.adapters import registry
@@ -89,12 +102,14 @@ def adapter_codec(spec: str, *, isolate: bool, timeout: float) -> Codec:
         raise CodecSpecError(spec, f"cannot be made ready: {describe_exception(error)}") from None
     if isolate and not target.startswith("cmd:"):  # the child resolves the name again
         try:
-            codec: Codec = isolated_codec(spec, entry.description, timeout=timeout)
+            codec: Codec = isolated_codec(
+                spec, entry.description, timeout=timeout, memory_mb=memory_mb
+            )
         except StartError as error:
             raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
         return codec
     try:
-        codec = load_codec(target, timeout=timeout)
+        codec = load_codec(target, timeout=timeout, memory_mb=memory_mb)
     except CodecSpecError as error:
         raise CodecSpecError(spec, error.problem) from None
     codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"
@@ -114,7 +129,9 @@ def python_codec(spec: str) -> PythonCodec:
     return object_codec(spec)
 
 
-def command_codec(spec: str, *, timeout: float) -> ProcessCodec:
+def command_codec(
+    spec: str, *, timeout: float, memory_mb: int | None = DEFAULT_MEMORY_MB
+) -> ProcessCodec:
     """Return the codec of a `cmd:` spec, its program started and its handshake read."""
     try:
         argv = shlex.split(spec.removeprefix("cmd:"))
@@ -122,11 +139,12 @@ def command_codec(spec: str, *, timeout: float) -> ProcessCodec:
         raise CodecSpecError(spec, f"cannot split the command: {error}") from None
     if not argv:
         raise CodecSpecError(spec, f"no command after 'cmd:' ({USAGE})")
-    description = f"program `{shlex.join(argv)}` speaking {GREETING} {VERSION}"
     try:
-        return ProcessCodec(spec, argv, timeout=timeout, description=description)
+        codec = ProcessCodec(spec, argv, timeout=timeout, description="", memory_mb=memory_mb)
     except StartError as error:
         raise CodecSpecError(spec, str(error)) from None
+    codec.description = f"program `{shlex.join(argv)}` speaking {GREETING} {codec.version}"
+    return codec
 
 
 def registry_codec(spec: str) -> PythonCodec:

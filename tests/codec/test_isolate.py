@@ -40,6 +40,12 @@ def segfaults_on_x(data):
         ctypes.string_at(0)
     return data.decode("utf-8")
 
+def hogs_on_x(data):
+    if b"x" in data:
+        hoard = bytearray(3 << 30)  # 3 GiB: more than the limit the test sets
+        return str(len(hoard))
+    return data.decode("utf-8")
+
 def raises_type_error(data):
     raise TypeError("expected str")
 
@@ -163,13 +169,13 @@ def test_isolating_a_bad_spec_gives_the_same_line_as_in_process() -> None:
     assert str(isolated.value) == str(direct.value)
 
 
-def test_an_answer_outside_the_protocol_is_a_crash_and_restarts_the_program(
+def test_an_answer_outside_the_protocol_is_a_protocol_failure_and_restarts_the_program(
     program: str, closing: list[Codec]
 ) -> None:
     codec = load_codec(f"{program} normal")
     closing.append(codec)
     first = pid_of(codec.decode(b"pid"))
-    assert codec.decode(b"junk") == Failed("crash", "not an answer: 'junk'")
+    assert codec.decode(b"junk") == Failed("protocol", "not an answer: 'junk'")
     second = pid_of(codec.decode(b"pid"))
     assert second != first
 
@@ -238,3 +244,41 @@ def test_a_capability_the_program_did_not_announce_is_never_asked(
     assert codec.capabilities == {"decode", "validate"}
     assert codec.encode([0x41]) == Inapplicable(f"{program} normal has no encode capability")
     assert pid_of(codec.decode(b"pid")) == first
+
+
+def test_a_runaway_allocation_in_a_child_is_a_memory_failure_and_the_child_goes_on(
+    broken: str, closing: list[Codec]
+) -> None:
+    codec = load_codec(f"{broken}:hogs_on_x", isolate=True, memory_mb=256)
+    closing.append(codec)
+    assert codec.decode(b"x") == Failed("memory", "MemoryError")
+    assert codec.decode(b"ok") == Returned("ok")
+
+
+def test_the_memory_limit_is_a_parameter_of_loading_and_can_be_lifted(
+    broken: str, closing: list[Codec]
+) -> None:
+    limited = load_codec(f"{broken}:hogs_on_x", isolate=True, memory_mb=256)
+    closing.append(limited)
+    assert limited.description.endswith("(at most 10 s a call, 256 MiB)")
+    unlimited = load_codec(f"{broken}:hogs_on_x", isolate=True, memory_mb=None)
+    closing.append(unlimited)
+    assert "MiB" not in unlimited.description
+    with pytest.raises(CodecSpecError, match="the memory limit must be a number of MiB: -1"):
+        load_codec(f"{broken}:hogs_on_x", isolate=True, memory_mb=-1)
+
+
+def test_a_hang_after_quick_answers_is_cut_long_before_the_ceiling(
+    broken: str, closing: list[Codec]
+) -> None:
+    codec = load_codec(f"{broken}:hangs_on_x", isolate=True, timeout=600)
+    closing.append(codec)
+    for word in (b"a", b"quick", b"answers"):
+        assert codec.decode(word) == Returned(word.decode())
+    outcome = codec.decode(b"x")
+    assert isinstance(outcome, Failed)
+    assert outcome.kind == "timeout"
+    allowed = float(outcome.message.split()[3])  # "no answer within 1 s (50 times ..."
+    assert allowed < 600
+    assert "50 times its slowest answer so far to a request of this length" in outcome.message
+    assert codec.decode(b"ok") == Returned("ok")

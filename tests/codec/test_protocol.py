@@ -22,17 +22,23 @@ from utf8cert.harness.codec.interface import (
     Returned,
 )
 from utf8cert.harness.codec.protocol import (
+    Handshake,
     ProtocolError,
     Request,
     answer_line,
     handshake_line,
     hex_of_scalars,
     hex_of_text,
+    numbered,
+    outcome_of,
+    outcomes_of,
     parse_answer,
     parse_handshake,
     parse_request,
+    read_handshake,
     request_line,
     scalars_of_hex,
+    split_id,
     text_of_hex,
 )
 from utf8cert.harness.codec.serve import serve
@@ -77,16 +83,18 @@ def test_code_points_travel_as_eight_digits_including_values_beyond_unicode() ->
 
 def test_a_handshake_announces_version_and_capabilities() -> None:
     line = handshake_line(frozenset({"encode", "decode"}))
-    assert line == "utf8cert-protocol 1 decode encode"
+    assert line == "utf8cert-protocol 2 decode encode"
+    assert read_handshake(line) == Handshake(2, frozenset({"decode", "encode"}))
+    assert read_handshake("utf8cert-protocol 1 validate") == Handshake(1, frozenset({"validate"}))
     assert parse_handshake(line) == {"decode", "encode"}
 
 
 @pytest.mark.parametrize(
     ("line", "problem"),
     [
-        ("", "expected 'utf8cert-protocol 1 CAPABILITY...', got ''"),
-        ("hello world", "expected 'utf8cert-protocol 1 CAPABILITY...', got 'hello world'"),
-        ("utf8cert-protocol 2 decode", "the program speaks utf8cert-protocol 2, utf8cert 1"),
+        ("", "expected 'utf8cert-protocol 2 CAPABILITY...', got ''"),
+        ("hello world", "expected 'utf8cert-protocol 2 CAPABILITY...', got 'hello world'"),
+        ("utf8cert-protocol 3 decode", "the program speaks utf8cert-protocol 3, utf8cert 1 or 2"),
         ("utf8cert-protocol 1", "the program announces no capability"),
         ("utf8cert-protocol 1 decode fly", "unknown capability 'fly'"),
     ],
@@ -187,7 +195,7 @@ def test_a_line_that_is_no_answer_is_a_protocol_error(line: str) -> None:
 def test_serve_writes_the_handshake_and_one_answer_per_request() -> None:
     requests = [b"decode 41e282ac\n", b"decode 41ff\n", b"bogus\n", b"encode 0000d800\n"]
     answers = io.BytesIO()
-    serve(load_codec("codec:utf-8"), requests, answers)
+    serve(load_codec("codec:utf-8"), requests, answers, version=1)
     with pytest.raises(UnicodeDecodeError) as refused:
         b"A\xff".decode("utf-8")
     with pytest.raises(UnicodeEncodeError) as unencodable:
@@ -200,6 +208,29 @@ def test_serve_writes_the_handshake_and_one_answer_per_request() -> None:
         f"refused 0 UnicodeEncodeError: {unencodable.value}",
         "",
     ]
+
+
+def test_serve_in_version_2_echoes_each_requests_id() -> None:
+    requests = [b"7 decode 41e282ac\n", b"8 validate ff\n", b"decode 41\n", b"9 bogus\n"]
+    answers = io.BytesIO()
+    serve(load_codec("codec:utf-8"), requests, answers)
+    assert answers.getvalue().decode().split("\n") == [
+        "utf8cert-protocol 2 decode replace encode incremental",
+        "7 ok 00000041000020ac",
+        "8 inapplicable codec:utf-8 has no validate capability",
+        "crash a request with no id: 'decode 41'",
+        "9 crash malformed request 'bogus'",
+        "",
+    ]
+
+
+def test_ids_are_split_from_version_2_lines_and_only_decimal_numbers_count() -> None:
+    assert numbered(12, "ok -") == "12 ok -"
+    assert split_id("12 ok -") == (12, "ok -")
+    assert split_id("ok -") == (None, "ok -")
+    assert split_id("-1 ok -") == (None, "-1 ok -")
+    assert split_id("١٢ ok -") == (None, "١٢ ok -")  # Arabic-Indic digits are digits, not ids
+    assert split_id("1" * 19 + " ok") == (None, "1" * 19 + " ok")
 
 
 def test_serve_with_a_bad_spec_exits_2_with_one_line() -> None:
@@ -310,3 +341,14 @@ def test_node_textencoder_writes_fffd_for_a_lone_surrogate(textdecoder: Codec) -
     assert textdecoder.encode([0x41, 0xD800]) == Returned(b"A\xef\xbf\xbd")
     assert isinstance(textdecoder.encode([0xD83D, 0xDE00]), Inapplicable)
     assert isinstance(textdecoder.encode([0x110000]), Inapplicable)
+
+
+def test_outcomes_of_asks_a_program_all_at_once_and_a_python_codec_one_by_one(
+    served_cpython: Codec,
+) -> None:
+    requests = [Request("decode", data=data) for data in WELL_FORMED + ILL_FORMED]
+    requests += [Request("encode", scalars=(0x41, 0xD800)), Request("replace", data=b"a\xff")]
+    direct = load_codec("codec:utf-8")
+    expected = [outcome_of(direct, request) for request in requests]
+    assert outcomes_of(direct, requests) == expected
+    assert outcomes_of(served_cpython, requests) == expected

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import codecs
+import os
+import signal
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 import pytest
@@ -208,3 +211,65 @@ def test_a_decoder_may_return_code_points_above_unicode_as_a_tuple_of_ints() -> 
         "wrong-type", "decode_replace returned tuple (65, 66), not str"
     )
     assert codec.decode_chunks([b"x"], True) == Returned((0x110000, 0x41))
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (KeyboardInterrupt(), "KeyboardInterrupt"),
+        (GeneratorExit("closed"), "GeneratorExit: closed"),
+        (SystemExit("bye"), "SystemExit: bye"),
+        (BaseException("base"), "BaseException: base"),
+    ],
+)
+def test_any_base_exception_the_codec_raises_is_a_crash_of_that_call(
+    error: BaseException, message: str
+) -> None:
+    codec = PythonCodec(
+        "t",
+        "t",
+        decode=raising(error),
+        encode=raising(error),
+        incremental_decoder=lambda: codecs.getincrementaldecoder("utf-8")(),
+    )
+    assert codec.decode(b"a") == Failed("crash", message)
+    assert codec.encode([0x41]) == Failed("crash", message)
+    codec = PythonCodec("t", "t", incremental_decoder=raising(error))
+    assert codec.decode_chunks([b"a"], False) == Failed("crash", message)
+
+
+def test_a_memory_error_is_a_memory_failure() -> None:
+    codec = PythonCodec("t", "t", decode=raising(MemoryError("cannot allocate")))
+    assert codec.decode(b"a") == Failed("memory", "MemoryError: cannot allocate")
+
+
+def test_a_refusal_declared_by_the_codec_is_still_a_refusal_before_any_crash() -> None:
+    class Declined(Exception):
+        pass
+
+    codec = PythonCodec("t", "t", decode=raising(Declined("no")), refusals=(Declined,))
+    assert codec.decode(b"a") == Refused("Declined: no", None)
+
+
+@pytest.fixture
+def python_handles_sigint() -> Iterator[None]:
+    """Give SIGINT Python's own handler for the test (a test runner may have set another)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("python_handles_sigint")
+def test_the_users_ctrl_c_during_a_call_still_stops_the_run() -> None:
+    def interrupted(data: bytes) -> str:
+        os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl-C while the codec runs
+        time.sleep(5)  # the KeyboardInterrupt arrives here, in the codec's own code
+        return data.decode()
+
+    codec = PythonCodec("t", "t", decode=interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        codec.decode(b"a")
+    # Afterwards, a KeyboardInterrupt the codec raises itself is its crash again.
+    assert PythonCodec("t", "t", decode=raising(KeyboardInterrupt())).decode(b"a") == Failed(
+        "crash", "KeyboardInterrupt"
+    )

@@ -237,11 +237,11 @@ BROKEN_MODULE = (
         ),
         (
             "cmd:echo hello",
-            "handshake failure: expected 'utf8cert-protocol 1 CAPABILITY...', got 'hello'",
+            "handshake failure: expected 'utf8cert-protocol 2 CAPABILITY...', got 'hello'",
         ),
         (
             "cmd:echo utf8cert-protocol 9 decode",
-            "handshake failure: the program speaks utf8cert-protocol 9, utf8cert 1",
+            "handshake failure: the program speaks utf8cert-protocol 9, utf8cert 1 or 2",
         ),
         (
             "cmd:echo utf8cert-protocol 1 decode transmogrify",

@@ -1,0 +1,159 @@
+"""Child processes that cannot outlive utf8cert: their own process group, a memory limit, and
+death with the parent.
+
+Every program utf8cert starts (a `cmd:` program, a Python codec under `--isolate`) is started by
+`spawn`: in a session of its own, so that a kill reaches whatever it started; on Linux with
+PR_SET_PDEATHSIG, so that the kernel kills it when utf8cert dies, even by SIGKILL; with its
+private writable memory limited (`memory_mb`), so that a runaway allocation fails inside the
+child instead of taking the machine. `kill_all` kills every child still alive: the command line
+calls it from its SIGTERM, SIGINT and SIGHUP handlers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from typing import Final
+
+DEFAULT_MEMORY_MB: Final = 2048
+"""The memory a child may allocate, in MiB, unless told otherwise (None or 0: no limit)."""
+
+PR_SET_PDEATHSIG: Final = 1
+"""prctl(2) option: the signal the kernel sends a process when the thread that made it dies."""
+
+# RLIMIT_DATA counts what a program allocates (private writable mappings, Linux >= 4.7), not the
+# address space it merely reserves: the JVM reserves 4 GiB it never touches, and an RLIMIT_AS
+# of 2 GiB stops it from starting. Elsewhere RLIMIT_AS is the limit there is.
+LIMIT: Final = resource.RLIMIT_DATA if sys.platform == "linux" else resource.RLIMIT_AS
+
+OUT_OF_MEMORY: Final = re.compile(
+    r"MemoryError|out ?of ?memory|bad_alloc|allocation failed|memory allocation of"
+    r"|cannot allocate memory|insufficient memory|failed to allocate|heap limit",
+    re.IGNORECASE,
+)
+"""What runtimes print when an allocation fails: Python, C++, V8, Rust, the JVM, glibc."""
+
+_live: dict[int, subprocess.Popen[bytes]] = {}
+"""Every child started and not yet reaped, by pid. No lock: a signal handler reads it, and each
+single dict operation is atomic under the GIL."""
+
+
+def _death_signal() -> Callable[[], None] | None:
+    """Return a function asking the kernel to SIGKILL the caller when its parent dies (None
+    where prctl does not exist). Resolved here, before any fork, not in the child."""
+    if sys.platform != "linux":
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+_ask_for_death_signal = _death_signal()
+
+
+def _preparation(memory_mb: int | None) -> Callable[[], None]:
+    """Return what the child runs between fork and exec: the death signal and the memory limit.
+
+    Only async-signal-safe work happens there (system calls, no imports, no locks).
+    """
+    parent = os.getpid()
+    limit = memory_mb * 1024 * 1024 if memory_mb else None
+    ask = _ask_for_death_signal
+
+    def prepare() -> None:
+        if ask is not None:
+            ask()
+            if os.getppid() != parent:  # utf8cert died before the request took effect
+                os._exit(1)
+        if limit is not None:
+            _, hard = resource.getrlimit(LIMIT)
+            ceiling = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+            resource.setrlimit(LIMIT, (ceiling, hard))
+
+    return prepare
+
+
+def spawn(
+    argv: Sequence[str], env: dict[str, str] | None, memory_mb: int | None
+) -> subprocess.Popen[bytes]:
+    """Return the started program, its stdin, stdout and stderr pipes to this process; raise
+    OSError if it cannot be started.
+
+    It runs in a session (and process group) of its own, dies with this process on Linux, and
+    may allocate at most `memory_mb` MiB (None or 0: no limit). The kernel's death signal is
+    tied to the thread that starts the child: start children from a thread that lives as long
+    as they should (utf8cert starts them from the thread that asks the codec).
+    """
+    process = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,  # so a kill reaches what a wrapper script started, too
+        preexec_fn=_preparation(memory_mb),
+    )
+    _live[process.pid] = process
+    return process
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Send SIGKILL to the program's process group (to the program alone if that fails)."""
+    if process.returncode is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Kill the program and everything in its process group, reap it, close its pipes."""
+    _kill_group(process)
+    process.wait()
+    _live.pop(process.pid, None)
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def live_children() -> list[int]:
+    """Return the pids of the children started and not yet reaped ([] when none)."""
+    return list(_live)
+
+
+def kill_all() -> int:
+    """Return how many children were killed: every child still alive, with its process group.
+
+    Safe in a signal handler: it sends signals and reaps without waiting; the pipes are closed
+    by the codec that owns them, or when the interpreter exits.
+    """
+    children = list(_live.values())
+    for process in children:
+        _kill_group(process)
+        process.poll()
+    return len(children)
+
+
+def out_of_memory(stderr_tail: str, status: int | None) -> str | None:
+    """Return the line in which a program that ended with `status` (None: unknown) said that
+    an allocation failed (the last line of `stderr_tail` with the words of OUT_OF_MEMORY), or
+    None when it did not say so.
+
+    A SIGKILL from the kernel's out-of-memory killer says nothing: that remains a crash.
+    """
+    if status == 0:
+        return None
+    lines = [line.strip() for line in stderr_tail.split("\n")]
+    return next((line for line in reversed(lines) if OUT_OF_MEMORY.search(line)), None)

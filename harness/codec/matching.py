@@ -1,0 +1,262 @@
+"""Matching a program's answers to requests: every answer to exactly one request, and any line
+that answers none a `protocol` failure, never an answer to the next request.
+
+A batch of requests goes to one program. Version 1 has one request in flight: an answer is the
+next line, and a line that arrives with no request outstanding (a second answer, an answer
+before a request) fails the request it followed, when seen in time, else the next one, whose
+message quotes it. Version 2 puts up to WINDOW requests in flight, each line carrying the id of
+its request: an answer must echo the id of the oldest request in flight (answers come in order),
+and a second answer to a request is seen whenever it comes. After any fault the program is
+replaced and the requests in flight that were not to blame are asked again. When a program dies
+with several requests in flight, those are asked again one at a time, so that the death is
+pinned on the request that causes it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from utf8cert.harness.codec.channel import Channel, Ended, Overlong
+from utf8cert.harness.codec.interface import Failed, FailureKind, Inapplicable, Outcome
+from utf8cert.harness.codec.protocol import (
+    ProtocolError,
+    Request,
+    numbered,
+    parse_answer,
+    request_line,
+    split_id,
+)
+
+if TYPE_CHECKING:
+    from utf8cert.harness.codec.isolate import ProcessCodec
+
+WINDOW: Final = 64
+"""Requests in flight at most (version 2)."""
+WINDOW_BYTES: Final = 1 << 22
+"""Bytes of request lines in flight at most (a longer request goes alone)."""
+LINE_SLACK: Final = 1 << 16
+"""How much longer than eight times the longest request line an answer may be (its message)."""
+SETTLE: Final = 0.001
+"""Seconds at least that utf8cert waits for a second line after an answer of a program that
+broke the protocol before, when no other request is in flight (twice the answer's own time if
+longer)."""
+
+
+def _quoted(line: str) -> str:
+    return repr(line if len(line) <= 80 else line[:77] + "...")
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """A request in flight: where it is in the batch, its id, its length, when it was sent."""
+
+    index: int
+    id: int
+    size: int
+    sent: float
+
+
+class Batch:
+    """The asking of one sequence of requests of one program, and the outcomes so far."""
+
+    def __init__(self, program: ProcessCodec, requests: Sequence[Request]) -> None:
+        self.program = program
+        self.requests = list(requests)
+        self.outcomes: list[Outcome | None] = [None] * len(self.requests)
+        self.lines: dict[int, str] = {}
+        self.queue: deque[int] = deque()
+        for index, request in enumerate(self.requests):
+            if request.capability not in program.capabilities:  # never sent: not offered
+                reason = f"{program.spec} has no {request.capability} capability"
+                self.outcomes[index] = Inapplicable(reason)
+                continue
+            try:
+                self.lines[index] = request_line(request)
+            except ValueError as error:
+                self.outcomes[index] = Inapplicable(f"cannot be sent: {error}")
+                continue
+            self.queue.append(index)
+        self.flight: deque[_Sent] = deque()
+        self.flight_bytes = 0
+        self.answered: dict[int, int] = {}
+        """The id of each request answered in this batch, and its index."""
+        self.last_answered: int | None = None
+        self.last_took = 0.0
+        """Seconds the last answer took from its request."""
+        self.window = WINDOW if program.version >= 2 else 1
+        self.progress = time.monotonic()
+        """When the last answer came: the oldest request in flight is being served since."""
+        self.unpinned: tuple[int, FailureKind, str, int] | None = None
+        """A death with several requests in flight, not seen again with one: (the oldest's
+        index, kind, message, how many were in flight)."""
+        longest = max(map(len, self.lines.values()), default=0)
+        self.line_limit = max(1 << 20, 8 * longest + LINE_SLACK)
+
+    def run(self) -> list[Outcome]:
+        """Return the outcome of every request, in order, having asked the program."""
+        from utf8cert.harness.codec.isolate import StartError, failed_start
+
+        while self.queue or self.flight:
+            try:
+                channel = self.program.channel()
+            except StartError as error:
+                self._fail_the_rest(failed_start(error))
+                break
+            channel.line_limit = self.line_limit
+            if not self.flight and channel.pending(self._settle()):
+                self._surplus(channel.unread_line())
+                continue
+            self._send(channel)
+            try:
+                lines = channel.lines(self._deadline())
+            except Ended:
+                self._died()
+                continue
+            except Overlong:
+                message = f"a line longer than {self.line_limit} bytes, never ended"
+                self._fault(self.flight[0].index, "protocol", message)
+                continue
+            if not lines:
+                oldest = self.flight[0]
+                self._fault(oldest.index, "timeout", self.program.pace.describe(oldest.size))
+                continue
+            self._take(lines)
+        self._last_look()
+        if self.unpinned is not None:
+            index, kind, message, count = self.unpinned
+            self.outcomes[index] = Failed(
+                kind,
+                f"{message}, with {count} requests in flight; asked again one at a time, "
+                "none of them failed (a fault that does not recur)",
+            )
+        assert all(outcome is not None for outcome in self.outcomes)
+        return [outcome for outcome in self.outcomes if outcome is not None]
+
+    def _settle(self) -> float:
+        """Return how long to wait for a second line after the last answer before asking on:
+        nothing, unless the program broke the protocol before (then SETTLE, or twice the time
+        the answer took), so that a late line is still pinned on the request it follows."""
+        if not self.program.distrusted or self.last_answered is None:
+            return 0.0
+        return max(SETTLE, 2 * self.last_took)
+
+    def _send(self, channel: Channel) -> None:
+        """Send queued requests while the window allows (at least one when none is in flight)."""
+        while self.queue and len(self.flight) < self.window:
+            index = self.queue[0]
+            line = self.lines[index]
+            if self.flight and self.flight_bytes + len(line) > WINDOW_BYTES:
+                return
+            self.queue.popleft()
+            identifier = self.program.next_id(line)
+            text = numbered(identifier, line) if self.program.version >= 2 else line
+            channel.send(f"{text}\n".encode("ascii"))
+            self.flight.append(_Sent(index, identifier, len(line), time.monotonic()))
+            self.flight_bytes += len(line)
+
+    def _deadline(self) -> float:
+        """Return when the oldest request in flight times out (time.monotonic)."""
+        oldest = self.flight[0]
+        return max(oldest.sent, self.progress) + self.program.pace.allowed(oldest.size)
+
+    def _take(self, lines: list[str]) -> None:
+        """Take the lines the program wrote as answers, until one answers no request."""
+        for line in lines:
+            if not self.flight:
+                self._surplus(line)
+                return
+            oldest = self.flight[0]
+            rest = line
+            if self.program.version >= 2:
+                identifier, rest = split_id(line)
+                if identifier != oldest.id:
+                    if identifier is not None and identifier in self.answered:
+                        self._surplus(line)
+                    else:
+                        expected = f"expected the answer to request {oldest.id}"
+                        self._fault(oldest.index, "protocol", f"{expected}, got {_quoted(line)}")
+                    return
+            self.flight.popleft()
+            self.flight_bytes -= oldest.size
+            capability = self.requests[oldest.index].capability
+            try:
+                outcome = parse_answer(capability, rest)
+            except ProtocolError as error:
+                self._fault(oldest.index, "protocol", str(error))
+                return
+            now = time.monotonic()
+            self.program.pace.answered(now - max(oldest.sent, self.progress), oldest.size)
+            self.progress = now
+            self.outcomes[oldest.index] = outcome
+            self.answered[oldest.id] = oldest.index
+            self.last_answered = oldest.index
+            self.last_took = now - oldest.sent
+
+    def _surplus(self, line: str) -> None:
+        """Fail the request to blame for a line that arrived with no request outstanding for
+        it: the request it answers a second time (by its id), else the request it followed in
+        this batch, else the next request to be sent, whose message names the earlier one."""
+        shown = _quoted(line)
+        identifier, _ = split_id(line) if self.program.version >= 2 else (None, line)
+        if identifier is not None and identifier in self.answered:
+            culprit, message = self.answered[identifier], f"a second answer to it: {shown}"
+        elif self.last_answered is not None:
+            culprit, message = self.last_answered, f"a line after its answer: {shown}"
+        else:
+            culprit = self.queue[0]
+            message = f"a line that answers no request arrived before this one was sent: {shown}"
+            earlier = self.program.recent.get(identifier) if identifier is not None else None
+            if earlier is None and self.program.version == 1 and self.program.recent:
+                earlier = next(reversed(self.program.recent.values()))
+            if earlier is not None:
+                message += f" (after the request {_quoted(earlier)})"
+        self._fault(culprit, "protocol", message)
+
+    def _died(self) -> None:
+        """Fail the request that killed the program; with several in flight, ask them again
+        one at a time to find it."""
+        kind, message = self.program.death()
+        if len(self.flight) == 1:
+            self.unpinned = None  # a death is pinned: whatever was unpinned may have been this
+            self._fault(self.flight[0].index, kind, message)
+            return
+        if self.unpinned is None:
+            self.unpinned = (self.flight[0].index, kind, message, len(self.flight))
+        self.window = 1
+        self._fault(None, kind, message)
+
+    def _fault(self, culprit: int | None, kind: FailureKind, message: str) -> None:
+        """Fail the culprit request (if any), replace the program, and queue again the requests
+        in flight that were not to blame."""
+        if kind == "protocol":
+            self.program.distrusted = True
+        if culprit is not None:
+            self.outcomes[culprit] = Failed(kind, message)
+            if culprit in self.queue:
+                self.queue.remove(culprit)
+        again = [sent.index for sent in self.flight if sent.index != culprit]
+        self.flight.clear()
+        self.flight_bytes = 0
+        self.queue.extendleft(reversed(again))
+        self.program.discard()
+
+    def _last_look(self) -> None:
+        """Fail the last request answered if the program already wrote more after its answer
+        (a line seen later is blamed on the next request asked)."""
+        channel = self.program.running()
+        if (
+            channel is not None
+            and self.last_answered is not None
+            and channel.pending(self._settle())
+        ):
+            self._surplus(channel.unread_line())
+
+    def _fail_the_rest(self, failure: Failed) -> None:
+        for index in [*(sent.index for sent in self.flight), *self.queue]:
+            self.outcomes[index] = failure
+        self.flight.clear()
+        self.queue.clear()

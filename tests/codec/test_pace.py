@@ -1,0 +1,92 @@
+"""The time a request may take: the ceiling until something comparable has been answered, then
+fifty times the slowest comparable answer scaled to the request's length, within one second and
+the ceiling."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness.codec.interface import Refused, Returned
+from utf8cert.harness.codec.pace import FACTOR, FLOOR, Pace
+from utf8cert.harness.codec.spec import load_codec
+
+PROGRAM = Path(__file__).with_name("hostile_program.py")
+
+
+def test_before_any_answer_a_request_gets_the_ceiling() -> None:
+    assert Pace(10.0).allowed(100) == 10.0
+    assert Pace(10.0).describe(100) == "no answer within 10 s"
+
+
+def test_after_answers_a_request_gets_fifty_times_the_slowest_within_floor_and_ceiling() -> None:
+    pace = Pace(10.0)
+    pace.answered(0.001, 100)
+    assert pace.allowed(100) == FLOOR  # 50 ms is less than the floor
+    pace.answered(0.04, 100)
+    pace.answered(0.002, 100)  # a faster answer changes nothing
+    assert pace.allowed(100) == pytest.approx(FACTOR * 0.04)
+    pace.answered(1.0, 100)
+    assert pace.allowed(100) == 10.0  # never more than the ceiling
+
+
+def test_a_longer_request_gets_time_in_proportion_to_comparable_answers() -> None:
+    pace = Pace(100.0)
+    pace.answered(0.1, 4000)
+    assert pace.allowed(4000) == pytest.approx(FACTOR * 0.1)
+    assert pace.allowed(8000) == pytest.approx(FACTOR * 0.2)  # twice as long: twice the time
+    assert pace.allowed(10) == FLOOR  # a short one: the long answer scaled down, then the floor
+
+
+def test_a_request_far_longer_than_any_answered_gets_the_ceiling() -> None:
+    pace = Pace(100.0)
+    pace.answered(0.001, 100)  # small answers say nothing of a 128 KiB request
+    assert pace.allowed(100) == FLOOR
+    assert pace.allowed(131_072) == 100.0
+
+
+def test_a_slow_answer_to_a_long_request_does_not_lengthen_the_wait_on_a_short_one() -> None:
+    pace = Pace(100.0)
+    pace.answered(0.002, 20)
+    pace.answered(2.0, 131_072)  # 64 KiB decoded in 2 s
+    assert pace.allowed(20) == FLOOR
+    assert pace.allowed(131_072) == 100.0  # 50 x 2 s, at the ceiling
+
+
+def test_a_ceiling_below_the_floor_wins() -> None:
+    pace = Pace(0.3)
+    pace.answered(0.001, 10)
+    assert pace.allowed(10) == 0.3
+
+
+def test_a_timeout_shorter_than_the_ceiling_says_why() -> None:
+    pace = Pace(10.0)
+    pace.answered(0.04, 64)
+    assert pace.describe(64) == (
+        "no answer within 2 s (50 times its slowest answer so far to a request of this length, "
+        "40 ms; at most 10 s)"
+    )
+
+
+def test_a_slow_but_correct_program_is_never_failed_for_speed() -> None:
+    # Each answer takes 0.1 s, and the one to C0 1.5 s: fifteen times slower, not fifty.
+    spec = "cmd:" + shlex.join([sys.executable, str(PROGRAM), "2", "slow"])
+    codec = load_codec(spec, timeout=30)
+    try:
+        assert codec.decode(b"a") == Returned("a")
+        assert codec.decode(b"b") == Returned("b")
+        assert codec.decode(b"\xc0") == Refused("invalid start byte", 0)
+    finally:
+        codec.close()
+
+
+def test_the_first_answer_may_take_up_to_the_ceiling() -> None:
+    spec = "cmd:" + shlex.join([sys.executable, str(PROGRAM), "1", "slow"])
+    codec = load_codec(spec, timeout=30)
+    try:
+        assert codec.decode(b"\xc0") == Refused("invalid start byte", 0)  # 1.5 s, far above 1 s
+    finally:
+        codec.close()
