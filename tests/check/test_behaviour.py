@@ -19,6 +19,7 @@ from utf8cert.harness.check.behaviour import (
 from utf8cert.harness.check.compare import compare_decode
 from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.run import run_check, vector_index
+from utf8cert.harness.codec.interface import FAILURE_WHAT, Failed, FailureKind
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import VectorSet
@@ -134,3 +135,22 @@ def test_a_behaviour_has_a_stable_id() -> None:
 
 def test_no_differences_make_no_groups() -> None:
     assert group([]) == []
+
+
+class FailsAs:
+    """A codec whose every decoding call fails with one kind of failure."""
+
+    def __init__(self, kind: FailureKind) -> None:
+        self.kind = kind
+
+    def decode(self, data: bytes) -> Failed:
+        return Failed(self.kind, f"{self.kind} on {data.hex()}")
+
+
+@pytest.mark.parametrize("kind", sorted(FAILURE_WHAT))
+def test_every_kind_of_failure_is_its_own_behaviour_wherever_it_is_seen(kind: FailureKind) -> None:
+    # A protocol breach or running out of memory seen only once the vector is moved is still
+    # that failure, not "goes wrong only when the input is moved or cut".
+    moved = compare_decode(FailsAs(kind), expectation_for(b"a\xe2\x82\xac"), ("v", "shift-3"))  # type: ignore[arg-type]
+    (only,) = group(moved)
+    assert only.behaviour.what == FAILURE_WHAT[kind]
