@@ -1,4 +1,4 @@
-"""A user vector file, as a project would add with --vectors / --utf8-vectors."""
+"""User vector files, as a project would add with --vectors / --utf8-vectors."""
 
 from __future__ import annotations
 
@@ -23,3 +23,14 @@ decode:
       - {offset: 3, length: 1, kind: unexpected-continuation}
     replaced: [U+0041, U+FFFD, U+FFFD, U+FFFD, U+0042]
 """
+
+HEADER = """\
+schema_version: "1.0"
+theme: mine
+description: A user's own vectors.
+sources: [RFC 3629 §4]
+notes:
+  odd:
+    defect: Marks an odd case.
+"""
+"""The head of a user file (no vectors yet): its theme `mine` and one note, `odd`."""

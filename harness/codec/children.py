@@ -45,9 +45,10 @@ _live: dict[int, subprocess.Popen[bytes]] = {}
 single dict operation is atomic under the GIL."""
 
 
-def _death_signal() -> Callable[[], None] | None:
-    """Return a function asking the kernel to SIGKILL the caller when its parent dies (None
-    where prctl does not exist). Resolved here, before any fork, not in the child."""
+def death_signal(signum: int = signal.SIGKILL) -> Callable[[], None] | None:
+    """Return a function asking the kernel to send the caller `signum` when its parent dies
+    (None where prctl does not exist). Resolved in the parent, before any fork: a child forked
+    from a process with threads must only make the call."""
     if sys.platform != "linux":
         return None
     try:
@@ -55,10 +56,10 @@ def _death_signal() -> Callable[[], None] | None:
     except (OSError, AttributeError):
         return None
     prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    return lambda: prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
 
 
-_ask_for_death_signal = _death_signal()
+_ask_for_death_signal = death_signal()
 
 
 def _preparation(memory_mb: int | None) -> Callable[[], None]:

@@ -22,6 +22,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import IO, Final
 
+from utf8cert.harness.codec.children import death_signal
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.fuzzing.inflight import CRASHES
 from utf8cert.harness.vectors.model import Level, VectorSet
@@ -309,19 +310,6 @@ def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[N
 def die_with_parent() -> Callable[[], None] | None:
     """Return what the child runs before libFuzzer starts: on Linux, a call asking the kernel to
     send it SIGTERM when utf8cert dies (PR_SET_PDEATHSIG), so that a killed driver leaves no
-    campaign running; None elsewhere. Looked up here, in the parent: the child, forked from a
-    process with a progress thread, must only make the call."""
-    if sys.platform != "linux":
-        return None
-    import ctypes
-
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    pr_set_pdeathsig, sigterm = 1, int(signal.SIGTERM)
-
-    def ask() -> None:
-        prctl(pr_set_pdeathsig, sigterm)
-
-    return ask
+    campaign running (SIGTERM, not SIGKILL: libFuzzer then prints its summary); None
+    elsewhere."""
+    return death_signal(signal.SIGTERM)

@@ -16,6 +16,7 @@ from hostile_files import baselines as hostile_baselines
 from hostile_files import vector_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from user_vectors import HEADER
 
 from utf8cert.harness.check.baseline import BaselineError, load_baseline
 from utf8cert.harness.check.probe import ENCODE_PIECE
@@ -25,15 +26,6 @@ from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 
 pytest_plugins = ["pytester"]
 
-HEADER = """\
-schema_version: "1.0"
-theme: mine
-description: A user's own vectors.
-sources: [RFC 3629 §4]
-notes:
-  odd:
-    defect: Marks an odd case.
-"""
 EURO_CUT_SHORT = HEADER + (
     "decode:\n  - id: mine-1\n    description: The euro sign cut short, declared whole.\n"
     '    source: RFC 3629 §4\n    flags: [odd]\n    bytes: "E2 82"\n    valid: true\n'

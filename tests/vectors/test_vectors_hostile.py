@@ -9,19 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from user_vectors import HEADER
 
 from utf8cert.harness.vectors.compose import MAX_DEPTH
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
-HEADER = """\
-schema_version: "1.0"
-theme: mine
-description: A user's own vectors.
-sources: [RFC 3629 §4]
-notes:
-  odd:
-    defect: Marks an odd case.
-"""
 """Seven lines: the first vector's `id` is on line 9 (after `decode:` or `encode:`)."""
 
 
