@@ -19,6 +19,7 @@ from utf8cert.harness.vectors.errors import VectorLoadError
 MAX_DEPTH: Final = 32
 """Deepest nesting of lists and mappings allowed in a vector file. The schema needs 5 (file >
 decode > vector > errors > error); anything far deeper is not a vector file."""
+NESTED_TOO_DEEP: Final = f"nested deeper than {MAX_DEPTH} lists and mappings"
 
 SEQUENCE: Final = "tag:yaml.org,2002:seq"
 MAPPING: Final = "tag:yaml.org,2002:map"
@@ -72,9 +73,7 @@ def _compose_node(file: str, loader: Events) -> yaml.Node:
             )
         if isinstance(event, yaml.CollectionStartEvent):
             if len(open_nodes) >= MAX_DEPTH:
-                raise VectorLoadError(
-                    file, line, "yaml", f"nested deeper than {MAX_DEPTH} lists and mappings"
-                )
+                raise VectorLoadError(file, line, "yaml", NESTED_TOO_DEEP)
             is_mapping = isinstance(event, yaml.MappingStartEvent)
             kind = yaml.MappingNode if is_mapping else yaml.SequenceNode
             tag = _tag(loader, kind, event, None)

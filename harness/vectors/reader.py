@@ -9,13 +9,14 @@ this path?", so that every problem found later (schema, hex, flags, ids) is repo
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
 
-from utf8cert.harness.vectors.compose import compose_single
+from utf8cert.harness.vectors.compose import NESTED_TOO_DEEP, compose_single
 from utf8cert.harness.vectors.errors import VectorLoadError
 
 __all__ = ["Loader", "Path", "VectorLoadError", "YamlDocument", "field_name", "parse_yaml"]
@@ -31,9 +32,13 @@ Path = tuple[str | int, ...]
 
 
 def field_name(path: Iterable[str | int]) -> str:
-    """Return a path as a field name: `decode[3].errors[0].kind` ('file' for the empty path)."""
+    """Return a path as a field name: `decode[3].errors[0].kind` ('file' for the empty path).
+    A key that is not a printable name is quoted, escapes and all, so that a hostile file's
+    error stays on one line ('"a\\nb"')."""
     name = ""
     for step in path:
+        if isinstance(step, str) and not step.isprintable():
+            step = json.dumps(step)
         name += f"[{step}]" if isinstance(step, int) else (f".{step}" if name else step)
     return name or "file"
 
@@ -91,6 +96,9 @@ def _single_node(file: str, text: str, loader: yaml.SafeLoader) -> yaml.Node | N
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = error.problem or error.context or "not YAML"
+        if "maximum nesting depth" in problem:
+            # libyaml 0.2.6 has a limit of its own (1000 levels): one message for both limits.
+            raise VectorLoadError(file, line, "yaml", NESTED_TOO_DEEP) from None
         if error.problem and error.context and error.context_mark is not None:
             # e.g. "found unexpected end of stream" is clearer with where the quote was opened
             problem += f" ({error.context} on line {error.context_mark.line + 1})"

@@ -267,3 +267,8 @@ def test_the_same_vectors_told_right_load(tmp_path: Path) -> None:
         "mine-2",
         "mine-3",
     ]
+
+
+def test_a_key_with_a_line_break_or_a_tab_is_quoted_in_its_one_line_error(tmp_path: Path) -> None:
+    assert load_error(tmp_path, '"a\\nb": 1\n').startswith('1: "a\\nb": unknown field')
+    assert load_error(tmp_path, "$\t!: 1\n").startswith('1: "$\\t!": unknown field')

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 
-ONE_LINE = re.compile(r"[^\n]*:[1-9][0-9]*: [^\s:]+: [^\n]+")
-"""`file:line: field: problem`, all on one line."""
+ONE_LINE = re.compile(r"[^\n]*:[1-9][0-9]*: [^\n]+: [^\n]+")
+"""`file:line: field: problem`, all on one line (a field's name may hold any character but a
+line break)."""
 
 
 @settings(max_examples=300)
