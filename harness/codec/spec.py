@@ -68,6 +68,11 @@ def load_codec(
         raise CodecSpecError(spec, f"the timeout must be a positive number of seconds: {timeout}")
     if memory_mb is not None and memory_mb < 0:
         raise CodecSpecError(spec, f"the memory limit must be a number of MiB: {memory_mb}")
+    if "\x00" in spec:
+        raise CodecSpecError(spec, "a NUL character names no module, codec, adapter or program")
+    if not spec.isprintable() and any("\udc80" <= char <= "\udcff" for char in spec):
+        # What Python's argv decoding makes of a byte that is not UTF-8 ($'codec:\xff').
+        raise CodecSpecError(spec, "a byte that is not UTF-8 (the command line's encoding)")
     if spec.startswith("adapter:"):
         return adapter_codec(spec, isolate=isolate, timeout=timeout, memory_mb=memory_mb)
     if spec.startswith("cmd:"):

@@ -223,7 +223,7 @@ SAFE_MODULES = ["json", "codecs", "utf8cert.reference", "broken_codecs", "no_suc
 """Modules a random MODULE:ATTR spec may name: importing any other module a random name hits
 could do anything (`antigravity` opens a browser)."""
 words = st.text(st.characters(exclude_characters="\x00"), max_size=20)
-"""Text a command line can carry: no NUL (see the xfail test below), no lone surrogate (text()
+"""Text a command line can carry: no NUL (the test below has it), no lone surrogate (text()
 has none)."""
 specs = st.one_of(
     words.map(lambda text: "no_such_module_" + text),
@@ -259,11 +259,6 @@ def test_a_random_spec_loads_or_is_refused_in_one_line(spec: str) -> None:
     codec.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="harness/codec/spec.py passes the name to codecs.lookup, which raises ValueError for "
-    "NUL and UnicodeEncodeError for the lone surrogate of an undecodable argv byte",
-)
 @pytest.mark.parametrize("spec", ["codec:\x00", "no_such_module_\x00", "codec:\udcff", "x\udcff"])
 def test_a_spec_with_nul_or_an_undecodable_byte_is_one_line(spec: str) -> None:
     """`utf8cert check $'codec:\\xff'` gets 'codec:\\udcff' from Python's argv decoding."""
