@@ -209,6 +209,11 @@ def read_input(arguments: argparse.Namespace) -> tuple[bytes, str | None] | None
     when none is asked for. UsageFailure (one line) for a file that cannot be read or bad hex."""
     from utf8cert.harness.cli.main import UsageFailure
 
+    one_input = arguments.input_file is not None or arguments.input is not None
+    for option, given in (("--vectors", arguments.vectors), ("--vector", arguments.vector)):
+        if one_input and given:
+            # One input is checked alone: vectors would be silently ignored.
+            raise UsageFailure(f"{option} has no effect on a check of one input (--input)")
     if arguments.input_file is not None:
         try:
             return Path(arguments.input_file).read_bytes(), arguments.input_file

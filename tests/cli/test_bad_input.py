@@ -311,3 +311,12 @@ def test_utf8cert_given_hostile_files_and_specs_never_prints_a_traceback(
     assert status in (0, 1, 2) and "Traceback" not in err, err
     if status == 2:
         assert out == "" and err.startswith("utf8cert") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("option", [["--vectors", "vectors/bom.yaml"], ["--vector", "bom-1"]])
+def test_vectors_with_one_input_are_refused_not_silently_ignored(option: list[str]) -> None:
+    run = check("--input", "41", *option)
+    assert (run.status, run.out) == (2, "")
+    assert run.err == (
+        f"utf8cert: error: {option[0]} has no effect on a check of one input (--input)\n"
+    )
