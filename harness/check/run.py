@@ -20,10 +20,11 @@ from utf8cert.harness.check.compare import (
     compare_chunks,
     compare_encode,
 )
-from utf8cert.harness.check.coverage import Answer, Coverage, LayoutTally
+from utf8cert.harness.check.coverage import Answer, Coverage
 from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Fingerprint, fingerprint
 from utf8cert.harness.check.interrupt import Interrupted, Stop
+from utf8cert.harness.check.layouts import LayoutTally
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.schedule import Depth, schedule
