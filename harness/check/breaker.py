@@ -8,8 +8,10 @@ is the difference reported) and each question spared is counted as skipped in th
 (coverage.py), where it counts against the capability's answered share: a codec that crashes on
 many vectors is never certified for the questions it was spared.
 
-Each question also obeys the run's Stop (interrupt.py), and a `KeyboardInterrupt` the codec
-raises while the user's signals are watched (so it cannot be the user's Ctrl-C) is a crash.
+Each question also obeys the run's Stop (interrupt.py). A BaseException that is no Exception,
+raised past a codec's own wrapper (a Codec object not behind PythonCodec), is judged by the codec
+wing's one rule, `python_codec.crash`: a crash, a `KeyboardInterrupt` included unless a SIGINT
+arrived (codec/interrupts.py: then it is the user's Ctrl-C).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import Answer, Coverage
 from utf8cert.harness.check.fatal import Caller, caller
 from utf8cert.harness.check.interrupt import Interrupted, Stop
+from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import Capability, Codec, Failed, Inapplicable, Outcome
-from utf8cert.harness.codec.python_codec import describe_exception
+from utf8cert.harness.codec.python_codec import crash
 
 SKIPPED: Final = Inapplicable("skipped: the codec crashed or hung on this vector already")
 """What a spared question gives the comparison: nothing asked, so no difference."""
@@ -58,6 +61,7 @@ class Breaker:
         self.vector = vector
         self.coverage = coverage
         guard = Guard() if guard is None else guard
+        interrupts.watch()  # so that crash() tells a codec's KeyboardInterrupt from Ctrl-C
         self.stop, self.note = guard.stop, guard.note
         self.skipped: dict[Capability, int] = {}
         """The capabilities that crashed or hung, and how many questions each was spared."""
@@ -111,10 +115,8 @@ class Breaker:
                 outcome = self._caller(capability)(call, *arguments)
         except (Exception, Interrupted):
             raise  # the harness's own errors, and a stop, are no answer of the codec
-        except BaseException as error:  # what an in-process codec raises past its wrapper
-            if isinstance(error, KeyboardInterrupt) and not stop.watched:
-                raise  # it may be the user's Ctrl-C: nothing tells them apart
-            outcome = Failed("crash", describe_exception(error))
+        except BaseException as error:  # what a codec not behind PythonCodec raises
+            outcome = crash(error)  # the codec wing's one rule (the user's Ctrl-C goes through)
         finally:
             stop.asking = False
         if stop.reason:

@@ -45,8 +45,6 @@ class Stop:
     """Why the run is to stop: 'SIGTERM', 'the deadline of 60 s' ('' while it goes on)."""
     signal: int | None = None
     """The number of the signal that stopped it (None: the deadline, or not stopped)."""
-    watched: bool = False
-    """Whether a handler records the user's signals here (within `watching`)."""
     asking: bool = False
     """Whether the codec is being asked now: a signal then interrupts the call."""
 
@@ -99,11 +97,9 @@ def watching(stop: Stop, deadline: float | None = None) -> Iterator[Stop]:
     if deadline is not None:
         previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, on_deadline)
         signal.setitimer(signal.ITIMER_REAL, deadline)
-    stop.watched = True
     try:
         yield stop
     finally:
-        stop.watched = False
         if deadline is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in previous.items():

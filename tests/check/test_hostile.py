@@ -387,3 +387,37 @@ def test_an_incomplete_run_writes_no_baseline(tmp_path: Path) -> None:
     assert not baseline.exists()
     assert f"did not write {baseline}: the run is incomplete" in done.stderr
     assert_clean(done, tag)
+
+
+class RaisesPastItsWrapper:
+    """A Codec object (not behind PythonCodec) whose decode raises `error` on every input."""
+
+    spec = description = "raises past its wrapper"
+    capabilities = frozenset({"decode"})
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def decode(self, data: bytes) -> Any:
+        raise self.error
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("error", "failure"),
+    [
+        (KeyboardInterrupt(), "crash: KeyboardInterrupt"),
+        (SystemExit(3), "crash: SystemExit: 3"),
+    ],
+)
+def test_a_codec_object_raising_past_its_wrapper_is_judged_as_pythoncodec_judges(
+    error: BaseException, failure: str
+) -> None:
+    # No SIGINT arrived, so even unwatched a KeyboardInterrupt is the codec's (an Exception
+    # from a Codec object is the harness's own error, and propagates).
+    vector = next(iter(vectors()))
+    codec: Any = RaisesPastItsWrapper(error)
+    (difference,) = check_vector(codec, vector, ("decode",))
+    assert difference.actual.split(";")[0] == failure
