@@ -22,6 +22,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import IO, Final
 
+from utf8cert.harness.check.interrupt import STOPPING
 from utf8cert.harness.codec.children import death_signal
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.fuzzing.inflight import CRASHES
@@ -282,9 +283,6 @@ def fuzz(
             progress.ended = time.time()
             log.flush()
     return status, progress
-
-
-STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
