@@ -150,3 +150,11 @@ class SegfaultOnC0(Hostile):
 
     def fault(self) -> None:
         ctypes.string_at(0)
+
+
+class HogOnC0(Hostile):
+    """Allocates 1 GiB on C0 (and touches it, so that it is really taken)."""
+
+    def fault(self) -> None:
+        hog = bytearray(1 << 30)
+        hog[:: 1 << 12] = b"\x01" * len(range(0, 1 << 30, 1 << 12))

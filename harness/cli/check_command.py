@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from utf8cert.harness.check.interrupt import DEADLINE_EXIT
 from utf8cert.harness.check.profiles import PROFILES
+from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.vectors.model import LEVELS, VectorSet
 
 if TYPE_CHECKING:
@@ -143,8 +144,9 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory",
         type=int,
         metavar="MB",
-        help="memory allowed to an isolated codec or cmd: program, in MiB (default: the codec "
-        "layer's); more is a finding",
+        default=DEFAULT_MEMORY_MB,
+        help="memory allowed to an isolated codec or cmd: program, in MiB (default: "
+        f"{DEFAULT_MEMORY_MB}); more is a finding",
     )
 
 
@@ -246,9 +248,9 @@ def only_vectors(vectors: VectorSet, ids: Sequence[str]) -> VectorSet:
 def _rerun(
     arguments: argparse.Namespace, vectors: VectorSet, profile: str | None, source: str | None
 ) -> Rerun:
-    """Return what reproduces a difference of this run: spec, isolation, timeout, profile, the
-    user's vector files, and the file the one input was read from (`source`; not standard
-    input, which cannot be read again)."""
+    """Return what reproduces a difference of this run: spec, isolation, timeout, memory,
+    profile, the user's vector files, and the file the one input was read from (`source`; not
+    standard input, which cannot be read again)."""
     from utf8cert.harness.reports.explain import Rerun, user_vector_ids
 
     return Rerun(
@@ -259,7 +261,13 @@ def _rerun(
         vectors=tuple(arguments.vectors),
         user_vectors=user_vector_ids(vectors),
         input_file=None if source in (None, "-") else source,
+        memory=_memory(arguments),
     )
+
+
+def _memory(arguments: argparse.Namespace) -> int | None:
+    """Return the --memory a reproducer must carry: None for the default."""
+    return None if arguments.memory == DEFAULT_MEMORY_MB else int(arguments.memory)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -269,7 +277,7 @@ def run(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
     from utf8cert.harness.cli.main import UsageFailure
 
-    if arguments.memory is not None and arguments.memory < 1:
+    if arguments.memory < 1:
         raise UsageFailure(f"--memory must be at least 1 MiB, not {arguments.memory}")
     stop = Stop()
     with watching(stop, arguments.deadline):
@@ -287,7 +295,9 @@ def _fatal_note(arguments: argparse.Namespace, profile: str | None) -> Note:
 
     from utf8cert.harness.reports.explain import Rerun
 
-    rerun = Rerun(arguments.spec or "codec:utf-8", True, arguments.timeout, profile)
+    rerun = Rerun(
+        arguments.spec or "codec:utf-8", True, arguments.timeout, profile, memory=_memory(arguments)
+    )
     command = ["utf8cert", "check", rerun.spec, *rerun.options()]
     command += [word for path in arguments.vectors for word in ("--vectors", path)]
 
@@ -321,11 +331,12 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
-        # memory_mb: the codec layer's limit per isolated call (harness/codec/spec.py).
-        limits = {} if arguments.memory is None else {"memory_mb": arguments.memory}
         with stop.interruptible():
             codec = load_codec(
-                arguments.spec, isolate=arguments.isolate, timeout=arguments.timeout, **limits
+                arguments.spec,
+                isolate=arguments.isolate,
+                timeout=arguments.timeout,
+                memory_mb=arguments.memory,
             )
     try:
         if baseline is not None:

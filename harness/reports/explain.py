@@ -52,13 +52,18 @@ class Rerun:
     """The ids of the vectors read from those paths."""
     input_file: str | None = None
     """The file the one input of `--input-file` was read from."""
+    memory: int | None = None
+    """MiB a child process may allocate, when not the default (a `memory` finding needs it)."""
 
     def options(self) -> list[str]:
         """Return the options that make a codec behave as in this run (isolation, timeout,
-        profile), as words."""
+        memory, profile), as words."""
         words = ["--isolate"] if self.isolate else []
-        if self.timeout is not None and (self.isolate or self.spec.startswith("cmd:")):
-            words += ["--timeout", f"{self.timeout:g}"]
+        if self.isolate or self.spec.startswith("cmd:"):
+            if self.timeout is not None:
+                words += ["--timeout", f"{self.timeout:g}"]
+            if self.memory is not None:
+                words += ["--memory", str(self.memory)]
         return words + (["--profile", self.profile] if self.profile else [])
 
     def command(self, difference: Difference) -> str | None:

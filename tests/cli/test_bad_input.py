@@ -320,3 +320,20 @@ def test_vectors_with_one_input_are_refused_not_silently_ignored(option: list[st
     assert run.err == (
         f"utf8cert: error: {option[0]} has no effect on a check of one input (--input)\n"
     )
+
+
+def test_memory_limits_an_isolated_codec_and_must_be_at_least_one_mib() -> None:
+    hogging = check("hostile_codecs:HogOnC0", "--isolate", "--memory", "256", "--input", "c0af")
+    assert hogging.status == 1, hogging.err
+    assert "[1] must: decode: ran out of memory — 1 vector, 4 differences" in hogging.out
+    assert "crashed" not in hogging.out  # a memory failure, not a crash
+    # Under the default 2048 MiB the gigabyte is granted: the reproducer carries the limit.
+    reproduce = "utf8cert check hostile_codecs:HogOnC0 --isolate --timeout 10 --memory 256"
+    assert f"reproduce: {reproduce} --input c0af" in hogging.out
+    again = check(*reproduce.split()[2:], "--input", "c0af")
+    assert (again.status, again.out) == (hogging.status, hogging.out)
+    refused = check("--memory", "0", "--input", "41")
+    assert (refused.status, refused.err) == (
+        2,
+        "utf8cert: error: --memory must be at least 1 MiB, not 0\n",
+    )
