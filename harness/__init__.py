@@ -18,7 +18,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from utf8cert.harness.check.run import Report, run_check
+    from utf8cert.harness.check.report import Report
+    from utf8cert.harness.check.run import run_check
     from utf8cert.harness.codec.interface import (
         Codec,
         Failed,
@@ -70,7 +71,7 @@ _HOME = {
     "load_vectors": "vectors.load",
     "VectorLoadError": "vectors.load",
     "run_check": "check.run",
-    "Report": "check.run",
+    "Report": "check.report",
     "conformance_suite": "plugin.pytest_plugin",
     "assert_conforms": "fuzzing.strategies",
     "conformance_test": "fuzzing.strategies",

@@ -8,10 +8,16 @@ decoder loop of hand_rolled.py. Loadable as `dialect_codecs:NAME`.
 - Cesu8: Unicode TR #26: each UTF-16 code unit in its 3-byte form; no 4-byte forms.
 - JavaModified: java.io.DataInput "Modified UTF-8": U+0000 as C0 80, UTF-16 code units in
   their 1- to 3-byte forms, no 4-byte forms.
-- Rfc2279: RFC 2279 §2 read and written with surrogates as values (a Python str holds no value
-  above U+10FFFF, so those forms are not read; the encoder is never offered them).
+- Rfc2279: RFC 2279 §2 read and written with surrogates as values, 1 to 6 octets up to
+  0x7FFFFFFF, shortest forms only (§6); text holding a value above U+10FFFF, which no str
+  holds, is returned as a tuple of code points (the encoder, taking a str, is never offered
+  such values).
 - Whatwg: the WHATWG Encoding Standard's "UTF-8 decode" (a leading BOM skipped) and "UTF-8
   encode" of a USVString (a lone surrogate becomes U+FFFD).
+
+- BeyondUnicode: glibc's reading, RFC 2279's forms of values above U+10FFFF read, surrogates
+  refused as RFC 3629 requires: stricter than RFC 2279 in one place, so that profile must not be
+  said to fit it.
 
 `*Plus` codecs add one more deviation each: they read the overlong C0 AF as "/" (RFC 3629 §10's
 example of an attack), which no profile allows.
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from hand_rolled import REPLACEMENT, HandRolled, Step, whatwg_steps
 
@@ -216,12 +223,77 @@ class JavaModified(Cesu8):
     null = True
 
 
-class Rfc2279(Surrogatepass):
-    """RFC 2279's reader and writer: surrogates are values like any other, in replace too."""
+# RFC 2279 §2: the lead byte's high bits give the length; the second byte's lowest value is
+# the one that keeps the form shortest (§6), as RFC 3629 §4 does for E0 and F0.
+LEGACY_LEADS: Final = {
+    **{lead: (2, 0x80) for lead in range(0xC2, 0xE0)},
+    **{lead: (3, 0xA0 if lead == 0xE0 else 0x80) for lead in range(0xE0, 0xF0)},
+    **{lead: (4, 0x90 if lead == 0xF0 else 0x80) for lead in range(0xF0, 0xF8)},
+    **{lead: (5, 0x88 if lead == 0xF8 else 0x80) for lead in range(0xF8, 0xFC)},
+    **{lead: (6, 0x84 if lead == 0xFC else 0x80) for lead in range(0xFC, 0xFE)},
+}
+VALUE_BITS: Final = {2: 0x1F, 3: 0x0F, 4: 0x07, 5: 0x03, 6: 0x01}
 
-    def decode_replace(self, data: bytes) -> str:
-        """Return the text with U+FFFD for each ill-formed subpart, surrogates read."""
-        return HandRolled.decode_replace(self, data)
+
+def legacy_steps(data: bytes) -> Iterator[tuple[int, int, int | None]]:
+    """Yield each value of `data` read as RFC 2279 UTF-8, or each ill-formed maximal subpart
+    (value None), as (start, end, value)."""
+    position = 0
+    while position < len(data):
+        start, lead = position, data[position]
+        position += 1
+        if lead < 0x80:
+            yield start, position, lead
+            continue
+        if lead not in LEGACY_LEADS:  # 80..BF, C0, C1, FE, FF
+            yield start, position, None
+            continue
+        length, low = LEGACY_LEADS[lead]
+        value = lead & VALUE_BITS[length]
+        while position - start < length and position < len(data):
+            if not low <= data[position] <= 0xBF:
+                break
+            value, low, position = value << 6 | data[position] & 0x3F, 0x80, position + 1
+        yield start, position, value if position - start == length else None
+
+
+def _text(values: list[int]) -> str | tuple[int, ...]:
+    """Return the values as a str, or as a tuple when one lies above U+10FFFF."""
+    if max(values, default=0) > 0x10FFFF:
+        return tuple(values)
+    return "".join(map(chr, values))
+
+
+class Rfc2279(Surrogatepass):
+    """RFC 2279's reader and writer: 1 to 6 octets, surrogates are values like any other."""
+
+    def decode(self, data: bytes) -> str | tuple[int, ...]:  # type: ignore[override]
+        """Return the text; UnicodeDecodeError at the first ill-formed subpart."""
+        values = []
+        for start, end, value in legacy_steps(data):
+            if value is None:
+                raise UnicodeDecodeError("utf-8", data, start, end, "ill-formed RFC 2279")
+            values.append(value)
+        return _text(values)
+
+    def decode_replace(self, data: bytes) -> str | tuple[int, ...]:  # type: ignore[override]
+        """Return the text with U+FFFD for each ill-formed subpart."""
+        return _text([0xFFFD if value is None else value for _, _, value in legacy_steps(data)])
+
+    def validate(self, data: bytes) -> bool:
+        """Return True when every subpart is a value."""
+        return all(value is not None for _, _, value in legacy_steps(data))
+
+
+class BeyondUnicode(Rfc2279):
+    """RFC 2279's reader less surrogates, as glibc reads UTF-8: values above U+10FFFF read."""
+
+    def decode(self, data: bytes) -> str | tuple[int, ...]:  # type: ignore[override]
+        """Return the text; UnicodeDecodeError at the first ill-formed subpart or surrogate."""
+        for start, end, value in legacy_steps(data):
+            if value is not None and 0xD800 <= value <= 0xDFFF:
+                raise UnicodeDecodeError("utf-8", data, start, end, "a surrogate")
+        return super().decode(data)
 
 
 class Whatwg(Dialect):
@@ -245,8 +317,9 @@ def _plus(base: type[HandRolled]) -> type[HandRolled]:
     """Return `base` that also reads the overlong C0 AF as '/' when decoding strictly."""
 
     class Plus(base):  # type: ignore[valid-type, misc]
-        def decode(self, data: bytes) -> str:
-            return str(super().decode(data.replace(b"\xc0\xaf", b"/")))
+        def decode(self, data: bytes) -> str | tuple[int, ...]:
+            decoded: str | tuple[int, ...] = super().decode(data.replace(b"\xc0\xaf", b"/"))
+            return decoded
 
     Plus.__name__ = f"{base.__name__}Plus"
     return Plus

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from utf8cert.harness.check.compare import describe_expected
-from utf8cert.harness.check.diagnose import describe_outcome
+from utf8cert.harness.check.describe import describe_outcome
 from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.probe import encoder_requests
 from utf8cert.harness.check.profile import Profile

@@ -12,18 +12,13 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from utf8cert.harness.check.diagnose import (
-    Finding,
-    Marks,
-    describe_bytes,
-    describe_outcome,
-    describe_text,
-)
+from utf8cert.harness.check.describe import describe_bytes, describe_outcome, describe_text
+from utf8cert.harness.check.diagnose import Finding, Marks
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
-from utf8cert.harness.check.fingerprint import explaining
+from utf8cert.harness.check.fingerprint import Contradictions, contradicting, explaining
 from utf8cert.harness.check.judge import judge, judge_text
 from utf8cert.harness.check.profile import Profile
-from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.check.profiles import PROFILES, RFC3629
 from utf8cert.harness.codec.interface import FAILURE_WHAT, Capability, Codec, Failed, Outcome
 from utf8cert.harness.vectors.model import Level
 
@@ -61,6 +56,10 @@ class Difference:
         """Return what identifies this difference across runs (for a baseline)."""
         return (self.vector, self.variant, self.capability, self.what)
 
+
+DIALECTS = len(PROFILES) - 1
+"""How many profiles a right answer can rule out (all but RFC 3629): once all are, none is
+rejudged."""
 
 Label = tuple[str, str]
 """(vector id, variant name) of the input being compared."""
@@ -110,12 +109,14 @@ def differences_of(
     capability: Capability,
     label: Label,
     profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return [] when an answer is what `profile` expects, else the one Difference it makes.
 
-    Under RFC 3629 a `must` difference carries the profiles that would explain it; under another
-    profile an answer that differs from RFC 3629 only as the profile allows comes back as a
-    Difference with `allowed_by` set.
+    Under RFC 3629 a `must` difference carries the profiles that would explain it, and a right
+    answer notes in `contradicted` (when given) the profiles it rules out (fingerprint.py);
+    under another profile an answer that differs from RFC 3629 only as the profile allows comes
+    back as a Difference with `allowed_by` set.
     """
     judged = (
         expected  # RFC 3629 rereads nothing: spare the call on every question
@@ -136,6 +137,9 @@ def differences_of(
             difference = dataclasses.replace(difference, explained_by=names)
         return [difference]
     if judged is expected:
+        if contradicted is not None and len(contradicted) < DIALECTS and profile is RFC3629:
+            for name, what in contradicting(expected, outcome, capability, contradicted):
+                contradicted[name] = f"{what}: {label[0]}, {capability}"
         return []
     departure = judge(expected, outcome, capability)
     if departure is None:
@@ -145,29 +149,43 @@ def differences_of(
 
 
 def compare_decode(
-    codec: Codec, expected: Expected, label: Label, profile: Profile = RFC3629
+    codec: Codec,
+    expected: Expected,
+    label: Label,
+    profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return how strict decoding departs from `expected`: verdict, text, error offset."""
-    return differences_of(expected, codec.decode(expected.data), "decode", label, profile)
+    return differences_of(
+        expected, codec.decode(expected.data), "decode", label, profile, contradicted
+    )
 
 
 def compare_replace(
-    codec: Codec, expected: Expected, label: Label, profile: Profile = RFC3629
+    codec: Codec,
+    expected: Expected,
+    label: Label,
+    profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return how decoding with U+FFFD departs from `expected` (exact output)."""
     outcome = codec.decode_replace(expected.data)
-    return differences_of(expected, outcome, "replace", label, profile)
+    return differences_of(expected, outcome, "replace", label, profile, contradicted)
 
 
 def compare_validate(
-    codec: Codec, expected: Expected, label: Label, profile: Profile = RFC3629
+    codec: Codec,
+    expected: Expected,
+    label: Label,
+    profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return how the validator's verdict departs from `expected` ([] when it agrees).
 
     A validator that raises ValueError on ill-formed input has said no.
     """
     outcome = codec.validate(expected.data)
-    return differences_of(expected, outcome, "validate", label, profile)
+    return differences_of(expected, outcome, "validate", label, profile, contradicted)
 
 
 def chunkings(
@@ -200,6 +218,7 @@ def compare_chunks(
     final_empty: bool,
     label: Label,
     profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return how incremental decoding of `chunks` departs from the one-shot expectation.
 
@@ -208,7 +227,7 @@ def compare_chunks(
     result of its mode.
     """
     outcome = codec.decode_chunks(chunks, final_empty)
-    return differences_of(expected, outcome, "incremental", label, profile)
+    return differences_of(expected, outcome, "incremental", label, profile, contradicted)
 
 
 def compare_incremental(
@@ -218,6 +237,7 @@ def compare_incremental(
     cuts: Sequence[int] | None = None,
     bytewise: bool = True,
     profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return the differences of incremental decoding over every chunking (see `chunkings`),
     with and without a final empty chunk; the variant of each names the chunking."""
@@ -228,17 +248,21 @@ def compare_incremental(
             suffix = ", then final b''" if final_empty else ""
             chunk_label = (vector, f"{variant}, {description}{suffix}")
             differences += compare_chunks(
-                codec, expected, chunks, final_empty, chunk_label, profile
+                codec, expected, chunks, final_empty, chunk_label, profile, contradicted
             )
     return differences
 
 
 def compare_encode(
-    codec: Codec, expected: ExpectedEncoding, label: Label, profile: Profile = RFC3629
+    codec: Codec,
+    expected: ExpectedEncoding,
+    label: Label,
+    profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return how strict encoding departs from `expected`: the bytes, or the refusal and index."""
     outcome = codec.encode(expected.scalars)
-    return differences_of(expected, outcome, "encode", label, profile)
+    return differences_of(expected, outcome, "encode", label, profile, contradicted)
 
 
 def compare(
@@ -249,16 +273,18 @@ def compare(
     cuts: Sequence[int] | None = None,
     bytewise: bool = True,
     profile: Profile = RFC3629,
+    contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return the differences of one decoding capability on one input ([] if none); `cuts` and
-    `bytewise` say how incremental decoding is fed (see `chunkings`). Encoding takes code
+    `bytewise` say how incremental decoding is fed (see `chunkings`); `contradicted`, when given,
+    counts the dialect profiles right answers contradict (`differences_of`). Encoding takes code
     points, not bytes: ask `compare_encode`."""
     if capability == "decode":
-        return compare_decode(codec, expected, label, profile)
+        return compare_decode(codec, expected, label, profile, contradicted)
     if capability == "replace":
-        return compare_replace(codec, expected, label, profile)
+        return compare_replace(codec, expected, label, profile, contradicted)
     if capability == "validate":
-        return compare_validate(codec, expected, label, profile)
+        return compare_validate(codec, expected, label, profile, contradicted)
     if capability == "incremental":
-        return compare_incremental(codec, expected, label, cuts, bytewise, profile)
+        return compare_incremental(codec, expected, label, cuts, bytewise, profile, contradicted)
     raise ValueError(f"compare() judges decoding; for {capability!r} call compare_encode()")

@@ -1,22 +1,22 @@
-"""Names for what went wrong: the level and a few words for a mismatch, and short descriptions of
-values (text as code points, bytes as hex, runs of one value shortened as `61*4094`)."""
+"""Names for what went wrong: the level and a few words for a mismatch, and the bytes to point
+at (how values are written in the report: describe.py)."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
-from utf8cert.harness.check.expected import Expected, ExpectedEncoding
+from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding, as_code_points
 from utf8cert.harness.check.unencodable import DROPPED, JOINED, fate
-from utf8cert.harness.codec.interface import Failed, Inapplicable, Outcome, Refused, Returned
+from utf8cert.harness.codec.interface import Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
 from utf8cert.reference import (
     REPLACEMENT_CHARACTER,
     SIGNATURE,
     DecodeError,
     decode_legacy,
+    encode_legacy,
     validate,
 )
 
@@ -28,86 +28,8 @@ SIGNATURE_LEVEL: Final[Level] = "may"
 """RFC 3629 §6: whether a leading EF BB BF is a signature to strip (or write) is the protocol's
 choice, so stripping or writing one is only a departure from plain UTF-8, never an error."""
 
-RUN: Final = 8
-"""A value repeated this many times or more is written once with its count."""
-LIMIT: Final = 200
-"""At most this many items (values or runs) are written; the rest is counted."""
-
-# The start of a run: one value and RUN - 1 copies. The run's end is found with lstrip, in C:
-# a backreference repeated over a 64 KiB run of padding would be slow.
-_CHAR_RUN_START: Final = re.compile(r"(.)\1{" + str(RUN - 1) + "}", re.DOTALL)
-_BYTE_RUN_START: Final = re.compile(_CHAR_RUN_START.pattern.encode("ascii"), re.DOTALL)
-
-
-def _runs(value: Any, start: re.Pattern[Any]) -> Iterator[tuple[int, int]]:
-    """Yield (start, end) of each run of RUN or more equal values in a str or bytes that starts
-    within LIMIT + 1 values of the end of the one before: `_items` names nothing farther, and a
-    search to the end of a long input would read all of it for nothing."""
-    position = 0
-    while (found := start.search(value, position, position + LIMIT + 1 + RUN)) is not None:
-        # One value repeated, matched in C (a slice of the rest of a long input would copy it).
-        one = re.escape(value[found.start() : found.start() + 1])
-        repeated = re.compile(one + (b"+" if isinstance(value, bytes) else "+"))
-        run = repeated.match(value, found.start())
-        position = found.end() if run is None else run.end()  # never None: the run starts here
-        yield found.start(), position
-
-
-def _items(size: int, runs: Iterator[tuple[int, int]], name: Callable[[int], str]) -> list[str]:
-    """Return up to LIMIT + 1 names of the elements 0..size-1, each run of one value as one item."""
-    items: list[str] = []
-    position = 0
-    for run_start, run_end in runs:
-        items += map(name, range(position, min(run_start, position + LIMIT + 1)))
-        items.append(f"{name(run_start)}*{run_end - run_start}")
-        position = run_end
-        if len(items) > LIMIT:
-            return items
-    items += map(name, range(position, min(size, position + LIMIT + 1)))
-    return items
-
-
-def _join(items: list[str], empty: str) -> str:
-    if not items:
-        return empty
-    if len(items) > LIMIT:
-        return " ".join(items[:LIMIT]) + " …"
-    return " ".join(items)
-
-
-def describe_text(text: str) -> str:
-    """Return text as code points ('U+0061*4094 U+20AC'); '(empty text)' for ''."""
-    items = _items(len(text), _runs(text, _CHAR_RUN_START), lambda i: f"U+{ord(text[i]):04X}")
-    return _join(items, "(empty text)")
-
-
-def describe_bytes(data: bytes) -> str:
-    """Return bytes as spaced upper-case hex ('61*4094 E2 82 AC'); '(no bytes)' for b''."""
-    items = _items(len(data), _runs(data, _BYTE_RUN_START), lambda i: f"{data[i]:02X}")
-    return _join(items, "(no bytes)")
-
-
-def _shorten(message: str, limit: int = 100) -> str:
-    line = " ".join(message.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def describe_outcome(outcome: Outcome) -> str:
-    """Return what the codec did, in a few words: its output, its refusal, its failure."""
-    if isinstance(outcome, Returned):
-        value = outcome.value
-        if isinstance(value, bool):
-            return str(value)
-        if isinstance(value, tuple):
-            return " ".join(f"U+{item:04X}" for item in value)
-        return describe_text(value) if isinstance(value, str) else describe_bytes(value)
-    if isinstance(outcome, Refused):
-        where = "(no offset)" if outcome.offset is None else f"at {outcome.offset}"
-        return f"refused {where}: {_shorten(outcome.message)}"
-    if isinstance(outcome, Failed):
-        return f"{outcome.kind}: {_shorten(outcome.message)}"
-    assert isinstance(outcome, Inapplicable)
-    return f"not asked: {outcome.reason}"
+REPLACEMENT_VALUE: Final = ord(REPLACEMENT_CHARACTER)
+NORMAL_FORMS: Final = ("NFC", "NFD", "NFKC", "NFKD")
 
 
 def common_prefix(a: Sequence[Any], b: Sequence[Any]) -> int:
@@ -133,25 +55,40 @@ def _common_suffix(a: Sequence[Any], b: Sequence[Any], limit: int) -> int:
     return low
 
 
-def _is_subsequence(small: str, big: str) -> bool:
+def _is_subsequence(small: Sequence[Any], big: Sequence[Any]) -> bool:
     remaining = iter(big)
     return all(character in remaining for character in small)
 
 
-def text_mismatch(expected: Expected, actual: str) -> Finding:
+def _alike(expected: Decoded, actual: Decoded) -> tuple[Decoded, Decoded]:
+    """Return both as str, or both as code points when one of them holds values no str holds."""
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected, actual
+    return as_code_points(expected), as_code_points(actual)
+
+
+def _byte_length(text: Decoded) -> int:
+    """Return how many bytes `text` takes in UTF-8 (in RFC 2279's forms above U+10FFFF)."""
+    # surrogatepass: a dialect's text may hold surrogates.
+    return len(
+        text.encode("utf-8", "surrogatepass") if isinstance(text, str) else encode_legacy(text)
+    )
+
+
+def text_mismatch(expected: Expected, actual: Decoded) -> Finding:
     """Return how wrong decoded text is for well-formed input, pointing at the first bad char."""
     assert expected.text is not None
-    text = expected.text
+    text, actual = _alike(expected.text, actual)
     same = common_prefix(text, actual)
-    # Byte offsets by UTF-8 lengths (surrogatepass: a dialect's text may hold surrogates).
-    start = len(text[:same].encode("utf-8", "surrogatepass"))
-    marks = ((start, start + len(text[same : same + 1].encode("utf-8", "surrogatepass"))),)
+    start = _byte_length(text[:same])
+    marks = ((start, start + _byte_length(text[same : same + 1])),)
     level = expected.levels["scalars"]
-    if any(unicodedata.normalize(form, text) == actual for form in ("NFC", "NFD", "NFKC", "NFKD")):
-        return level, "normalized the text", marks  # RFC 3629 §10: no normalization by the codec
-    if "\ufeff" in text and text.replace("\ufeff", "") == actual:
-        return level, "dropped U+FEFF", marks  # RFC 3629 §6: U+FEFF is kept unless a signature
-    if text.startswith(actual):
+    if isinstance(text, str) and isinstance(actual, str):
+        if any(unicodedata.normalize(form, text) == actual for form in NORMAL_FORMS):
+            return level, "normalized the text", marks  # RFC 3629 §10: no normalization
+        if "\ufeff" in text and text.replace("\ufeff", "") == actual:
+            return level, "dropped U+FEFF", marks  # RFC 3629 §6: U+FEFF is kept unless a signature
+    if text[: len(actual)] == actual:
         return level, "lost the end of the text", marks
     return level, "wrong text", marks
 
@@ -166,7 +103,7 @@ def offset_mismatch(expected: Expected, offset: int) -> Finding:
     return expected.levels["errors"], "wrong error offset", marks
 
 
-def replaced_mismatch(expected: Expected, actual: str) -> Finding:
+def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
     """Return how wrong U+FFFD-replaced output is for ill-formed input.
 
     Characters made out of ill-formed bytes, or ill-formed bytes dropped without a trace, are
@@ -175,13 +112,10 @@ def replaced_mismatch(expected: Expected, actual: str) -> Finding:
     U+FFFDs is a matter of recommended practice (Unicode §3.9, WHATWG).
     """
     marks = tuple((error.offset, error.offset + error.length) for error in expected.errors)
-    want = expected.replaced.replace(REPLACEMENT_CHARACTER, "")
-    got = actual.replace(REPLACEMENT_CHARACTER, "")
+    replaced, actual = _alike(expected.replaced, actual)
+    want, got = _without_replacements(replaced), _without_replacements(actual)
     if want == got:
-        due, found = (
-            expected.replaced.count(REPLACEMENT_CHARACTER),
-            actual.count(REPLACEMENT_CHARACTER),
-        )
+        due, found = _replacements(replaced), _replacements(actual)
         if found == due - len(expected.errors):
             if expected.data and SIGNATURE.startswith(expected.data):
                 # A stream of EF or EF BB alone is no signature (RFC 3629 §6), only cut short.
@@ -195,6 +129,20 @@ def replaced_mismatch(expected: Expected, actual: str) -> Finding:
     if _is_subsequence(want[head : len(want) - tail], got[head : len(got) - tail]):
         return expected.levels["valid"], "decoded ill-formed bytes as characters", marks
     return expected.levels["scalars"], "lost well-formed characters", marks
+
+
+def _without_replacements(text: Decoded) -> Decoded:
+    if isinstance(text, str):
+        return text.replace(REPLACEMENT_CHARACTER, "")
+    return tuple(value for value in text if value != REPLACEMENT_VALUE)
+
+
+def _replacements(text: Decoded) -> int:
+    return (
+        text.count(REPLACEMENT_CHARACTER)
+        if isinstance(text, str)
+        else text.count(REPLACEMENT_VALUE)
+    )
 
 
 def _weaker(level: Level, other: Level) -> Level:

@@ -20,17 +20,21 @@ from utf8cert.harness.vectors.model import (
 from utf8cert.reference import REPLACEMENT_CHARACTER, EncodeError, ErrorKind, encode
 from utf8cert.reference.decoder import pieces
 
+Decoded = str | tuple[int, ...]
+"""Decoded text: a str, or its code points when some lie above U+10FFFF (no str holds them; a
+dialect profile such as RFC 2279 reads such values, and a codec answers them so: interface.py)."""
+
 
 @dataclass(frozen=True)
 class Expected:
     """The bytes to decode and everything a conformant decoder must (or should) make of them."""
 
     data: bytes
-    text: str | None
+    text: Decoded | None
     """The decoded text of well-formed input; None for ill-formed input."""
     errors: tuple[ExpectedError, ...]
     """Every maximal subpart, in order; empty for well-formed input."""
-    replaced: str
+    replaced: Decoded
     """The output with one U+FFFD per maximal subpart (the text itself for well-formed input)."""
     levels: Mapping[DecodeExpectation, Level] = field(
         default_factory=lambda: dict(DEFAULT_DECODE_LEVELS)
@@ -105,8 +109,16 @@ def expectation_for(
     return expected_from_pieces(data, pieces(data), levels)
 
 
-Piece = str | tuple[int, int, ErrorKind]
-"""A run of text, or a maximal subpart (offset, length, kind): what `pieces` yields."""
+@dataclass(frozen=True)
+class CodePoints:
+    """Code points a dialect reads, some above U+10FFFF: a piece no str holds."""
+
+    values: tuple[int, ...]
+
+
+Piece = str | tuple[int, int, ErrorKind] | CodePoints
+"""A run of text, or a maximal subpart (offset, length, kind): what `pieces` yields; or, from a
+dialect that reads values above U+10FFFF, their code points."""
 
 
 def expected_from_pieces(
@@ -117,17 +129,35 @@ def expected_from_pieces(
     """Return the expectation for `data` read as `walked` says (the reference's walk, or a
     dialect profile's): its text when no piece is ill-formed, one U+FFFD per maximal subpart."""
     replaced: list[str] = []
+    beyond: dict[int, CodePoints] = {}
+    """Where in `replaced` code points no str holds stand (a dialect's reading, seldom)."""
     errors: list[ExpectedError] = []
     for piece in walked:
         if isinstance(piece, str):
             replaced.append(piece)
+        elif isinstance(piece, CodePoints):
+            beyond[len(replaced)] = piece
+            replaced.append("")
         else:
             offset, length, kind = piece
             errors.append(ExpectedError(offset, length, kind, kind is ErrorKind.TRUNCATED))
             replaced.append(REPLACEMENT_CHARACTER)
-    output = "".join(replaced)
+    output = _code_points(replaced, beyond) if beyond else "".join(replaced)
     # Well-formed input: the text and the replaced output are one string, held once.
     return Expected(data, None if errors else output, tuple(errors), output, levels)
+
+
+def _code_points(texts: list[str], beyond: dict[int, CodePoints]) -> tuple[int, ...]:
+    """Return the code points of `texts` with those of `beyond` in their places."""
+    values: list[int] = []
+    for index, text in enumerate(texts):
+        values += beyond[index].values if index in beyond else map(ord, text)
+    return tuple(values)
+
+
+def as_code_points(text: Decoded) -> tuple[int, ...]:
+    """Return the code points of decoded text (() for '')."""
+    return text if isinstance(text, tuple) else tuple(map(ord, text))
 
 
 def encoding_for(scalars: Sequence[int], level: Level = "must") -> ExpectedEncoding:

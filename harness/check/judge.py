@@ -18,7 +18,7 @@ from utf8cert.harness.check.diagnose import (
     replaced_mismatch,
     text_mismatch,
 )
-from utf8cert.harness.check.expected import Expected, ExpectedEncoding
+from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding
 from utf8cert.harness.codec.interface import Capability, Failed, Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import DEFAULT_DECODE_LEVELS
 from utf8cert.reference import SIGNATURE
@@ -55,7 +55,12 @@ def _shifted(finding: Finding, by: int) -> Finding:
     return level, what, tuple((start + by, end + by) for start, end in marks)
 
 
-def _judge_signed_text(expected: Expected, text: str, capability: Capability) -> Verdict:
+def _begins_with_bom(text: Decoded) -> bool:
+    """Return whether decoded text (a str or code points) begins with U+FEFF."""
+    return text[:1] in (BOM, (ord(BOM),))
+
+
+def _judge_signed_text(expected: Expected, text: Decoded, capability: Capability) -> Verdict:
     """Return what is wrong with `text` decoded from input that begins with a signature.
 
     RFC 3629 §6: stripping the signature is the protocol's choice, graded `may` alone; whatever
@@ -66,7 +71,7 @@ def _judge_signed_text(expected: Expected, text: str, capability: Capability) ->
     verdict = _judge_returned_text(rest, text, capability)
     if verdict is None:
         return SIGNATURE_LEVEL, "signature stripped", ((0, len(SIGNATURE)),)
-    if text.startswith(BOM):  # the signature kept: the rest is judged at the default levels
+    if _begins_with_bom(text):  # the signature kept: the rest is judged at the default levels
         whole = dataclasses.replace(expected, levels=DEFAULT_DECODE_LEVELS)
         return _judge_returned_text(whole, text, capability)
     if isinstance(verdict, Failed) or rest.text is None:
@@ -74,24 +79,13 @@ def _judge_signed_text(expected: Expected, text: str, capability: Capability) ->
     return _shifted(verdict, len(SIGNATURE))  # text marks count from after the signature
 
 
-def _judge_returned_text(expected: Expected, text: str, capability: Capability) -> Verdict:
+def _judge_returned_text(expected: Expected, text: Decoded, capability: Capability) -> Verdict:
     """Return what is wrong with text a decoder returned (no signature rule)."""
     if expected.text is not None:
         return None if text == expected.text else text_mismatch(expected, text)
     if capability == "decode":
         return expected.levels["valid"], "accepted ill-formed input", error_marks(expected)
     return None if text == expected.replaced else replaced_mismatch(expected, text)
-
-
-def _beyond_unicode(values: tuple[int, ...], expected: Expected) -> Verdict:
-    """Return what is wrong with decoded code points some of which are above U+10FFFF.
-
-    No such value is a character (RFC 3629 §3): from ill-formed input it is accepting it,
-    from well-formed input it is wrong text.
-    """
-    if expected.text is None:
-        return expected.levels["valid"], "accepted ill-formed input", error_marks(expected)
-    return expected.levels["scalars"], "wrong text", ()
 
 
 def judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> Verdict:
@@ -121,11 +115,9 @@ def judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> 
         # The common case first: the answer due (for ill-formed input, the replaced text: a
         # strict decoder that returns it has accepted the input, and is judged below).
         return None
-    if isinstance(text, tuple):
-        return _beyond_unicode(text, expected)
-    if not isinstance(text, str):
+    if not isinstance(text, str | tuple):
         return wrong_type(text, "str")
-    if expected.data.startswith(SIGNATURE) and expected.replaced.startswith(BOM):
+    if expected.data.startswith(SIGNATURE) and _begins_with_bom(expected.replaced):
         return _judge_signed_text(expected, text, capability)
     return _judge_returned_text(expected, text, capability)
 

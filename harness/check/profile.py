@@ -14,7 +14,8 @@ and a profile cannot hide a difference it does not name: it only rereads the byt
 `accepts` and `refuses` patterns match, and only re-encodes the values its `write` handles.
 
 Decoding: `accepts` matches byte sequences the dialect reads as characters (its `read` says
-which), `keeps` those it leaves as RFC 3629 reads them although `accepts` would match a part,
+which: a str, or code points when some lie above U+10FFFF), `keeps` those it leaves as RFC 3629
+reads them although `accepts` would match a part,
 `truncated` the prefixes of its sequences cut short (one maximal subpart each, Unicode §3.9
 D93b applied to the dialect's own table); `refuses` matches lead bytes of sequences RFC 3629
 reads that the dialect does not (each is then ill-formed alone, and the bytes after it are stray
@@ -34,6 +35,8 @@ from functools import cached_property
 from typing import Final
 
 from utf8cert.harness.check.expected import (
+    CodePoints,
+    Decoded,
     Expected,
     ExpectedEncoding,
     Piece,
@@ -76,7 +79,7 @@ class Profile:
     waives: tuple[str, ...] = ()
     """The RFC 3629 requirements it waives, each citing its section."""
     accepts: re.Pattern[bytes] | None = None
-    read: Callable[[bytes], str] = lambda sequence: ""
+    read: Callable[[bytes], Decoded] = lambda sequence: ""
     refuses: re.Pattern[bytes] | None = None
     keeps: re.Pattern[bytes] | None = None
     """Sequences `accepts` would match part of that the dialect reads as RFC 3629 does."""
@@ -126,7 +129,8 @@ class Profile:
     def _expect(self, expected: Expected) -> Expected:
         data = expected.data
         pattern = self._pattern
-        matches = [] if pattern is None else list(pattern.finditer(data))
+        # Outside the window lies ASCII padding, which no pattern matches (variants.py).
+        matches = [] if pattern is None else list(pattern.finditer(data, *expected.span))
         stripped = self.strips_signature and data.startswith(SIGNATURE)
         if not matches and not stripped:
             return expected
@@ -146,7 +150,8 @@ class Profile:
             if match.lastgroup == "keeps":
                 walked += _reference_pieces(data, start, end)
             elif match.lastgroup == "accepts":
-                walked.append(self.read(match.group()))
+                read = self.read(match.group())
+                walked.append(read if isinstance(read, str) else CodePoints(read))
             elif match.lastgroup == "truncated":
                 kind = ErrorKind.TRUNCATED if end == len(data) else ErrorKind.MISSING_CONTINUATION
                 walked.append((start, end - start, kind))

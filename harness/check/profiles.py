@@ -9,7 +9,6 @@ rules its published definition changes (how a profile applies them: profile.py).
 | `cesu-8`               | Unicode Technical Report #26, CESU-8                              |
 | `java-modified`        | Java SE `java.io.DataInput`, "Modified UTF-8"                     |
 | `rfc2279`              | RFC 2279 §2 (1 to 6 octets, up to 0x7FFFFFFF), shortest forms only |
-|                        | (reading values above U+10FFFF is not modelled yet: see `RFC2279`)  |
 | `whatwg`               | WHATWG Encoding Standard, "UTF-8 decode" and "UTF-8 encode"       |
 """
 
@@ -18,8 +17,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from utf8cert.harness.check.expected import Decoded
 from utf8cert.harness.check.profile import (
     HIGH_SURROGATES,
+    LARGEST_SCALAR,
     LOW_SURROGATES,
     Profile,
     joined,
@@ -39,6 +40,18 @@ SURROGATE: Final = rb"\xED[\xA0-\xBF][\x80-\xBF]"
 HIGH: Final = rb"\xED[\xA0-\xAF][\x80-\xBF]"
 LOW: Final = rb"\xED[\xB0-\xBF][\x80-\xBF]"
 TRUNCATED_SURROGATE: Final = rb"\xED[\xA0-\xBF](?![\x80-\xBF])"
+# The forms of RFC 2279 §2's table that RFC 3629 §3 took away (values above U+10FFFF), shortest
+# forms only (RFC 2279 §6): the second byte of F4, F8 and FC says whether the value needs them.
+BEYOND: Final = (
+    rb"\xF4[\x90-\xBF][\x80-\xBF]{2}|[\xF5-\xF7][\x80-\xBF]{3}"  # 4 octets, to U+1FFFFF
+    rb"|\xF8[\x88-\xBF][\x80-\xBF]{3}|[\xF9-\xFB][\x80-\xBF]{4}"  # 5 octets, to U+3FFFFFF
+    rb"|\xFC[\x84-\xBF][\x80-\xBF]{4}|\xFD[\x80-\xBF]{5}"  # 6 octets, to U+7FFFFFFF
+)
+TRUNCATED_BEYOND: Final = (
+    rb"(?:\xF4[\x90-\xBF][\x80-\xBF]?|[\xF5-\xF7][\x80-\xBF]{0,2}"
+    rb"|\xF8(?:[\x88-\xBF][\x80-\xBF]{0,2})?|[\xF9-\xFB][\x80-\xBF]{0,3}"
+    rb"|\xFC(?:[\x84-\xBF][\x80-\xBF]{0,3})?|\xFD[\x80-\xBF]{0,4})(?![\x80-\xBF])"
+)
 FOUR_BYTE_LEAD: Final = re.compile(rb"[\xF0-\xF4]")
 
 
@@ -51,9 +64,11 @@ def _three_bytes(value: int) -> bytes:
     return encode_legacy([value])
 
 
-def _values(sequence: bytes) -> str:
-    """Return the code points an RFC 2279 reading of `sequence` gives, each as it is."""
-    return "".join(map(chr, decode_legacy(sequence)))
+def _values(sequence: bytes) -> Decoded:
+    """Return the code points an RFC 2279 reading of `sequence` gives, each as it is: a str,
+    or a tuple when one lies above U+10FFFF."""
+    values = decode_legacy(sequence)
+    return "".join(map(chr, values)) if max(values) <= LARGEST_SCALAR else tuple(values)
 
 
 def _pairs_joined(sequence: bytes) -> str:
@@ -163,14 +178,13 @@ RFC2279: Final = Profile(
     name="rfc2279",
     title="RFC 2279 UTF-8",
     source="RFC 2279 §2 (1998): 1 to 6 octets, values up to 0x7FFFFFFF",
-    behaviour="reads and writes surrogates as values; writes values above U+10FFFF in their "
-    "RFC 2279 forms",
+    behaviour="reads and writes surrogates as values, and values above U+10FFFF in their "
+    "RFC 2279 forms (up to six octets)",
     waives=(SURROGATE_WAIVER, RANGE_WAIVER),
-    # Shortest forms only (RFC 2279 §6 rejects the rest). Only the forms whose values a str
-    # holds (surrogates) are read: reading those of values above U+10FFFF is not modelled yet.
-    accepts=re.compile(SURROGATE),
+    # Shortest forms only (RFC 2279 §6 rejects the rest).
+    accepts=re.compile(SURROGATE + b"|" + BEYOND),
     read=_values,
-    truncated=re.compile(TRUNCATED_SURROGATE),
+    truncated=re.compile(TRUNCATED_SURROGATE + b"|" + TRUNCATED_BEYOND),
     write=_legacy_write,
     special=lambda value: value > 0x10FFFF or _is_surrogate(value),
 )

@@ -107,6 +107,8 @@ def covering(
         best, had = max(order, key=lambda pair: len(pair[1] & uncovered))
         chosen.append(best)
         uncovered -= had
+        # A vector with nothing left to give can never be the best again: stop weighing it.
+        order = [pair for pair in order if not pair[1].isdisjoint(uncovered)]
     return chosen
 
 

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from utf8cert.harness.check.expected import Expected, ExpectedEncoding, encoding_of, expected_of
+from utf8cert.harness.check.expected import (
+    Decoded,
+    Expected,
+    ExpectedEncoding,
+    as_code_points,
+    encoding_of,
+    expected_of,
+)
 from utf8cert.harness.vectors.model import DEFAULT_DECODE_LEVELS as DEFAULT
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, ExpectedError
 from utf8cert.reference import SIGNATURE, ErrorKind
@@ -121,13 +128,20 @@ def _padding(length: int) -> tuple[bytes, str]:
     return padding, padding.decode("ascii")
 
 
+def _padded(before: str, text: Decoded, after: str) -> Decoded:
+    """Return `text` between two runs of padding text (as code points if `text` is)."""
+    if isinstance(text, str):
+        return before + text + after
+    return as_code_points(before) + text + as_code_points(after)
+
+
 def embed(expected: Expected, layout: Layout) -> Expected:
     """Return `expected` with `layout`'s ASCII padding around its bytes (itself for as-is)."""
     if layout.before == 0 and layout.after == 0:
         return expected
     (before, text_before), (after, text_after) = _padding(layout.before), _padding(layout.after)
     start, end = expected.span
-    replaced = text_before + expected.replaced + text_after
+    replaced = _padded(text_before, expected.replaced, text_after)
     levels = expected.levels
     if layout.before and expected.data.startswith(SIGNATURE):
         # RFC 3629 §6: only a leading EF BB BF may be taken for a signature; after padding it is
@@ -141,7 +155,7 @@ def embed(expected: Expected, layout: Layout) -> Expected:
             if expected.text is None
             else replaced
             if expected.text == expected.replaced
-            else text_before + expected.text + text_after
+            else _padded(text_before, expected.text, text_after)
         ),
         errors=tuple(
             _shift_error(error, layout.before, layout.after > 0) for error in expected.errors

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from utf8cert.harness.check.run import utf8cert_version
+from utf8cert.harness.check.report import utf8cert_version
 
 COMMANDS: list[str] = [
     "utf8cert.harness.cli.check_command",

@@ -15,13 +15,13 @@ import re
 import shlex
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from utf8cert.harness.check.compare import Difference
-from utf8cert.harness.check.expected import expectation_for
+from utf8cert.harness.check.expected import as_code_points, expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
 from utf8cert.harness.fuzzing.kinds import error_spans
 from utf8cert.harness.vectors.model import Level
@@ -199,7 +199,7 @@ def reproducer(finding: Finding) -> str:
     )
 
 
-def _scalars(values: list[int]) -> list[str]:
+def _scalars(values: Sequence[int]) -> list[str]:
     """Return values as U+ strings, a run of one value written once with *N (schema `scalar`)."""
     written: list[str] = []
     index = 0
@@ -228,14 +228,14 @@ def _decode_vector(finding: Finding, vector_id: str, description: str) -> dict[s
         "valid": expected.valid,
     }
     if expected.text is not None:
-        vector["scalars"] = _scalars([ord(c) for c in expected.text])
+        vector["scalars"] = _scalars(as_code_points(expected.text))
     else:
         vector["errors"] = [
             {"offset": e.offset, "length": e.length, "kind": str(e.kind)}
             | ({"incomplete": True} if e.incomplete else {})
             for e in expected.errors
         ]
-        vector["replaced"] = _scalars([ord(c) for c in expected.replaced])
+        vector["replaced"] = _scalars(as_code_points(expected.replaced))
     return vector
 
 

@@ -21,12 +21,8 @@ from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629, profile_named
-from utf8cert.harness.check.run import (
-    capabilities_for,
-    check_vector,
-    utf8cert_version,
-    vector_index,
-)
+from utf8cert.harness.check.report import utf8cert_version
+from utf8cert.harness.check.run import capabilities_for, check_vector, vector_index
 from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec

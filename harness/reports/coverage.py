@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from utf8cert.harness.check.coverage import THRESHOLD
-from utf8cert.harness.check.run import Report
+from utf8cert.harness.check.report import Report
 
 SHOWN_REASONS: Final = 5
 """At most this many reasons for inapplicable questions are listed per capability."""

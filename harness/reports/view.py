@@ -15,7 +15,8 @@ from functools import cached_property
 from utf8cert.harness.check.baseline import Baseline, Key
 from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.compare import Difference
-from utf8cert.harness.check.run import Report, vector_index
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.vectors.model import Level, Vector
 

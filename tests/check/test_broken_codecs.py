@@ -10,9 +10,10 @@ from functools import cache
 import pytest
 
 from utf8cert.harness.check.compare import Difference, compare_decode
-from utf8cert.harness.check.diagnose import describe_text
+from utf8cert.harness.check.describe import describe_text
 from utf8cert.harness.check.expected import expectation_for
-from utf8cert.harness.check.run import Report, run_check
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import run_check
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors

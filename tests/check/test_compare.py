@@ -20,7 +20,7 @@ from utf8cert.harness.check.compare import (
     compare_replace,
     compare_validate,
 )
-from utf8cert.harness.check.diagnose import describe_bytes, describe_text
+from utf8cert.harness.check.describe import describe_bytes, describe_text
 from utf8cert.harness.check.expected import (
     Expected,
     ExpectedEncoding,

@@ -25,13 +25,8 @@ from leftovers import survivors, tagged_environment
 
 from utf8cert.harness.check.coverage import THRESHOLD, Coverage
 from utf8cert.harness.check.interrupt import Stop, watching
-from utf8cert.harness.check.run import (
-    Report,
-    capabilities_for,
-    check_vector,
-    only_these,
-    run_check,
-)
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import capabilities_for, check_vector, only_these, run_check
 from utf8cert.harness.check.schedule import schedule
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.codec.spec import load_codec

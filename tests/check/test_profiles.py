@@ -5,17 +5,20 @@ fingerprint naming it, and fail the profile on exactly one added deviation."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from functools import cache
 
 import pytest
 
-from utf8cert.harness.check.expected import encoding_for, expectation_for
+from utf8cert.harness.check.expected import Decoded, encoding_for, expectation_for
 from utf8cert.harness.check.profiles import PROFILES, profile_named
-from utf8cert.harness.check.run import Report, run_check
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
-from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.vectors.model import DecodeVector, VectorSet
 
 DIALECTS = {
     "python-surrogatepass": "Surrogatepass",
@@ -57,7 +60,7 @@ def report(codec: str, profile: str, every_vector: bool = True) -> Report:
     return run_check(loaded, chosen, only=ONE_SHOT, profile=PROFILES[profile])
 
 
-def decoded(profile: str, hex_bytes: str) -> str | None:
+def decoded(profile: str, hex_bytes: str) -> Decoded | None:
     """Return what the profile expects strict decoding to give (None: a refusal)."""
     return profile_named(profile).expect(expectation_for(bytes.fromhex(hex_bytes))).text
 
@@ -115,6 +118,30 @@ def test_rfc2279_reads_surrogates_as_values_and_writes_up_to_0x7fffffff() -> Non
     assert decoded("rfc2279", "c0 80") is None
 
 
+def test_rfc2279_reads_every_row_of_its_table_in_the_shortest_form_only() -> None:
+    # RFC 2279 §2's table, the first and last value of each row RFC 3629 §3 took away (values
+    # above U+10FFFF, which no str holds: code points); §6: shortest forms only.
+    assert decoded("rfc2279", "f4 90 80 80") == (0x110000,)
+    assert decoded("rfc2279", "41 f7 bf bf bf") == (0x41, 0x1FFFFF)
+    assert decoded("rfc2279", "f8 88 80 80 80") == (0x200000,)
+    assert decoded("rfc2279", "fb bf bf bf bf") == (0x3FFFFFF,)
+    assert decoded("rfc2279", "fc 84 80 80 80 80") == (0x4000000,)
+    assert decoded("rfc2279", "fd bf bf bf bf bf") == (0x7FFFFFFF,)
+    for form in ("f0 8f bf bf", "f8 87 bf bf bf", "fc 83 bf bf bf bf", "c1 bf"):
+        assert decoded("rfc2279", form) is None, form
+    assert decoded("rfc2279", "fe") is None  # no row of the table begins with FE or FF
+    # A form cut short is one maximal subpart (Unicode §3.9 D93b on RFC 2279's table).
+    rfc2279 = profile_named("rfc2279")
+    cut = rfc2279.expect(expectation_for(bytes.fromhex("41 f8 88 80 80 42")), "replace")
+    assert cut.replaced == "A\ufffdB"
+    assert [(e.offset, e.length) for e in cut.errors] == [(1, 4)]
+    # An overlong F8 form: F8 alone, then four stray continuation bytes, as RFC 3629 reads it.
+    overlong = rfc2279.expect(expectation_for(bytes.fromhex("f8 80 80 80 80")), "replace")
+    assert overlong.replaced == "\ufffd" * 5
+    mixed = rfc2279.expect(expectation_for(bytes.fromhex("f4 90 80 80 ff")), "replace")
+    assert mixed.replaced == (0x110000, 0xFFFD)
+
+
 def test_whatwg_skips_a_leading_bom_and_encodes_usvstrings() -> None:
     # Encoding Standard "UTF-8 decode" skips a leading BOM; WebIDL's USVString conversion
     # makes a lone surrogate U+FFFD before "UTF-8 encode".
@@ -125,9 +152,11 @@ def test_whatwg_skips_a_leading_bom_and_encodes_usvstrings() -> None:
 
 
 def test_every_profile_leaves_well_formed_utf8_and_other_errors_as_rfc3629_reads_them() -> None:
-    expected = expectation_for(bytes.fromhex("41 e2 82 ac c0 af e0 80 af f5 80"))
+    expected = expectation_for(bytes.fromhex("41 e2 82 ac c0 af e0 80 af fe 80"))
+    beyond = expectation_for(bytes.fromhex("41 f5 80"))  # RFC 2279 reads a cut 4-octet form
     for profile in PROFILES.values():
         assert profile.expect(expected) is expected, profile.name
+        assert (profile.expect(beyond) is beyond) != (profile.name == "rfc2279"), profile.name
         assert profile.waives or profile.is_reference, profile.name
 
 
@@ -187,3 +216,41 @@ def test_a_codec_no_dialect_explains_is_told_so() -> None:
     assert checked.fingerprint().closest is None
     assert checked.fingerprint().sentence() == "no dialect profile explains its must differences"
     assert "no dialect profile explains" in checked.verdict()
+
+
+def test_a_codec_stricter_than_a_profile_somewhere_is_not_said_to_fit_it() -> None:
+    # Every must difference of a reader of RFC 2279's long forms that refuses surrogates is one
+    # RFC 2279 allows; but RFC 2279 reads surrogates, so --profile rfc2279 would fail it.
+    checked = run_check(load_codec("dialect_codecs:BeyondUnicode"), touched(), only=("decode",))
+    likeness = checked.fingerprint()
+    assert likeness.total and likeness.fitting == ()
+    assert likeness.closest == "rfc2279" and likeness.explained == likeness.total
+    what, where = likeness.contradicted.split(": ")
+    assert what == "rejected well-formed input"
+    named = {v.id: v for v in vectors()}[where.split(", ")[0]]
+    assert isinstance(named, DecodeVector)
+    assert re.search(rb"\xed[\xa0-\xbf][\x80-\xbf]", named.data), "an encoded surrogate"
+    assert "does as RFC 3629 where RFC 2279 UTF-8 differs" in checked.verdict()
+    under = run_check(
+        load_codec("dialect_codecs:BeyondUnicode"),
+        touched(),
+        only=("decode",),
+        profile=PROFILES["rfc2279"],
+    )
+    assert {d.what for d in under.differences if d.level == "must"} == {
+        "rejected well-formed input"
+    }
+    assert {d.vector[:4] for d in under.differences} <= {"sur-", "sec-", "bnd-", "u39-"}
+
+
+def test_glibc_reads_the_long_forms_as_rfc_2279_does_and_refuses_surrogates() -> None:
+    adapter = PYTHON_ADAPTERS["glibc-mbrtowc"]
+    if (reason := adapter.unavailable()) is not None:
+        pytest.skip(f"adapter:glibc-mbrtowc is unavailable here: {reason}")
+    codec = load_codec("adapter:glibc-mbrtowc")
+    checked = run_check(codec, touched(), only=("decode",), profile=PROFILES["rfc2279"])
+    # Values above U+10FFFF, in four to six octets, are RFC 2279's reading: no difference left.
+    assert not any(d.vector.startswith(("leg-", "oor-")) for d in checked.differences)
+    musts = {d.what for d in checked.differences if d.level == "must"}
+    assert musts == {"rejected well-formed input"}  # the surrogates RFC 2279 reads
+    assert "closest to RFC 2279 UTF-8" in run_check(codec, touched(), only=("decode",)).verdict()

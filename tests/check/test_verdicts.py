@@ -13,10 +13,17 @@ from pathlib import Path
 import pytest
 from declining_codecs import Declining, any_surrogate, over_64_kib
 
-from utf8cert.harness.check.compare import compare_decode, compare_encode, compare_replace
+from utf8cert.harness.check.compare import (
+    Difference,
+    compare_decode,
+    compare_encode,
+    compare_replace,
+)
 from utf8cert.harness.check.coverage import THRESHOLD
 from utf8cert.harness.check.expected import ExpectedEncoding, expectation_for
-from utf8cert.harness.check.run import Report, run_check
+from utf8cert.harness.check.profiles import PROFILES
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import run_check
 from utf8cert.harness.check.schedule import DEPTHS
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.codec.interface import (
@@ -179,6 +186,39 @@ def test_a_decoder_that_returns_0x110000_accepted_ill_formed_input(
     out = " ".join(capsys.readouterr().out.split())
     assert "[decode, as-is] must: accepted ill-formed input" in out
     assert "codec: U+110000" in out
+
+
+def rfc2279_differences(
+    answer: Returned | Refused, hex_bytes: str, replace: bool = False
+) -> list[Difference]:
+    """Return the differences from the rfc2279 profile (less those it allows) of one answer."""
+    compare = compare_replace if replace else compare_decode
+    found = compare(
+        Always(answer), expectation_for(bytes.fromhex(hex_bytes)), LABEL, PROFILES["rfc2279"]
+    )
+    return [difference for difference in found if not difference.allowed_by]
+
+
+def test_values_above_u10ffff_are_judged_by_code_point_under_rfc_2279() -> None:
+    # RFC 2279 §2 reads F4 90 80 80 as 0x110000 and F8 88 80 80 80 as 0x200000; no str holds
+    # them, so the profile's expectation and the codec's answer are code points.
+    data = "41 f4 90 80 80 f8 88 80 80 80"
+    assert rfc2279_differences(Returned((0x41, 0x110000, 0x200000)), data) == []
+    (wrong,) = rfc2279_differences(Returned((0x41, 0x110000, 0x200001)), data)
+    assert (wrong.level, wrong.what, wrong.marks) == ("must", "wrong text", ((5, 10),))
+    assert wrong.expected == "U+0041 U+110000 U+200000"
+    (refused,) = rfc2279_differences(Refused("no", 1), data)
+    assert (refused.level, refused.what) == ("must", "rejected well-formed input")
+    (strict,) = rfc2279_differences(Returned("A"), data)
+    assert (strict.level, strict.what) == ("must", "lost the end of the text")
+    # One U+FFFD per maximal subpart of RFC 2279's table: F8 88 80 cut short by 41 is one.
+    cut = "f4 90 80 80 f8 88 80 41"
+    assert rfc2279_differences(Returned((0x110000, 0xFFFD, 0x41)), cut, replace=True) == []
+    three = Returned((0x110000, 0xFFFD, 0xFFFD, 0xFFFD, 0x41))
+    (count,) = rfc2279_differences(three, cut, replace=True)
+    assert (count.level, count.what) == ("should", "wrong U+FFFD count")
+    (made,) = rfc2279_differences(Returned((0x110000, 0x3FFFF, 0x41)), cut, replace=True)
+    assert (made.level, made.what) == ("must", "decoded ill-formed bytes as characters")
 
 
 def test_a_signature_is_graded_may_alone_and_a_wrong_fffd_count_keeps_should() -> None:
