@@ -3,7 +3,8 @@
 
     pytest --utf8-codec SPEC [--utf8-vectors PATH] [--utf8-fail-on must|should|may]
                              [--utf8-baseline FILE] [--utf8-profile NAME]
-                             [--utf8-isolate] [--utf8-timeout S] [--utf8-depth default|full]
+                             [--utf8-isolate] [--utf8-timeout S] [--utf8-memory MIB]
+                             [--utf8-depth default|full]
 
 collects the conformance suite, from any directory, as one test item per vector and capability
 (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), so -k (by theme or id), -x, --junitxml and -n (xdist)
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import pytest
 
@@ -30,10 +31,14 @@ FAIL_ON = "--utf8-fail-on"
 BASELINE = "--utf8-baseline"
 ISOLATE = "--utf8-isolate"
 TIMEOUT = "--utf8-timeout"
+MEMORY = "--utf8-memory"
 DEPTH = "--utf8-depth"
 PROFILE = "--utf8-profile"
 PLUGIN_NAME = "utf8cert-suite"
 DEFAULT_TIMEOUT = 10.0
+DEFAULT_MEMORY_MB = 2048
+"""As harness/codec/children.py's (this module imports only pytest; a test keeps them equal)."""
+Number = TypeVar("Number", int, float)
 
 
 def ini_name(option: str) -> str:
@@ -76,6 +81,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"seconds allowed per call in a child process (default: {DEFAULT_TIMEOUT:g})",
     )
     group.addoption(
+        MEMORY,
+        type=int,
+        metavar="MIB",
+        help="MiB a codec in a child process may allocate (--utf8-isolate, cmd:; default: 2048)",
+    )
+    group.addoption(
         DEPTH,
         choices=("default", "full"),
         help="full: every variant of every vector (default: the variants spread over them)",
@@ -86,7 +97,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             ini_name(option), f"as {option} (the command line wins)", type=kind, default=default
         )
 
-    for option in (CODEC, FAIL_ON, BASELINE, PROFILE, TIMEOUT, DEPTH):
+    for option in (CODEC, FAIL_ON, BASELINE, PROFILE, TIMEOUT, MEMORY, DEPTH):
         ini(option, "string", None)
     ini(VECTORS, "paths", [])
     ini(ISOLATE, "bool", False)
@@ -108,11 +119,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     from utf8cert.harness.plugin.suite import SuitePlugin
 
-    timeout = setting(config, TIMEOUT) or DEFAULT_TIMEOUT
-    try:
-        seconds = float(str(timeout))
-    except ValueError:
-        raise pytest.UsageError(f"utf8cert: utf8_timeout = {timeout!r}: not a number") from None
+    seconds = _number(config, TIMEOUT, DEFAULT_TIMEOUT, float)
+    memory = _number(config, MEMORY, DEFAULT_MEMORY_MB, int)
     config.pluginmanager.register(
         SuitePlugin.from_options(
             str(spec),
@@ -123,9 +131,21 @@ def pytest_configure(config: pytest.Config) -> None:
             isolate=bool(setting(config, ISOLATE)),
             timeout=seconds,
             depth=str(setting(config, DEPTH) or "default"),
+            memory_mb=memory,
         ),
         PLUGIN_NAME,
     )
+
+
+def _number(config: pytest.Config, option: str, default: Number, kind: type[Number]) -> Number:
+    """Return a numeric option's value (`default` when not set); UsageError if not a number."""
+    value = setting(config, option)
+    if value in (None, ""):
+        return default
+    try:
+        return kind(str(value))
+    except ValueError:
+        raise pytest.UsageError(f"utf8cert: {ini_name(option)} = {value!r}: not a number") from None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

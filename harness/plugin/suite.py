@@ -6,6 +6,7 @@ the plugin only when the suite is asked for."""
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from utf8cert.harness.check.profiles import RFC3629, profile_named
 from utf8cert.harness.check.report import utf8cert_version
 from utf8cert.harness.check.run import capabilities_for, check_vector, vector_index
 from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
+from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.codec.python_codec import describe_exception
@@ -123,8 +125,10 @@ def load_suite(
     isolate: bool = False,
     timeout: float = 10.0,
     depth: str = "default",
+    memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> Suite:
-    """Return the suite for a codec (spec or Codec); SuiteError (one line) if it cannot load."""
+    """Return the suite for a codec (spec or Codec); SuiteError (one line) if it cannot load.
+    `memory_mb` is the MiB a codec in a child process may allocate (--utf8-isolate, cmd:)."""
     if fail_on not in LEVELS:
         raise SuiteError(f"fail_on must be one of {', '.join(LEVELS)}, not {fail_on!r}")
     try:
@@ -135,11 +139,13 @@ def load_suite(
     if depth not in DEPTHS:
         raise SuiteError(f"depth must be one of {', '.join(DEPTHS)}, not {depth!r}")
     how_deep = DEPTHS[DEPTHS.index(depth)]
+    if memory_mb < 1:
+        raise SuiteError(f"the memory limit must be at least 1 MiB, not {memory_mb}")
     try:
         vector_set = load_vectors(vectors)
         known = load_baseline(baseline) if baseline is not None else None
         if codec is None or isinstance(codec, str):
-            codec = load_codec(codec, isolate=isolate, timeout=timeout)
+            codec = load_codec(codec, isolate=isolate, timeout=timeout, memory_mb=memory_mb)
         if known is not None:
             known = known.matching(codec.spec, None if dialect.is_reference else dialect.name)
     except (VectorLoadError, CodecSpecError, BaselineError) as error:
@@ -151,6 +157,8 @@ def load_suite(
     paths = tuple(str(path) for path in vectors)
     named = None if dialect.is_reference else dialect.name
     rerun = Rerun(codec.spec, isolate, timeout, named, paths, user_vector_ids(vector_set))
+    if memory_mb != DEFAULT_MEMORY_MB:  # a memory failure reproduces under the same limit only
+        rerun = dataclasses.replace(rerun, memory=memory_mb)
     return Suite(codec, vector_set, level, known, rerun, dialect, how_deep)
 
 
@@ -267,6 +275,7 @@ class SuitePlugin:
         isolate: bool,
         timeout: float,
         depth: str = "default",
+        memory_mb: int = DEFAULT_MEMORY_MB,
     ) -> SuitePlugin:
         """Return the plugin for the command-line options; pytest.UsageError (one line) if bad."""
         try:
@@ -279,6 +288,7 @@ class SuitePlugin:
                 isolate=isolate,
                 timeout=timeout,
                 depth=depth,
+                memory_mb=memory_mb,
             )
         except SuiteError as error:
             raise pytest.UsageError(f"utf8cert: {error}") from None
@@ -287,6 +297,8 @@ class SuitePlugin:
         words += ["--utf8-baseline", baseline] if baseline else []
         words += ["--utf8-profile", profile] if profile else []
         words += ["--utf8-isolate", "--utf8-timeout", f"{timeout:g}"] if isolate else []
+        if memory_mb != DEFAULT_MEMORY_MB and (isolate or spec.startswith("cmd:")):
+            words += ["--utf8-memory", str(memory_mb)]
         words += ["--utf8-depth", depth] if depth != "default" else []
         if not isinstance(suite.codec, ProcessCodec):
             suite.note = fatal_note(words)

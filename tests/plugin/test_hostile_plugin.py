@@ -18,6 +18,8 @@ import pytest
 from hostile_codecs import MARK, c0_vectors
 from leftovers import survivors, tagged_environment
 
+from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
+from utf8cert.harness.plugin import pytest_plugin
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import EncodeVector
 
@@ -156,3 +158,28 @@ def test_a_vector_file_the_loader_trips_on_is_a_usage_error(tmp_path: Path) -> N
     assert "INTERNALERROR" not in done.stdout + done.stderr
     errors = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(errors) == 1 and errors[0].startswith("ERROR: utf8cert: ")
+
+
+def test_a_memory_limit_fails_a_hog_as_memory_and_its_reproducer_carries_the_limit(
+    tmp_path: Path,
+) -> None:
+    # HogOnC0 takes 1 GiB on C0: granted under the default 2048 MiB, refused under 256.
+    (tmp_path / "pytest.ini").write_text("[pytest]\nutf8_memory = 256\n", encoding="utf-8")
+    spec = "hostile_codecs:HogOnC0"
+    done, tag = pytest_run(tmp_path, "--utf8-codec", spec, "--utf8-isolate", "-k", "sec-1[")
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
+    assert "ran out of memory" in done.stdout
+    assert "crashed" not in done.stdout
+    assert f"utf8cert check {spec} --isolate --timeout 10 --memory 256 --input" in done.stdout
+    granted, _ = pytest_run(
+        tmp_path, "--utf8-codec", spec, "--utf8-isolate", "--utf8-memory", "2048", "-k", "sec-1["
+    )
+    assert granted.returncode == pytest.ExitCode.OK, granted.stdout + granted.stderr
+    refused, _ = pytest_run(tmp_path, "--utf8-codec", spec, "--utf8-memory", "0")
+    assert refused.returncode == pytest.ExitCode.USAGE_ERROR
+    assert "the memory limit must be at least 1 MiB, not 0" in refused.stderr
+    assert survivors(tag) == []
+
+
+def test_the_plugins_default_memory_limit_is_the_codec_wings() -> None:
+    assert pytest_plugin.DEFAULT_MEMORY_MB == DEFAULT_MEMORY_MB
