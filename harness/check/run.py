@@ -20,6 +20,7 @@ from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Contradictions
 from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.check.layouts import LayoutTally
+from utf8cert.harness.check.prefetch import prefetched
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.report import Report
@@ -187,8 +188,9 @@ def run_check(
             plan = plans.plan(vector)
             # Counted apart until the vector is done, so that a stopped run counts whole vectors.
             counted = Coverage()
+            asking = prefetched(codec, vector, capabilities, plan)  # a program: pipelined
             found = check_vector(
-                counted.watch(codec),
+                counted.watch(asking),
                 vector,
                 capabilities,
                 profile,

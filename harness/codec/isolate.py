@@ -157,6 +157,12 @@ class ProcessCodec:
         (several in flight) when the program speaks version 2, asked one by one otherwise."""
         return Batch(self, requests).run()
 
+    def ask_until_failure(self, requests: Sequence[Request]) -> list[Outcome]:
+        """Return the program's answers to the requests, in order, pipelined as `ask_all`,
+        up to the first that failed (crash, timeout, memory, protocol), that one included: the
+        rest are not asked, so that a caller may skip what a failure makes pointless."""
+        return Batch(self, requests).run_until_failure()
+
     def ask(self, request: Request) -> Outcome:
         """Return the program's answer to one request."""
         return Batch(self, [request]).run()[0]

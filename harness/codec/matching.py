@@ -95,9 +95,31 @@ class Batch:
         index, kind, message, how many were in flight)."""
         longest = max(map(len, self.lines.values()), default=0)
         self.line_limit = max(1 << 20, 8 * longest + LINE_SLACK)
+        self.until_failure = False
+        """Stop at the first request that fails: the rest are not asked (run_until_failure)."""
 
     def run(self) -> list[Outcome]:
         """Return the outcome of every request, in order, having asked the program."""
+        self._ask()
+        assert all(outcome is not None for outcome in self.outcomes)
+        return [outcome for outcome in self.outcomes if outcome is not None]
+
+    def run_until_failure(self) -> list[Outcome]:
+        """Return the outcomes of the requests up to the first that failed, that one included
+        (of all of them when none failed); the program is not asked the rest. Answers come in
+        order, so every request before the failing one has its answer."""
+        self.until_failure = True
+        self._ask()
+        answered: list[Outcome] = []
+        for outcome in self.outcomes:
+            if outcome is None:
+                break
+            answered.append(outcome)
+        return answered
+
+    def _ask(self) -> None:
+        """Ask the program the requests, until each has its outcome (or one has failed, when
+        `until_failure`)."""
         from utf8cert.harness.codec.isolate import StartError, failed_start
 
         while self.queue or self.flight:
@@ -133,8 +155,6 @@ class Batch:
                 f"{message}, with {count} requests in flight; asked again one at a time, "
                 "none of them failed (a fault that does not recur)",
             )
-        assert all(outcome is not None for outcome in self.outcomes)
-        return [outcome for outcome in self.outcomes if outcome is not None]
 
     def _settle(self) -> float:
         """Return how long to wait for a second line after the last answer before asking on:
@@ -238,7 +258,13 @@ class Batch:
             self.outcomes[culprit] = Failed(kind, message)
             if culprit in self.queue:
                 self.queue.remove(culprit)
-        again = [sent.index for sent in self.flight if sent.index != culprit]
+            if self.until_failure:
+                self.queue.clear()
+        again = (
+            []
+            if culprit is not None and self.until_failure
+            else [sent.index for sent in self.flight if sent.index != culprit]
+        )
         self.flight.clear()
         self.flight_bytes = 0
         self.queue.extendleft(reversed(again))

@@ -20,6 +20,7 @@ from utf8cert.harness.check.baseline import Baseline, BaselineError, load_baseli
 from utf8cert.harness.check.breaker import Guard, Note
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
+from utf8cert.harness.check.prefetch import prefetched
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629, profile_named
 from utf8cert.harness.check.report import utf8cert_version
@@ -109,9 +110,8 @@ class Suite:
         none); Interrupted when `stop` is told to stop."""
         plan = self.schedule.plan(vector)
         guard = Guard(Stop() if stop is None else stop, self.note)
-        found = check_vector(
-            self.codec, vector, (capability,), self.profile, plan=plan, guard=guard
-        )
+        asking = prefetched(self.codec, vector, (capability,), plan)  # a program: pipelined
+        found = check_vector(asking, vector, (capability,), self.profile, plan=plan, guard=guard)
         return [difference for difference in found if not difference.allowed_by]
 
 

@@ -298,3 +298,20 @@ def test_a_node_program_out_of_memory_is_a_memory_failure_quoting_what_node_said
         assert codec.decode(b"") == Returned("")
     finally:
         codec.close()
+
+
+@pytest.mark.parametrize("mode", ["hang", "exit", "garbage"])
+def test_asked_until_failure_the_answers_stop_at_the_failing_request(
+    program: Callable[..., ProcessCodec], calm: list[Outcome], mode: str
+) -> None:
+    # What a check would skip after a hang or a crash (its circuit breaker) must not cost a
+    # hang or a crash each: the prefetch of a vector's questions stops at the first failure.
+    codec = program(2, mode)
+    outcomes = codec.ask_until_failure(REQUESTS)
+    assert len(outcomes) == PROVOKING + 1
+    assert outcomes[:PROVOKING] == calm[:PROVOKING]
+    failure = outcomes[PROVOKING]
+    assert isinstance(failure, Failed)
+    assert failure.kind == {"hang": "timeout", "exit": "crash", "garbage": "protocol"}[mode]
+    # The program is still there to ask the rest, one by one.
+    assert codec.ask(REQUESTS[PROVOKING + 1]) == calm[PROVOKING + 1]

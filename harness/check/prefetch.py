@@ -1,0 +1,108 @@
+"""A vector's questions asked all at once: what the check will ask of one vector, in the order it
+asks, sent together to a codec that can take them so (a program speaking protocol version 2 has
+many in flight), then handed back one by one as the check asks them.
+
+The check itself stays a loop of single questions (compare.py asks and judges each in turn), so
+the prefetch is only a faster way to the same answers:
+
+- it stops at the first question that fails (a crash, a hang, a memory or protocol failure):
+  what the circuit breaker would skip after it (breaker.py) is never sent, and the rest is asked
+  one by one, as without a prefetch;
+- a question asked that was not foreseen, or asked in another order, is asked of the codec
+  then; a foreseen question the check skips is dropped.
+
+A codec in this process gains nothing from it and is asked directly.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from utf8cert.harness.check.compare import chunkings
+from utf8cert.harness.check.variants import Plan, decode_variants, encode_variants
+from utf8cert.harness.codec.interface import Capability, Codec, Outcome
+from utf8cert.harness.codec.protocol import Request, outcome_of
+from utf8cert.harness.vectors.model import EncodeVector, Vector
+
+
+def planned(vector: Vector, capabilities: Sequence[Capability], plan: Plan) -> list[Request]:
+    """Return the requests `check_vector` puts to a codec for one vector, in its order: each
+    variant on each capability, an incremental decoder every chunking with and without a final
+    empty chunk ([] when no capability applies)."""
+    if isinstance(vector, EncodeVector):
+        if "encode" not in capabilities:
+            return []
+        return [Request("encode", scalars=e.scalars) for _, e in encode_variants(vector, plan)]
+    requests = []
+    for variant in decode_variants(vector, plan):
+        expected = variant.expected
+        for capability in capabilities:
+            if capability != "incremental":
+                requests.append(Request(capability, data=expected.data))
+                continue
+            for _, chunks in chunkings(expected, variant.cuts, variant.bytewise):
+                for final_empty in (False, True):
+                    requests.append(
+                        Request(capability, chunks=tuple(chunks), final_empty=final_empty)
+                    )
+    return requests
+
+
+def prefetched(
+    codec: Codec, vector: Vector, capabilities: Sequence[Capability], plan: Plan
+) -> Codec:
+    """Return `codec` with the answers to the questions one vector puts to it asked at once,
+    when it can take them so (a codec with `ask_until_failure`: isolate.ProcessCodec); else
+    `codec` itself."""
+    ask = getattr(codec, "ask_until_failure", None)
+    if not callable(ask):
+        return codec
+    requests = planned(vector, capabilities, plan)
+    if not requests:
+        return codec
+    return Prefetched(codec, requests, ask(requests))
+
+
+class Prefetched:
+    """A codec whose answers to some requests were asked ahead; every other answer is asked."""
+
+    def __init__(self, codec: Codec, requests: Sequence[Request], answers: list[Outcome]) -> None:
+        self.codec = codec
+        self.spec, self.description = codec.spec, codec.description
+        self.capabilities = codec.capabilities
+        self.ahead = deque(zip(requests, answers, strict=False))
+        """The requests asked ahead and their answers, in order, until one failed."""
+
+    def _answer(self, request: Request) -> Outcome:
+        """Return the answer asked ahead to `request`, dropping the ones asked ahead before it
+        that the check skipped; or, when it was not asked ahead, the codec's answer now."""
+        while self.ahead:
+            asked, outcome = self.ahead.popleft()
+            if asked == request:
+                return outcome
+        return outcome_of(self.codec, request)
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the answer to a strict decode of `data`."""
+        return self._answer(Request("decode", data=data))
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the answer to a U+FFFD-replacing decode of `data`."""
+        return self._answer(Request("replace", data=data))
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the verdict on `data`."""
+        return self._answer(Request("validate", data=data))
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the answer to encoding `scalars`."""
+        return self._answer(Request("encode", scalars=tuple(scalars)))
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the answer to an incremental decode of `chunks`."""
+        return self._answer(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
+
+    def close(self) -> None:
+        """Release the codec."""
+        self.codec.close()

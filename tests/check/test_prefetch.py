@@ -1,0 +1,99 @@
+"""The prefetch of a vector's questions (harness/check/prefetch.py): it foresees every question
+the check asks, in the check's order, so a program answers them pipelined; the report is the
+one asking one by one gives; what it did not foresee is still asked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import pytest
+
+from utf8cert.harness.check.prefetch import Prefetched, planned, prefetched
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import capabilities_for, run_check
+from utf8cert.harness.check.schedule import schedule
+from utf8cert.harness.codec.interface import CAPABILITIES, Codec, Outcome
+from utf8cert.harness.codec.protocol import Request, outcome_of
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import VectorSet
+
+
+class Asked:
+    """A codec in this process that can also be asked many requests at once, as a program is
+    (`ask_until_failure`), recording what it is asked and how."""
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.spec, self.description = codec.spec, codec.description
+        self.capabilities = codec.capabilities
+        self.ahead: list[Request] = []
+        self.alone: list[Request] = []
+
+    def ask_until_failure(self, requests: Sequence[Request]) -> list[Outcome]:
+        self.ahead += requests
+        return [outcome_of(self.codec, request) for request in requests]
+
+    def _alone(self, request: Request) -> Outcome:
+        self.alone.append(request)
+        return outcome_of(self.codec, request)
+
+    def decode(self, data: bytes) -> Outcome:
+        return self._alone(Request("decode", data=data))
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        return self._alone(Request("replace", data=data))
+
+    def validate(self, data: bytes) -> Outcome:
+        return self._alone(Request("validate", data=data))
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        return self._alone(Request("encode", scalars=tuple(scalars)))
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        return self._alone(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
+
+    def close(self) -> None:
+        self.codec.close()
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+def shown(report: Report) -> list[tuple[str, str, str, str, str, str]]:
+    return [
+        (d.vector, d.variant, d.capability, d.level, d.what, d.actual) for d in report.differences
+    ]
+
+
+@pytest.mark.parametrize("spec", ["codec:utf-8", "broken_codecs:NaiveBitDecoder"])
+def test_every_question_of_a_check_is_asked_ahead_and_the_report_is_unchanged(spec: str) -> None:
+    asked = Asked(load_codec(spec))
+    prefetching = run_check(asked, vectors())
+    assert asked.alone == []  # every question foreseen, in the check's order
+    assert asked.ahead
+    one_by_one = run_check(load_codec(spec), vectors())
+    assert shown(prefetching) == shown(one_by_one)
+    assert prefetching.coverage.asked == one_by_one.coverage.asked
+
+
+def test_a_question_not_foreseen_is_asked_and_the_foreseen_ones_it_passes_are_dropped() -> None:
+    asked = Asked(load_codec("codec:utf-8"))
+    requests = [Request("decode", data=b"a"), Request("decode", data=b"b")]
+    codec = Prefetched(asked, requests, asked.ask_until_failure(requests))
+    assert codec.decode(b"b") == outcome_of(asked.codec, requests[1])  # "a" skipped
+    assert codec.decode(b"a") == outcome_of(asked.codec, requests[0])  # no longer ahead
+    assert asked.alone == [requests[0]]
+
+
+def test_only_a_codec_that_takes_many_requests_at_once_is_prefetched() -> None:
+    codec = load_codec("codec:utf-8")
+    vector = next(iter(vectors()))
+    plan = schedule(vectors(), "default").plan(vector)
+    capabilities = capabilities_for(vector, CAPABILITIES)
+    assert prefetched(codec, vector, capabilities, plan) is codec
+    assert isinstance(prefetched(Asked(codec), vector, capabilities, plan), Prefetched)
+    assert planned(vector, capabilities, plan)
