@@ -11,7 +11,7 @@ collects the conformance suite, from any directory, as one test item per vector 
 apply. Each option has an ini key of the same name with underscores (`utf8_codec = ...` in
 `[tool.pytest.ini_options]`), so that `pytest` alone certifies a project's codec; the command line
 wins over the ini file. This module imports only pytest: the suite itself
-(harness/plugin/suite.py) is imported when it is asked for.
+(harness/plugin/suite.py, items.py) is imported when it is asked for.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def pytest_configure(config: pytest.Config) -> None:
     spec = setting(config, CODEC)
     if not spec:
         return
-    from utf8cert.harness.plugin.suite import SuitePlugin
+    from utf8cert.harness.plugin.items import SuitePlugin
 
     seconds = _number(config, TIMEOUT, DEFAULT_TIMEOUT, float)
     memory = _number(config, MEMORY, DEFAULT_MEMORY_MB, int)
@@ -171,6 +171,6 @@ def conformance_suite(
     `codec` is a spec string or a Codec. Each failing item shows the same explanation as
     `utf8cert check`.
     """
-    from utf8cert.harness.plugin.suite import suite_function
+    from utf8cert.harness.plugin.items import suite_function
 
     return suite_function(codec, vectors=vectors, fail_on=fail_on, baseline=baseline)
