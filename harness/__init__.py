@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         Refused,
         Returned,
     )
-    from utf8cert.harness.codec.python_codec import NotApplicable, Refusal
+    from utf8cert.harness.codec.raised import NotApplicable, Refusal
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.codec.wrappers import (
         CBOR_TEXT,
@@ -58,8 +58,8 @@ _HOME = {
     "Refused": "codec.interface",
     "Failed": "codec.interface",
     "Inapplicable": "codec.interface",
-    "NotApplicable": "codec.python_codec",
-    "Refusal": "codec.python_codec",
+    "NotApplicable": "codec.raised",
+    "Refusal": "codec.raised",
     "load_codec": "codec.spec",
     "JSON_STRING": "codec.wrappers",
     "MSGPACK_STR": "codec.wrappers",

@@ -27,7 +27,7 @@ from utf8cert.harness.check.fatal import Caller, caller
 from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import Capability, Codec, Failed, Inapplicable, Outcome
-from utf8cert.harness.codec.python_codec import crash
+from utf8cert.harness.codec.raised import crash
 
 SKIPPED: Final = Inapplicable("skipped: the codec crashed or hung on this vector already")
 """What a spared question gives the comparison: nothing asked, so no difference."""

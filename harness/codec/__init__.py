@@ -1,7 +1,8 @@
 """Codecs under test: what utf8cert can ask of a codec and how it reaches one.
 
 Owns the outcome types and the `Codec` protocol (`interface`), spec parsing (`spec`), the adapter
-for Python objects and registry codecs (`python_codec`), the `cmd:` line protocol and its Python
+for Python objects and registry codecs (`python_codec`; what a call did, as an outcome, and the
+adapter kit's exceptions in `raised`), the `cmd:` line protocol and its Python
 server (`protocol`, `serve`), process isolation (`isolate`: the program's pipes in `channel`,
 answers matched to requests in `matching`, the time a request may take in `pace`, children that
 cannot outlive utf8cert in `children`), telling the user's Ctrl-C from a codec's

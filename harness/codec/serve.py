@@ -30,7 +30,7 @@ from utf8cert.harness.codec.protocol import (
     parse_request,
     split_id,
 )
-from utf8cert.harness.codec.python_codec import describe_exception
+from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
 
 

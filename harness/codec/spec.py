@@ -23,7 +23,8 @@ from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_codec
 from utf8cert.harness.codec.protocol import GREETING
-from utf8cert.harness.codec.python_codec import PythonCodec, describe_exception
+from utf8cert.harness.codec.python_codec import PythonCodec
+from utf8cert.harness.codec.raised import describe_exception
 
 DEFAULT_SPEC = "codec:utf-8"
 

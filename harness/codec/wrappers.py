@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from utf8cert.harness.codec.python_codec import NotApplicable, Refusal, describe_exception
+from utf8cert.harness.codec.raised import NotApplicable, Refusal, describe_exception
 
 
 @dataclass(frozen=True)

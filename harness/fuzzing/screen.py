@@ -33,7 +33,8 @@ from utf8cert.harness.codec.interface import (
     Refused,
     Returned,
 )
-from utf8cert.harness.codec.python_codec import LARGEST_CODE_POINT, PythonCodec
+from utf8cert.harness.codec.python_codec import PythonCodec
+from utf8cert.harness.codec.raised import LARGEST_CODE_POINT
 from utf8cert.reference import (
     REPLACEMENT_CHARACTER,
     DecodeError,

@@ -22,7 +22,7 @@ from utf8cert.harness.check.run import capabilities_for, check_vector, vector_in
 from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
-from utf8cert.harness.codec.python_codec import describe_exception
+from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.reports.explain import Rerun, explain, grouped, user_vector_ids
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from utf8cert.harness.codec.python_codec import describe_exception
+from utf8cert.harness.codec.raised import describe_exception
 
 PACKAGE = "utf8cert.harness.codec.adapters"
 

@@ -15,7 +15,7 @@ import sys
 from array import array
 from typing import Any, Final
 
-from utf8cert.harness.codec.python_codec import Refusal
+from utf8cert.harness.codec.raised import Refusal
 
 SIZE_T_ERROR = ctypes.c_size_t(-1).value
 """(size_t) -1: what iconv and mbsnrtowcs return on an error."""
