@@ -1,10 +1,9 @@
-"""`utf8cert fuzz [SPEC]` and `utf8cert corpus build`: the fuzzing subcommands.
+"""`utf8cert fuzz [SPEC]`: returns 0 when the campaign found nothing, 1 when it found differences,
+2 for a usage or load error (one line on stderr).
 
-fuzz returns 0 when the campaign found nothing, 1 when it found differences, 2 for a usage or
-load error (one line on stderr); a campaign stopped by SIGINT, SIGTERM or SIGHUP is a campaign
-like another (libFuzzer is told, its summary printed), but a signal while the campaign's inputs
-are being turned into findings stops that, the rest kept for the next campaign, and returns 128 +
-the signal. corpus build returns 0, or 2.
+A campaign stopped by SIGINT, SIGTERM or SIGHUP is a campaign like another (libFuzzer is told, its
+summary printed), but a signal while the campaign's inputs are being turned into findings stops
+that, the rest kept for the next campaign, and returns 128 + the signal.
 """
 
 from __future__ import annotations
@@ -12,29 +11,22 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TextIO
+from typing import TYPE_CHECKING, Any
 
-from utf8cert.harness.check.profiles import PROFILES
-from utf8cert.harness.codec.interface import CAPABILITIES
-from utf8cert.harness.vectors.model import LEVELS
+from utf8cert.harness.cli.fuzz_options import add_fuzz_arguments
+from utf8cert.harness.cli.fuzz_view import ProgressView, say, show_found
 
 if TYPE_CHECKING:
-    from utf8cert.harness.fuzzing.campaign import Campaign, Progress
+    from utf8cert.harness.fuzzing.campaign import Campaign
     from utf8cert.harness.vectors.model import VectorSet
 
 INTERRUPTED = 72
 """libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
-REPRODUCER_SHOWN = 300
-"""Longer reproducer lines are left to the finding's .txt file."""
 
 
 def register(subcommands: Any) -> None:
-    """Add the `fuzz` and `corpus` subcommands' parsers."""
-    from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
-
+    """Add the `fuzz` subcommand's parser."""
     fuzz = subcommands.add_parser(
         "fuzz",
         help="fuzz a codec against the reference with atheris (libFuzzer)",
@@ -44,92 +36,13 @@ def register(subcommands: Any) -> None:
         "status: 0 nothing found, 1 findings, 2 usage or load error. libFuzzer flags go "
         "after `--` (e.g. -- -only_ascii=1).",
     )
-    # The libFuzzer flags after `--` never reach this parser: cli.main splits them off first
-    # (cli.PASSING_THROUGH) and hands them over as `arguments.passed`.
-    fuzz.add_argument(
-        "spec",
-        nargs="?",
-        metavar="SPEC",
-        help="the codec (default: codec:utf-8); libFuzzer flags go last, after `--`",
-    )
-    fuzz.add_argument("--max-time", type=int, metavar="S", help="stop after S seconds")
-    fuzz.add_argument("--runs", type=int, metavar="N", help="stop after N executions")
-    fuzz.add_argument(
-        "--max-len",
-        type=int,
-        default=DEFAULT_MAX_LEN,
-        metavar="N",
-        help=f"longest input in bytes (default {DEFAULT_MAX_LEN}: past the 64 KiB boundary)",
-    )
-    fuzz.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="worker processes (libFuzzer -fork=N)"
-    )
-    fuzz.add_argument(
-        "--artifacts", default="artifacts", metavar="DIR", help="where findings go (artifacts)"
-    )
-    fuzz.add_argument(
-        "--capability",
-        action="append",
-        choices=CAPABILITIES,
-        help="fuzz only this capability (repeatable; default: all the codec offers)",
-    )
-    fuzz.add_argument("--seed", type=int, metavar="N", help="libFuzzer's random seed")
-    fuzz.add_argument(
-        "--keep-going",
-        action="store_true",
-        help="collect every kind of difference instead of stopping at the first",
-    )
-    fuzz.add_argument(
-        "--fail-on", choices=LEVELS, default="must", help="least binding level that is a finding"
-    )
-    fuzz.add_argument(
-        "--timeout",
-        type=int,
-        default=DEFAULT_TIMEOUT,
-        metavar="S",
-        help=f"seconds one input may take before it is a hang (default {DEFAULT_TIMEOUT})",
-    )
-    fuzz.add_argument(
-        "--vectors",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="PATH",
-        help="extra vector files or directories to seed and splice from",
-    )
-    fuzz.add_argument(
-        "--baseline",
-        metavar="FILE",
-        help="known deviations (utf8cert check --write-baseline FILE): not findings",
-    )
-    fuzz.add_argument(
-        "--profile",
-        default="rfc3629",
-        choices=list(PROFILES),
-        help="judge against a named dialect instead of RFC 3629 (default: rfc3629)",
-    )
+    add_fuzz_arguments(fuzz)
     fuzz.set_defaults(run=run_fuzz)
-
-    corpus = subcommands.add_parser("corpus", help="manage the seed corpus")
-    actions = corpus.add_subparsers(dest="action", metavar="ACTION", required=True)
-    build = actions.add_parser(
-        "build",
-        help="write one seed file per vector input",
-        description="Write the seed corpus: one raw file per distinct vector input, named "
-        "after the vector; seeds of vectors that are gone are removed.",
-    )
-    build.add_argument(
-        "--out",
-        metavar="DIR",
-        help="where to write (default: corpus/seeds/ of utf8cert's source tree)",
-    )
-    build.add_argument(
-        "--vectors", action="extend", nargs="+", default=[], metavar="PATH", help="extra vectors"
-    )
-    build.set_defaults(run=run_corpus_build)
 
 
 def _positive(name: str, value: int | None) -> None:
+    """Return when `value` is not given or at least 1; UsageFailure (one line) naming `name` if
+    not."""
     from utf8cert.harness.cli.main import UsageFailure
 
     if value is not None and value < 1:
@@ -246,28 +159,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
-    say(progress.summary(len(findings), first_found))
-    for item in found:
-        if item.finding is None:
-            say(f"unreproduced {item.source}: {item.problem}")
-            continue
-        finding = item.finding
-        difference = finding.difference
-        say(
-            f"{difference.capability}: {difference.what} ({difference.level}), "
-            f"{len(finding.data)} bytes, on {', '.join(finding.capabilities)}\n"
-            f"  vector    {item.vector_file}"
-        )
-        assert item.vector_file is not None
-        line = item.vector_file.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[-1]
-        shown = line if len(line) <= REPRODUCER_SHOWN else f"see {item.vector_file.stem}.txt"
-        say(f"  {shown}")
-    if tally.lesser and not found:
-        weaker = LEVELS[LEVELS.index(campaign.fail_on) + 1]
-        say(
-            f"{tally.lesser:,} input(s) showed {weaker}-level differences: "
-            f"rerun with --fail-on {weaker} to make them findings"
-        )
+    show_found(found, progress.summary(len(findings), first_found), tally.lesser, campaign.fail_on)
     return 1 if found else 0
 
 
@@ -292,97 +184,6 @@ def _first_found(campaign: Campaign) -> float | None:
 
 
 def _tail(log: Path) -> str:
+    """Return the last line of libFuzzer's `log` that is not blank, "(no output)" if none is."""
     lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
     return lines[-1] if lines else "(no output)"
-
-
-def say(line: str, stream: TextIO | None = None) -> None:
-    """Print one line of the command's output, at once (rich is left to the live status line:
-    importing it would cost a tenth of the campaign's start)."""
-    print(line, file=sys.stdout if stream is None else stream, flush=True)
-
-
-def _live_status() -> Any:
-    """Return rich's live status line on stderr, started."""
-    from rich.console import Console
-
-    status = Console(stderr=True, highlight=False).status("starting libFuzzer")
-    status.start()
-    return status
-
-
-PROGRESS_EVERY: Final = 5.0
-"""Seconds between progress lines when stderr is not a terminal (a CI log, a file)."""
-
-
-class ProgressView:
-    """The campaign's progress on stderr: a live line on a terminal, refreshed as libFuzzer
-    reports; otherwise (a CI log, a file) a line every PROGRESS_EVERY seconds, from a thread
-    of its own, so that a campaign between libFuzzer's status lines still shows it is alive."""
-
-    def __init__(self, artifacts: Path) -> None:
-        self.pending = artifacts / "pending"
-        self.progress: Progress | None = None
-        self.stopped = threading.Event()
-        self.status = _live_status() if sys.stderr.isatty() else None
-        self.ticker = None
-        if self.status is None:
-            self.ticker = threading.Thread(target=self._tick, daemon=True)
-            self.ticker.start()
-        self.last_update = time.monotonic()
-
-    def _text(self, progress: Progress) -> str:
-        found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
-        return (
-            f"{progress.elapsed:.0f} s: {progress.executions:,} execs, "
-            f"{progress.per_second:,}/s, corpus {progress.corpus}, coverage "
-            f"{progress.coverage}, findings {found}"
-        )
-
-    def _tick(self) -> None:
-        while not self.stopped.wait(PROGRESS_EVERY):
-            if self.progress is not None:
-                say(self._text(self.progress), sys.stderr)
-
-    def show(self, progress: Progress) -> None:
-        """Note the campaign's state (shown at most twice a second on a terminal)."""
-        self.progress = progress
-        now = time.monotonic()
-        if self.status is None or now - self.last_update < 0.5:
-            return
-        self.last_update = now
-        self.status.update(self._text(progress))
-
-    def close(self) -> None:
-        """Stop showing progress."""
-        self.stopped.set()
-        if self.status is not None:
-            self.status.stop()
-        if self.ticker is not None:
-            self.ticker.join()
-
-
-def run_corpus_build(arguments: argparse.Namespace) -> int:
-    """Return 0 after writing the seed corpus, printing what changed."""
-    from utf8cert.harness.cli.main import UsageFailure
-    from utf8cert.harness.fuzzing.corpus import build_corpus, default_seeds
-    from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
-
-    out = default_seeds() if arguments.out is None else Path(arguments.out)
-    if out is None:
-        raise UsageFailure(
-            "corpus build: utf8cert is installed without its source tree (no corpus/seeds/ "
-            "beside it): give --out DIR"
-        )
-    try:
-        vectors = load_vectors(arguments.vectors)
-        change = build_corpus(vectors, out)
-    except VectorLoadError as error:
-        raise UsageFailure(str(error)) from None
-    except OSError as error:
-        raise UsageFailure(f"--out {out}: {error.strerror}") from None
-    print(
-        f"{out}: {change.written} written, {change.removed} removed, {change.unchanged} unchanged",
-        file=sys.stdout,
-    )
-    return 0

@@ -20,6 +20,7 @@ COMMANDS: list[str] = [
     "utf8cert.harness.cli.check_command",
     "utf8cert.harness.cli.vectors_command",
     "utf8cert.harness.cli.fuzz_command",
+    "utf8cert.harness.cli.corpus_command",
     "utf8cert.harness.cli.adapters_command",
     "utf8cert.harness.cli.matrix_command",
 ]

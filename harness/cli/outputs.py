@@ -8,11 +8,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 
 from utf8cert.harness.reports.view import View, plural
+
+if TYPE_CHECKING:
+    from utf8cert.harness.check.baseline import Baseline
+    from utf8cert.harness.check.report import Report
 
 STDOUT = "-"
 """The file name that stands for standard output (for --json)."""
@@ -76,6 +80,25 @@ def write_outputs(view: View, arguments: argparse.Namespace) -> None:
             sys.stdout.flush()
         else:
             Path(value).write_text(writer(view), encoding="utf-8")
+
+
+def write_new_baseline(
+    arguments: argparse.Namespace, report: Report, baseline: Baseline | None, profile: str | None
+) -> tuple[Baseline | None, str | None]:
+    """Return the baseline the report is judged by and what --write-baseline did (None when it is
+    not asked for): every difference of a complete run written as known, with those of the
+    baseline given; an incomplete run is not written. OSError if the file cannot be written."""
+    from utf8cert.harness.check.baseline import Baseline, write_baseline
+
+    path = arguments.write_baseline
+    if not path:
+        return baseline, None
+    if report.incomplete:
+        return baseline, f"did not write {path}: the run is incomplete"
+    count = write_baseline(path, report.codec, report.differences, profile)
+    keys = frozenset(difference.key for difference in report.differences)
+    known = keys | (baseline.keys if baseline is not None else frozenset())
+    return Baseline(path, report.codec, profile, known), f"wrote {path}: {count} known deviations"
 
 
 def console_for(stream: TextIO, color: str) -> Console:

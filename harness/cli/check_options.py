@@ -1,0 +1,152 @@
+"""The options of `utf8cert check`: the codec and vectors checked, the one input checked instead,
+the limits of a run, how the report is shown and where it goes, and the level that fails it."""
+
+from __future__ import annotations
+
+import argparse
+
+from utf8cert.harness.check.interrupt import DEADLINE_EXIT
+from utf8cert.harness.check.profiles import PROFILES
+from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
+from utf8cert.harness.vectors.model import LEVELS
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_PROFILE = "rfc3629"
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of `check` to `parser`."""
+    parser.add_argument(
+        "spec",
+        nargs="?",
+        metavar="SPEC",
+        help="MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME (default: codec:utf-8)",
+    )
+    parser.add_argument(
+        "--vectors",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="extra vector files or directories, checked with the built-in ones",
+    )
+    parser.add_argument(
+        "--vector",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="check only the vector with this id (repeatable; built-in or from --vectors)",
+    )
+    add_output_arguments(parser)
+    add_limit_arguments(parser)
+    parser.add_argument(
+        "--fail-on",
+        choices=LEVELS,
+        default="must",
+        help="the least binding level that fails the run (default: must)",
+    )
+    parser.add_argument("--baseline", metavar="FILE", help="known deviations: only new ones fail")
+    parser.add_argument(
+        "--baseline-any-codec",
+        action="store_true",
+        help="use a baseline recorded for another codec or profile",
+    )
+    parser.add_argument(
+        "--strict-baseline",
+        action="store_true",
+        help="fail when a known deviation no longer occurs (the baseline is out of date)",
+    )
+    parser.add_argument(
+        "--write-baseline", metavar="FILE", help="write every difference found as known"
+    )
+    parser.add_argument(
+        "--isolate", action="store_true", help="run a Python codec in a child process"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds allowed per call in a child process (default: {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--depth",
+        choices=("default", "full"),
+        default="default",
+        help="default: every vector as is, mid-stream and byte by byte, the shifts, straddles "
+        "and every-point cuts spread over the vectors; full: every variant of every vector",
+    )
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument(
+        "--input",
+        metavar="HEX",
+        help="check one byte string instead of the vectors, each capability's answer shown "
+        "beside the reference's; - reads the bytes (raw, not hex) from standard input",
+    )
+    given.add_argument(
+        "--input-file", metavar="FILE", help="check the bytes of FILE as one input (as --input)"
+    )
+    parser.add_argument(
+        "--profile",
+        default=DEFAULT_PROFILE,
+        choices=list(PROFILES),
+        help=f"check against a named dialect instead of RFC 3629 (default: {DEFAULT_PROFILE})",
+    )
+
+
+def _positive(text: str) -> float:
+    """Return the positive number `text` says; argparse's error (one line, exit 2) if not."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options that bound a whole run and each call of an isolated codec."""
+    parser.add_argument(
+        "--deadline",
+        type=_positive,
+        metavar="S",
+        help="stop after S seconds in all, with a report of the vectors checked until then "
+        f"marked INCOMPLETE (exit {DEADLINE_EXIT})",
+    )
+    parser.add_argument(
+        "--memory",
+        type=int,
+        metavar="MB",
+        default=DEFAULT_MEMORY_MB,
+        help="memory allowed to an isolated codec or cmd: program, in MiB (default: "
+        f"{DEFAULT_MEMORY_MB}); more is a finding",
+    )
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options that say how the report is shown and which files it goes to."""
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "-v", "--verbose", action="store_true", help="explain every difference, not one a behaviour"
+    )
+    shown.add_argument("-q", "--quiet", action="store_true", help="print the verdict line only")
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the report (default: auto, on a terminal unless NO_COLOR is set)",
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="write the report as JSON (- for standard output)"
+    )
+    parser.add_argument("--markdown", metavar="FILE", help="write a markdown certificate")
+    parser.add_argument(
+        "--junit-xml", metavar="FILE", help="write JUnit XML: a test case per vector and capability"
+    )
+    parser.add_argument("--html", metavar="FILE", help="write a self-contained HTML report")
+    parser.add_argument(
+        "--github",
+        action="store_true",
+        help="print GitHub Actions annotations, one per behaviour",
+    )

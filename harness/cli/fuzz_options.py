@@ -1,0 +1,79 @@
+"""The options of `utf8cert fuzz`: the codec, how long and how wide the campaign runs, where its
+findings go, and what counts as one (level, baseline, profile)."""
+
+from __future__ import annotations
+
+import argparse
+
+from utf8cert.harness.check.profiles import PROFILES
+from utf8cert.harness.codec.interface import CAPABILITIES
+from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
+from utf8cert.harness.vectors.model import LEVELS
+
+
+def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of `fuzz` to `parser`."""
+    # The libFuzzer flags after `--` never reach this parser: cli.main splits them off first
+    # (main.PASSING_THROUGH) and hands them over as `arguments.passed`.
+    parser.add_argument(
+        "spec",
+        nargs="?",
+        metavar="SPEC",
+        help="the codec (default: codec:utf-8); libFuzzer flags go last, after `--`",
+    )
+    parser.add_argument("--max-time", type=int, metavar="S", help="stop after S seconds")
+    parser.add_argument("--runs", type=int, metavar="N", help="stop after N executions")
+    parser.add_argument(
+        "--max-len",
+        type=int,
+        default=DEFAULT_MAX_LEN,
+        metavar="N",
+        help=f"longest input in bytes (default {DEFAULT_MAX_LEN}: past the 64 KiB boundary)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="worker processes (libFuzzer -fork=N)"
+    )
+    parser.add_argument(
+        "--artifacts", default="artifacts", metavar="DIR", help="where findings go (artifacts)"
+    )
+    parser.add_argument(
+        "--capability",
+        action="append",
+        choices=CAPABILITIES,
+        help="fuzz only this capability (repeatable; default: all the codec offers)",
+    )
+    parser.add_argument("--seed", type=int, metavar="N", help="libFuzzer's random seed")
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="collect every kind of difference instead of stopping at the first",
+    )
+    parser.add_argument(
+        "--fail-on", choices=LEVELS, default="must", help="least binding level that is a finding"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=int,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds one input may take before it is a hang (default {DEFAULT_TIMEOUT})",
+    )
+    parser.add_argument(
+        "--vectors",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="extra vector files or directories to seed and splice from",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known deviations (utf8cert check --write-baseline FILE): not findings",
+    )
+    parser.add_argument(
+        "--profile",
+        default="rfc3629",
+        choices=list(PROFILES),
+        help="judge against a named dialect instead of RFC 3629 (default: rfc3629)",
+    )
