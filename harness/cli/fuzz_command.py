@@ -22,7 +22,8 @@ from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.vectors.model import LEVELS
 
 if TYPE_CHECKING:
-    from utf8cert.harness.fuzzing.campaign import Campaign, Progress
+    from utf8cert.harness.fuzzing.campaign import Campaign
+    from utf8cert.harness.fuzzing.driver import Progress
     from utf8cert.harness.vectors.model import VectorSet
 
 INTERRUPTED = 72
@@ -141,9 +142,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz
+    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary
     from utf8cert.harness.fuzzing.corpus import default_seeds
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+    from utf8cert.harness.fuzzing.driver import fuzz
     from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
     from utf8cert.harness.fuzzing.known import known_behaviours
