@@ -91,7 +91,8 @@ atheris.Fuzz()
 HYPOTHESIS = """
 import json, time
 from hypothesis import HealthCheck, Phase, given, seed, settings, strategies as st
-from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
+from utf8cert.harness.fuzzing.conformance import assert_conforms
+from utf8cert.harness.fuzzing.strategies import utf8_inputs
 
 class OutOfTime(BaseException):
     pass

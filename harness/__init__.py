@@ -38,11 +38,10 @@ if TYPE_CHECKING:
         YAML_SCALAR,
         wrapped_decoder,
     )
+    from utf8cert.harness.fuzzing.conformance import assert_conforms, conformance_test
     from utf8cert.harness.fuzzing.strategies import (
-        assert_conforms,
         chunkings,
         code_points,
-        conformance_test,
         ill_formed,
         scalars,
         utf8_inputs,
@@ -73,8 +72,8 @@ _HOME = {
     "run_check": "check.run",
     "Report": "check.report",
     "conformance_suite": "plugin.pytest_plugin",
-    "assert_conforms": "fuzzing.strategies",
-    "conformance_test": "fuzzing.strategies",
+    "assert_conforms": "fuzzing.conformance",
+    "conformance_test": "fuzzing.conformance",
     "utf8_inputs": "fuzzing.strategies",
     "well_formed": "fuzzing.strategies",
     "ill_formed": "fuzzing.strategies",

@@ -54,9 +54,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, fuzz
+    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary
     from utf8cert.harness.fuzzing.corpus import default_seeds
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+    from utf8cert.harness.fuzzing.driver import fuzz
     from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
     from utf8cert.harness.fuzzing.known import known_behaviours

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 from utf8cert.harness.vectors.model import LEVELS
 
 if TYPE_CHECKING:
-    from utf8cert.harness.fuzzing.campaign import Progress
+    from utf8cert.harness.fuzzing.driver import Progress
     from utf8cert.harness.fuzzing.triage import Triaged
     from utf8cert.harness.vectors.model import Level
 

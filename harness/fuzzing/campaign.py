@@ -1,29 +1,20 @@
-"""`utf8cert fuzz`: run a libFuzzer campaign on a codec, show its progress, and gather findings.
+"""A `utf8cert fuzz` campaign: what the user asked of it, and what it runs on — its directories
+and seeds, its target script, libFuzzer's command line.
 
-The campaign runs in a child process: a target script written into the artifacts directory,
-executable, its shebang naming this interpreter (libFuzzer's -fork and -jobs modes re-execute
-it, so `python script.py` would not do). The driver reads libFuzzer's status lines for the
-progress display, and afterwards turns what the campaign left (pending differences, crash and
-timeout files) into minimized findings (triage.py).
+The target script is written into the artifacts directory, executable, its shebang naming this
+interpreter (libFuzzer's -fork and -jobs modes re-execute it, so `python script.py` would not
+do). driver.py runs it; triage.py turns what it left into findings.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
-import signal
-import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import IO, Final
+from typing import Final
 
-from utf8cert.harness.check.interrupt import STOPPING
-from utf8cert.harness.codec.children import death_signal
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.fuzzing.inflight import CRASHES
 from utf8cert.harness.vectors.model import Level, VectorSet
@@ -167,70 +158,11 @@ def libfuzzer_argv(campaign: Campaign) -> list[str]:
     return argv + list(campaign.libfuzzer_flags)
 
 
-# `#4096	pulse  cov: 46 ft: 74 corp: 17/66b lim: 64 exec/s: 2048 rss: 41Mb`, and in fork mode
-# `#8192: cov: 46 ft: 74 corp: 17 exec/s: 4096 oom/timeout/crash: 0/0/0 time: 2s job: 3`.
-_STATUS_LINE: Final = re.compile(r"^#(\d+):?\s")
-_STATUS_FIELDS: Final = re.compile(r"(cov|corp|exec/s):? (\d+)")
-
-
-@dataclass
-class Progress:
-    """The campaign's state as libFuzzer last reported it."""
-
-    executions: int = 0
-    per_second: int = 0
-    corpus: int = 0
-    coverage: int = 0
-    started: float = field(default_factory=time.time)
-    ended: float | None = None
-    reported: bool = False
-    """Whether libFuzzer printed a status line (none while the seed pass has not ended)."""
-    interrupted: str | None = None
-    """The signal that stopped the campaign early (SIGINT, SIGTERM, SIGHUP), if one did."""
-
-    def read(self, line: str) -> bool:
-        """Update from one line of libFuzzer's output; return True if it was a status line."""
-        status = _STATUS_LINE.match(line)
-        if status is None:
-            return False
-        self.executions = int(status.group(1))
-        self.reported = True
-        for name, value in _STATUS_FIELDS.findall(line):
-            if name == "cov":
-                self.coverage = int(value)
-            elif name == "corp":
-                self.corpus = int(value)
-            else:
-                self.per_second = int(value)
-        return True
-
-    @property
-    def elapsed(self) -> float:
-        """Return the seconds the campaign ran (so far, while it runs)."""
-        return (time.time() if self.ended is None else self.ended) - self.started
-
-    def summary(self, findings: int, first: float | None) -> str:
-        """Return the campaign in one line: executions (seed pass included), speed, corpus,
-        coverage, findings and when the first came, and the signal that stopped it if one did."""
-        rate = self.executions / self.elapsed if self.elapsed > 0 else 0.0
-        line = f"{self.executions:,} executions in {self.elapsed:.1f} s ({rate:,.0f}/s), "
-        if self.reported:
-            line += f"corpus {self.corpus} inputs, coverage {self.coverage}; "
-        else:
-            line += "all in the seed pass (before any mutation); "
-        line += f"{findings} finding(s)"
-        if first is not None:
-            line += f", the first after {max(0.0, first - self.started):.1f} s"
-        if self.interrupted is not None:
-            line += f"; interrupted ({self.interrupted})"
-        return line
-
-
 def seed_corpus(campaign: Campaign, vectors: VectorSet | None) -> None:
     """Create the campaign's directories, write the vectors' inputs as its seeds (None: the
     campaign's `built_seeds` are used as they are), and the straddling seeds."""
     from utf8cert.harness.fuzzing.corpus import build_corpus, straddling_seeds
-    from utf8cert.harness.fuzzing.finding import write_atomically
+    from utf8cert.harness.fuzzing.save import write_atomically
 
     for directory in (campaign.crashes, campaign.corpus, campaign.straddles):
         directory.mkdir(parents=True, exist_ok=True)
@@ -239,75 +171,3 @@ def seed_corpus(campaign: Campaign, vectors: VectorSet | None) -> None:
     for name, data in straddling_seeds(campaign.max_len).items():
         if not (campaign.straddles / name).is_file():
             write_atomically(campaign.straddles / name, data)
-
-
-def fuzz(
-    campaign: Campaign,
-    vectors: VectorSet | None,
-    show: Callable[[Progress], None],
-    log: IO[str],
-    environment: dict[str, str] | None = None,
-) -> tuple[int, Progress]:
-    """Run the campaign to its end; return libFuzzer's exit status and its last progress.
-
-    Every line libFuzzer prints goes to `log`, after the seconds since the start, as it comes
-    (`tail -f` follows it); `show` is called on each status line. The
-    child runs with PYTHONHASHSEED=0, so that a given -seed replays the same campaign.
-    """
-    seed_corpus(campaign, vectors)
-    write_script(campaign)
-    env = dict(os.environ if environment is None else environment, PYTHONHASHSEED="0")
-    progress = Progress()
-    process = subprocess.Popen(
-        libfuzzer_argv(campaign),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        env=env,
-        text=True,
-        errors="replace",
-        start_new_session=True,  # a Ctrl-C reaches libFuzzer only through `forwarding`
-        preexec_fn=die_with_parent(),
-    )
-    assert process.stdout is not None
-    show(progress)
-    with forwarding(process, progress):
-        try:
-            for line in process.stdout:
-                log.write(f"{progress.elapsed:9.2f}  {line}")
-                log.flush()
-                if progress.read(line):
-                    show(progress)
-        finally:
-            status = process.wait()
-            progress.ended = time.time()
-            log.flush()
-    return status, progress
-
-
-@contextlib.contextmanager
-def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[None]:
-    """Within the block, a SIGINT, SIGTERM or SIGHUP to this process is passed on to the
-    campaign's process group as SIGTERM (libFuzzer then prints its final statistics and exits
-    72), and noted in `progress.interrupted`; a second one kills the group."""
-
-    def forward(signum: int, frame: object) -> None:
-        stop = signal.SIGKILL if progress.interrupted else signal.SIGTERM
-        progress.interrupted = signal.Signals(signum).name
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, stop)
-
-    previous = {signum: signal.signal(signum, forward) for signum in STOPPING}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def die_with_parent() -> Callable[[], None] | None:
-    """Return what the child runs before libFuzzer starts: on Linux, a call asking the kernel to
-    send it SIGTERM when utf8cert dies (PR_SET_PDEATHSIG), so that a killed driver leaves no
-    campaign running (SIGTERM, not SIGKILL: libFuzzer then prints its summary); None
-    elsewhere."""
-    return death_signal(signal.SIGTERM)

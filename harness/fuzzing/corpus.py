@@ -14,7 +14,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.fuzzing.finding import write_atomically
+from utf8cert.harness.fuzzing.save import write_atomically
 from utf8cert.harness.vectors.model import DecodeVector, VectorSet
 from utf8cert.reference import encode_legacy
 

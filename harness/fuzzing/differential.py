@@ -20,9 +20,10 @@ from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec
-from utf8cert.harness.fuzzing.finding import slug, write_atomically
+from utf8cert.harness.fuzzing.finding import slug
 from utf8cert.harness.fuzzing.inflight import CRASHES, InFlight
 from utf8cert.harness.fuzzing.known import Behaviour, behaviour, unknown
+from utf8cert.harness.fuzzing.save import write_atomically
 from utf8cert.harness.fuzzing.screen import conforms
 from utf8cert.harness.vectors.model import LEVELS, Level
 

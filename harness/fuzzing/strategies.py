@@ -1,4 +1,4 @@
-"""Hypothesis strategies for UTF-8, and a property that a codec agrees with the reference.
+"""Hypothesis strategies for UTF-8: inputs near the valid space, their chunkings, code points.
 
     scalars(ranges)            scalar values, biased to the ends of each range and of each row
     well_formed(ranges)        UTF-8 of such scalars (bytes)
@@ -7,20 +7,9 @@
     code_points()              ints to encode: scalars, surrogates and values above U+10FFFF
     vector_inputs()            the input of one built-in vector
     utf8_inputs()              any of the above in text, or plain bytes, at every alignment and
-                               across the 64- and 4096-byte boundaries
+                               across the 64- and 4096-byte boundaries (placement.py)
 
-    assert_conforms(codec, data, chunks=…, code_points=…)   raises AssertionError on a difference
-    conformance_test(codec)    a ready `@given` test of assert_conforms on utf8_inputs()
-    fuzz_one_input(codec)      the same property as an atheris `TestOneInput(data)`
-
-Usage in a project's tests::
-
-    from hypothesis import given
-    from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
-
-    @given(utf8_inputs())
-    def test_my_codec_conforms(data: bytes) -> None:
-        assert_conforms("mypkg.codec:Utf8", data)
+The property they feed, `assert_conforms`, is in conformance.py.
 """
 
 from __future__ import annotations
@@ -28,19 +17,11 @@ from __future__ import annotations
 import functools
 import itertools
 import unicodedata
-from collections.abc import Callable, Sequence
-from random import Random
-from typing import Any
+from collections.abc import Sequence
 
-from hypothesis import given
 from hypothesis import strategies as st
 
-from utf8cert.harness.check.probe import at_or_above, probe
-from utf8cert.harness.codec.interface import Codec
-from utf8cert.harness.codec.spec import load_codec
-from utf8cert.harness.fuzzing.differential import describe
-from utf8cert.harness.fuzzing.kinds import one_kind_each
-from utf8cert.harness.vectors.model import Level
+from utf8cert.harness.fuzzing.placement import TARGETS, place
 from utf8cert.harness.vectors.samples import (
     BOUNDARY_SCALARS,
     SCALAR_RANGES,
@@ -161,14 +142,6 @@ def vector_inputs() -> st.SearchStrategy[bytes]:
     return st.deferred(lambda: st.sampled_from(_vector_inputs()))
 
 
-BLOCK_BOUNDARIES: tuple[int, ...] = (64, 4096)
-"""Input sizes where codecs switch to block or page loops: pieces are drawn across them."""
-TARGETS: tuple[int, ...] = (*range(16), *(64,) * 8, *(4096,) * 16)
-"""Where an input's non-ASCII bytes go: its first at each offset of a 16-byte register
-(alignment-bound word and SIMD loops), or one of its sequences across a block boundary (buffers
-that lose a character across it): two inputs in five straddle 4096, one in five 64. Measured
-(tests/fuzzing/test_strategies_rate.py): Hypothesis draws a run's examples in clusters, so a
-run can hold few long inputs; 4096 gets the larger share, since only its own inputs reach it."""
 WELL_FORMED_PIECES: tuple[str, ...] = ("row end", "character", "decomposed", "signature")
 """Well-formed pieces: the UTF-8 of a row's first or last scalar (or U+FEFF, U+FFFD, U+FFFE),
 of any scalar, of a character in its canonical decomposition (a letter and a combining mark,
@@ -201,45 +174,6 @@ def _piece(draw: st.DrawFn, which: ErrorKind | str) -> bytes:
         return b"a\xef\xbb\xbf"  # after a character: U+FEFF as text (RFC 3629 §6)
     value = draw(st.sampled_from(BOUNDARY_SCALARS) if which == "row end" else scalars())
     return chr(value).encode("utf-8")
-
-
-def _sequence_starts(data: bytes) -> list[int]:
-    """Return the offsets where a run of non-ASCII bytes or a lead byte (C0..FF) begins."""
-    return [
-        index
-        for index, byte in enumerate(data)
-        if byte >= 0xC0 or (byte >= 0x80 and (index == 0 or data[index - 1] < 0x80))
-    ]
-
-
-def _long_character(rng: Random) -> bytes:
-    """Return the UTF-8 of a scalar of three or four bytes (RFC 3629 §4, rows 3 and 4)."""
-    row = pick(rng, (*SCALAR_RANGES[3], *SCALAR_RANGES[4]))
-    return chr(row.start + int(rng.random() * len(row))).encode("utf-8")
-
-
-def _place(rng: Random, joined: bytes, target: int) -> bytes:
-    """Return `joined` behind ASCII, as far as it can: at a register offset (`target` < 16) its
-    first non-ASCII byte at `target`, and in half of the draws ASCII behind it up to 64 bytes
-    (where vector paths take over from scalar ones); at a block boundary one of its sequences
-    across it, 1 to 3 bytes before it (within the sequence's length; 3 for a lone byte, which
-    the property also asks as U+FFFD's three bytes: kinds.py) — or, in half of the draws, a
-    character of three or four bytes across it with two or more before it, then `joined`: a
-    buffer that holds back too little of a character cut there loses it, and the pieces alone
-    hold such a character too rarely (most carry errors)."""
-    starts = _sequence_starts(joined) or [0]
-    if target < 16:
-        placed = b"a" * max(0, target - starts[0]) + joined
-        return placed + b"a" * (64 - len(placed)) if rng.random() < 0.5 else placed
-    if rng.random() < 0.5:
-        character = _long_character(rng)
-        back = 2 + int(rng.random() * (len(character) - 2))
-        return b"a" * (target - back) + character + joined
-    start = pick(rng, starts)
-    lead = joined[start] if joined else 0
-    length = 2 if 0xC0 <= lead < 0xE0 else 4 if lead >= 0xF0 else 3
-    back = 1 + int(rng.random() * (length - 1))
-    return b"a" * max(0, target - back - start) + joined
 
 
 @st.composite
@@ -281,73 +215,4 @@ def utf8_inputs(draw: st.DrawFn, *, max_size: int = 32) -> bytes:
             joined += _piece(draw, ErrorKind.TRUNCATED)  # cut short at the end of the input
         else:
             joined += draw(well_formed(max_size=3))
-    return _place(rng, joined, pick(rng, TARGETS))
-
-
-@functools.cache
-def _loaded(spec: str | None) -> Codec:
-    return load_codec(spec)
-
-
-def _codec(codec: Codec | str | None) -> Codec:
-    """Return `codec` itself, or the codec a spec string names (loaded once per spec)."""
-    return _loaded(codec) if codec is None or isinstance(codec, str) else codec
-
-
-def assert_conforms(
-    codec: Codec | str | None,
-    data: bytes,
-    *,
-    chunks: Sequence[bytes] | None = None,
-    code_points: Sequence[int] | None = None,
-    fail_on: Level = "must",
-) -> None:
-    """Return None when the codec agrees with the reference on `data` on every capability it
-    offers; raise AssertionError describing each difference at or above `fail_on` otherwise.
-
-    `codec` is a Codec or a spec string (None: CPython's codec). `chunks` (joined: `data`) are
-    fed to its incremental decoder and `code_points` to its encoder; by default they are
-    derived from `data` as the fuzzer derives them. Ill-formed `data` is also asked with every
-    error replaced by U+FFFD and, when it holds errors of several kinds, with each kind's errors
-    alone (kinds.py), each with questions derived from it: a validator that misses one kind is
-    caught next to others, and a decoder that mangles text behind a refusal. Raises
-    CodecSpecError for a bad spec.
-    """
-    loaded = _codec(codec)
-    binding = at_or_above(fail_on)
-    for each in [data, *one_kind_each(data)]:
-        # The chunks and code points given are those of `data`; its parts get their own.
-        own = each is data
-        found = probe(
-            loaded, each, chunks=chunks if own else None, code_points=code_points if own else None
-        )
-        differences = [difference for difference in found if difference.level in binding]
-        if differences:
-            described = "\n".join(describe(difference, each) for difference in differences)
-            raise AssertionError(f"{loaded.spec} differs from the reference:\n{described}")
-
-
-def conformance_test(codec: Codec | str | None, *, fail_on: Level = "must") -> Callable[..., None]:
-    """Return a Hypothesis test (`@given`) of `assert_conforms` on utf8_inputs(), cut by
-    chunkings() and with code_points() for the encoder: assign it to a `test_` name.
-
-    The codec is loaded on the test's first example, so a bad spec fails the test, not the
-    import of the test module.
-    """
-
-    @given(st.data())
-    def test_conforms(draw: st.DataObject) -> None:
-        data = draw.draw(utf8_inputs(), label="data")
-        chunks = draw.draw(chunkings(data), label="chunks")
-        values = draw.draw(code_points(), label="code_points")
-        assert_conforms(codec, data, chunks=chunks, code_points=values, fail_on=fail_on)
-
-    return test_conforms
-
-
-def fuzz_one_input(codec: Codec | str | None, *, fail_on: Level = "must") -> Callable[[bytes], Any]:
-    """Return the conformance property as an atheris `TestOneInput(data)`: the bytes libFuzzer
-    gives drive Hypothesis' choices (`.hypothesis.fuzz_one_input`); a difference raises."""
-    test = conformance_test(codec, fail_on=fail_on)
-    function: Callable[[bytes], Any] = test.hypothesis.fuzz_one_input  # type: ignore[attr-defined]
-    return function
+    return place(rng, joined, pick(rng, TARGETS))

@@ -18,8 +18,10 @@ from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
-from utf8cert.harness.fuzzing.finding import Finding, Reproduce, minimize, save, slug
+from utf8cert.harness.fuzzing.finding import Finding, Reproduce, slug
 from utf8cert.harness.fuzzing.known import Behaviour, behaviour
+from utf8cert.harness.fuzzing.minimize import minimize
+from utf8cert.harness.fuzzing.save import save
 from utf8cert.harness.vectors.model import Level
 
 LIBFUZZER_ARTIFACTS: Final = ("crash-", "timeout-", "oom-", "leak-")

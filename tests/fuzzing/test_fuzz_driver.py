@@ -14,11 +14,11 @@ from utf8cert.harness.cli.main import build_parser, main, split_passed
 from utf8cert.harness.fuzzing.campaign import (
     DEFAULT_MAX_LEN,
     Campaign,
-    Progress,
     default_dictionary,
     libfuzzer_argv,
     write_script,
 )
+from utf8cert.harness.fuzzing.driver import Progress
 from utf8cert.harness.fuzzing.flags import LIBFUZZER_FLAGS, pass_through
 from utf8cert.harness.fuzzing.target import COVERED, instrumented_packages
 

@@ -14,16 +14,10 @@ from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.probe import probe
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, CodecDiffers, DifferentialTarget
-from utf8cert.harness.fuzzing.finding import (
-    Finding,
-    Reproduce,
-    explanation,
-    minimize,
-    reproducer,
-    save,
-    slug,
-    vector_document,
-)
+from utf8cert.harness.fuzzing.finding import Finding, Reproduce, explanation, reproducer, slug
+from utf8cert.harness.fuzzing.finding_vector import vector_document
+from utf8cert.harness.fuzzing.minimize import minimize
+from utf8cert.harness.fuzzing.save import save
 from utf8cert.harness.fuzzing.triage import TRIAGED, triage_crashes, triage_pending
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector

@@ -13,14 +13,12 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+from utf8cert.harness.fuzzing.conformance import assert_conforms, conformance_test, fuzz_one_input
 from utf8cert.harness.fuzzing.kinds import one_kind_each
 from utf8cert.harness.fuzzing.strategies import (
     ALL_SCALARS,
-    assert_conforms,
     chunkings,
     code_points,
-    conformance_test,
-    fuzz_one_input,
     ill_formed,
     scalars,
     utf8_inputs,

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.internal.conjecture import providers
 
 from utf8cert.harness.codec.spec import load_codec
-from utf8cert.harness.fuzzing.strategies import assert_conforms, utf8_inputs
+from utf8cert.harness.fuzzing.conformance import assert_conforms
+from utf8cert.harness.fuzzing.strategies import utf8_inputs
 
 RUNS = int(os.environ.get("UTF8CERT_RATE_RUNS", "100"))
 BROKEN = [
