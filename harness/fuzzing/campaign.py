@@ -8,16 +8,20 @@ do). driver.py runs it; triage.py turns what it left into findings.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.fuzzing.inflight import CRASHES
 from utf8cert.harness.vectors.model import Level, VectorSet
+
+if TYPE_CHECKING:
+    from utf8cert.harness.check.behaviour import Behaviour
 
 DEFAULT_MAX_LEN: Final = 65536 + 512
 """Room for an input to straddle the 65536-byte boundary with a few hundred bytes after it."""
@@ -71,7 +75,7 @@ class Campaign:
     dictionary: Path | None = None
     profile: str = "rfc3629"
     """The dialect the codec is judged by (harness/check/profiles.py)."""
-    known: frozenset[tuple[str, str, str]] = frozenset()
+    known: frozenset[Behaviour] = frozenset()
     """The behaviours of known deviations (from a baseline, known.py): no findings."""
 
     @property
@@ -121,7 +125,7 @@ def write_script(campaign: Campaign) -> Path:
         fail_on=campaign.fail_on,
         keep_going=campaign.keep_going,
         splices=str(campaign.seeds),
-        known=sorted(campaign.known),
+        known=sorted(dataclasses.astuple(behaviour) for behaviour in campaign.known),
         profile=campaign.profile,
     )
     campaign.script.write_text(text, encoding="utf-8")

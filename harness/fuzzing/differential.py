@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final, NoReturn
 
+from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.check.profile import Profile
@@ -22,7 +23,7 @@ from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.fuzzing.finding import slug
 from utf8cert.harness.fuzzing.inflight import CRASHES, InFlight
-from utf8cert.harness.fuzzing.known import Behaviour, behaviour, unknown
+from utf8cert.harness.fuzzing.known import detail_stem, unknown
 from utf8cert.harness.fuzzing.save import write_atomically
 from utf8cert.harness.fuzzing.screen import conforms
 from utf8cert.harness.vectors.model import LEVELS, Level
@@ -172,13 +173,15 @@ class DifferentialTarget:
         """
         assert self.pending is not None
         new = [
-            difference for difference in differences if behaviour(difference) not in self.recorded
+            difference
+            for difference in differences
+            if behaviour_of(difference) not in self.recorded
         ]
-        self.recorded.update(behaviour(difference) for difference in differences)
+        self.recorded.update(behaviour_of(difference) for difference in differences)
         if new:
             path = self.pending / f"{slug(new[0])}.bin"
             if path.exists():  # the same kind of difference, on another kind of input
-                path = path.with_name(f"{slug(new[0])}-{behaviour(new[0])[2]}.bin")
+                path = path.with_name(f"{slug(new[0])}-{detail_stem(new[0])}.bin")
             if not path.exists():
                 self.pending.mkdir(parents=True, exist_ok=True)
                 write_atomically(path, data)

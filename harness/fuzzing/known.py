@@ -1,64 +1,51 @@
 """What a campaign already knows: the behaviours a finding is deduplicated by, and those a
 baseline lists as known deviations.
 
-A behaviour is what a codec does wrong with one kind of input, whatever the input: the
-capability, the `what` of the difference, and the kind of input it was shown on (the RFC 3629
-§4 kind of the ill-formed sequence the difference points at, or of the first value an encoder
-must refuse; `well-formed` otherwise). A campaign records one finding per new behaviour (the
-first input that shows it, with every other capability that differs on that input). A deviation
-of a `utf8cert check --write-baseline` file makes the behaviour of its vector known, whichever
-variant it was seen in: not a finding, and the campaign goes on. So a codec known to write
-U+FFFD for a lone surrogate is still caught accepting an overlong.
-
-`behaviour` is the one place the key is made: the grouped check report's key
-(harness/check/behaviour.py, issue 11) replaces it once it lands.
+A behaviour is the grouped check report's key (harness/check/behaviour.py: the direction, what
+the codec did, and the detail that separates bugs of one act, such as the kind of ill-formed
+sequence let through), so one bug is one finding here as it is one group there. A campaign
+records one finding per new behaviour (the first input that shows it, with every other
+capability that differs on that input). A deviation of a `utf8cert check --write-baseline` file
+makes the behaviour of its vector known, whichever variant it was seen in: not a finding, and
+the campaign goes on. So a codec known to write U+FFFD for a lone surrogate is still caught
+accepting an overlong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
 
 from utf8cert.harness.check.baseline import load_baseline
+from utf8cert.harness.check.behaviour import OFFSET, Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
-from utf8cert.harness.check.expected import expectation_for
-from utf8cert.harness.vectors.model import DecodeVector, VectorSet
-from utf8cert.reference.encoder import refusal
+from utf8cert.harness.codec.interface import CAPABILITIES, Capability
+from utf8cert.harness.vectors.model import DecodeVector, Vector, VectorSet
 
-Behaviour = tuple[str, str, str]
-"""(capability, what, kind of input)."""
-WELL_FORMED: Final = "well-formed"
-
-
-def _encoded_kind(values: Sequence[int]) -> str:
-    """Return the kind of the first value of `values` an encoder must refuse, else WELL_FORMED."""
-    for value in values:
-        kind = refusal(value)
-        if kind is not None:
-            return str(kind)
-    return WELL_FORMED
+OFFSET_DETAILS = ("", "before the ill-formed bytes", "inside the ill-formed bytes")
+"""Where a wrong error offset may point (behaviour.py). A baseline keeps that an offset was
+wrong, not where it pointed: a known wrong offset is known wherever it points, past the
+ill-formed bytes too, where the grouped report calls it letting them through."""
 
 
-def _decoded_kind(data: bytes, at: int | None) -> str:
-    """Return the kind of the ill-formed sequence of `data` at offset `at` (else its first),
-    WELL_FORMED for well-formed input."""
-    errors = expectation_for(data).errors
-    if not errors:
-        return WELL_FORMED
-    pointed = [error for error in errors if at is not None and error.offset <= at]
-    return str((pointed[-1] if pointed else errors[0]).kind)
+def detail_stem(difference: Difference) -> str:
+    """Return the detail of a difference's behaviour as a file-name part ('surrogate'; '' when
+    the behaviour has none), to tell apart findings of one kind of difference."""
+    return re.sub(r"[^a-z0-9]+", "-", behaviour_of(difference).detail.lower()).strip("-")
 
 
-def behaviour(difference: Difference) -> Behaviour:
-    """Return the behaviour a difference shows: its capability, what went wrong, and on what
-    kind of input."""
-    data = difference.input
-    if isinstance(data, tuple):
-        kind = _encoded_kind(data)
-    else:
-        kind = _decoded_kind(data, difference.marks[0][0] if difference.marks else None)
-    return (difference.capability, difference.what, kind)
+CAPABILITY_NAMED: dict[str, Capability] = {capability: capability for capability in CAPABILITIES}
+
+
+def _baseline_difference(
+    vector: Vector, variant: str, capability: Capability, what: str
+) -> Difference:
+    """Return a baseline deviation as the difference it stands for, on the vector as it is
+    (where an offset pointed, and the codec's answer, a baseline does not keep)."""
+    data = vector.data if isinstance(vector, DecodeVector) else vector.scalars
+    return Difference(vector.id, variant, capability, "must", what, data, "", "", (0, len(data)))
 
 
 def known_behaviours(baseline: str | Path | None, vectors: VectorSet) -> frozenset[Behaviour]:
@@ -71,15 +58,17 @@ def known_behaviours(baseline: str | Path | None, vectors: VectorSet) -> frozens
         return frozenset()
     by_id = {vector.id: vector for vector in vectors}
     known = set()
-    for vector_id, _, capability, what in load_baseline(baseline):
-        vector = by_id.get(vector_id)
-        if vector is None:
+    for vector_id, variant, capability, what in load_baseline(baseline):
+        vector, named = by_id.get(vector_id), CAPABILITY_NAMED.get(capability)
+        if vector is None or named is None:
             continue
-        if isinstance(vector, DecodeVector):
-            kind = _decoded_kind(vector.data, None)
-        else:
-            kind = _encoded_kind(vector.scalars)
-        known.add((capability, what, kind))
+        deviation = _baseline_difference(vector, variant, named, what)
+        found = behaviour_of(deviation)
+        known.add(found)
+        if found.what == OFFSET:
+            known.update(Behaviour(found.direction, OFFSET, at) for at in OFFSET_DETAILS)
+            past = dataclasses.replace(deviation, what="accepted ill-formed input")
+            known.add(behaviour_of(past))
     return frozenset(known)
 
 
@@ -88,4 +77,4 @@ def unknown(differences: Iterable[Difference], known: frozenset[Behaviour]) -> l
     and no behaviour worked out, when nothing is known)."""
     if not known:
         return list(differences)
-    return [difference for difference in differences if behaviour(difference) not in known]
+    return [difference for difference in differences if behaviour_of(difference) not in known]

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
+from utf8cert.harness.check.behaviour import Behaviour, Direction
 from utf8cert.harness.check.profiles import profile_named
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
@@ -123,7 +124,7 @@ def run(
     fail_on: str = "must",
     keep_going: bool = False,
     splices: str | None = None,
-    known: Iterable[tuple[str, str, str]] = (),
+    known: Iterable[tuple[Direction, str, str]] = (),
     profile: str = "rfc3629",
 ) -> None:
     """Fuzz the codec of `spec` (default CPython's) against the reference; return never.
@@ -135,7 +136,8 @@ def run(
     inputs of the built-in vectors. A campaign's script (with `findings`) given only input files
     replays them (`replay`) instead of starting libFuzzer; an OSS-Fuzz target (without) leaves
     a replay to libFuzzer, which reports the raised difference as a crash. The `known`
-    behaviours (known.py, from a baseline) are no findings; answers are judged by the dialect
+    behaviours (known.py, from a baseline; each as its fields, so a script can carry them) are no
+    findings; answers are judged by the dialect
     `profile` names (default RFC 3629).
     """
     atheris = import_atheris()
@@ -143,13 +145,14 @@ def run(
     if fail_on not in LEVELS:
         sys.exit(f"utf8cert fuzz: fail_on must be one of {', '.join(LEVELS)}, not {fail_on!r}")
     argv = list(sys.argv if argv is None else argv)
+    behaviours = frozenset(Behaviour(*fields) for fields in known)
     inputs = [word for word in argv[1:] if not word.startswith("-")]
     if findings is not None and inputs and all(Path(word).is_file() for word in inputs):
         judge = DifferentialTarget(
             codec,
             capabilities=capabilities,
             fail_on=fail_on,
-            known=frozenset(known),
+            known=behaviours,
             profile=profile_named(profile),
         )
         sys.exit(replay(judge, [Path(word) for word in inputs]))
@@ -163,7 +166,7 @@ def run(
         findings=None if findings is None else Path(findings),
         keep_going=keep_going or merging,
         max_len=max_len_of(argv),
-        known=frozenset(known),
+        known=behaviours,
         profile=profile_named(profile),
     )
     watch_interrupts()

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.check.behaviour import Behaviour
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
 from utf8cert.harness.fuzzing.finding import Finding, Reproduce, slug
-from utf8cert.harness.fuzzing.known import Behaviour, behaviour
+from utf8cert.harness.fuzzing.known import detail_stem
 from utf8cert.harness.fuzzing.minimize import minimize
 from utf8cert.harness.fuzzing.save import save
 from utf8cert.harness.vectors.model import Level
@@ -54,7 +55,7 @@ def _make_finding(
     difference."""
     differences = target.differences(data)
     if stem is not None:
-        differences = [d for d in differences if stem in (slug(d), f"{slug(d)}-{behaviour(d)[2]}")]
+        differences = [d for d in differences if stem in (slug(d), f"{slug(d)}-{detail_stem(d)}")]
     if not differences:
         return None
     wanted = slug(differences[0])
