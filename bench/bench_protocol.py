@@ -28,7 +28,7 @@ from pathlib import Path
 from utf8cert.harness.check.run import run_check
 from utf8cert.harness.codec.interface import Outcome
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.codec.protocol import Request
+from utf8cert.harness.codec.protocol import AskingCodec, Request
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 
@@ -50,7 +50,7 @@ def timed_check(spec: str) -> tuple[float, float]:
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-class Recording:
+class Recording(AskingCodec):
     """A program under check that keeps every request asked of it, one list per vector."""
 
     def __init__(self, codec: ProcessCodec) -> None:
@@ -62,21 +62,6 @@ class Recording:
     def ask(self, request: Request) -> Outcome:
         self.batches[-1].append(request)
         return self.codec.ask(request)
-
-    def decode(self, data: bytes) -> Outcome:
-        return self.ask(Request("decode", data=data))
-
-    def decode_replace(self, data: bytes) -> Outcome:
-        return self.ask(Request("replace", data=data))
-
-    def validate(self, data: bytes) -> Outcome:
-        return self.ask(Request("validate", data=data))
-
-    def encode(self, scalars: Sequence[int]) -> Outcome:
-        return self.ask(Request("encode", scalars=tuple(scalars)))
-
-    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
-        return self.ask(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
 
     def close(self) -> None:
         self.codec.close()

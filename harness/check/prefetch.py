@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from utf8cert.harness.check.compare import chunkings
 from utf8cert.harness.check.variants import Plan, decode_variants, encode_variants
 from utf8cert.harness.codec.interface import Capability, Codec, Outcome
-from utf8cert.harness.codec.protocol import Request, outcome_of
+from utf8cert.harness.codec.protocol import AskingCodec, Request, outcome_of
 from utf8cert.harness.vectors.model import EncodeVector, Vector
 
 
@@ -64,7 +64,7 @@ def prefetched(
     return Prefetched(codec, requests, ask(requests))
 
 
-class Prefetched:
+class Prefetched(AskingCodec):
     """A codec whose answers to some requests were asked ahead; every other answer is asked."""
 
     def __init__(self, codec: Codec, requests: Sequence[Request], answers: list[Outcome]) -> None:
@@ -74,7 +74,7 @@ class Prefetched:
         self.ahead = deque(zip(requests, answers, strict=False))
         """The requests asked ahead and their answers, in order, until one failed."""
 
-    def _answer(self, request: Request) -> Outcome:
+    def ask(self, request: Request) -> Outcome:
         """Return the answer asked ahead to `request`, dropping the ones asked ahead before it
         that the check skipped; or, when it was not asked ahead, the codec's answer now."""
         while self.ahead:
@@ -82,26 +82,6 @@ class Prefetched:
             if asked == request:
                 return outcome
         return outcome_of(self.codec, request)
-
-    def decode(self, data: bytes) -> Outcome:
-        """Return the answer to a strict decode of `data`."""
-        return self._answer(Request("decode", data=data))
-
-    def decode_replace(self, data: bytes) -> Outcome:
-        """Return the answer to a U+FFFD-replacing decode of `data`."""
-        return self._answer(Request("replace", data=data))
-
-    def validate(self, data: bytes) -> Outcome:
-        """Return the verdict on `data`."""
-        return self._answer(Request("validate", data=data))
-
-    def encode(self, scalars: Sequence[int]) -> Outcome:
-        """Return the answer to encoding `scalars`."""
-        return self._answer(Request("encode", scalars=tuple(scalars)))
-
-    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
-        """Return the answer to an incremental decode of `chunks`."""
-        return self._answer(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
 
     def close(self) -> None:
         """Release the codec."""

@@ -22,7 +22,7 @@ from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_st
 from utf8cert.harness.codec.interface import Capability, Failed, FailureKind, Outcome
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
-from utf8cert.harness.codec.protocol import ProtocolError, Request, read_handshake
+from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
 
 SERVER_MODULE = "utf8cert.harness.codec.serve"
 EXIT_GRACE = 5.0
@@ -35,7 +35,7 @@ class StartError(Exception):
     """The program could not be started or did not complete the handshake; says why in one line."""
 
 
-class ProcessCodec:
+class ProcessCodec(AskingCodec):
     """A codec under test that is a program speaking the line protocol on stdin/stdout."""
 
     def __init__(
@@ -166,26 +166,6 @@ class ProcessCodec:
     def ask(self, request: Request) -> Outcome:
         """Return the program's answer to one request."""
         return Batch(self, [request]).run()[0]
-
-    def decode(self, data: bytes) -> Outcome:
-        """Return the program's answer to a strict decode of `data`."""
-        return self.ask(Request("decode", data=data))
-
-    def decode_replace(self, data: bytes) -> Outcome:
-        """Return the program's answer to a U+FFFD-replacing decode of `data`."""
-        return self.ask(Request("replace", data=data))
-
-    def validate(self, data: bytes) -> Outcome:
-        """Return the program's verdict on `data`."""
-        return self.ask(Request("validate", data=data))
-
-    def encode(self, scalars: Sequence[int]) -> Outcome:
-        """Return the program's answer to encoding `scalars`."""
-        return self.ask(Request("encode", scalars=tuple(scalars)))
-
-    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
-        """Return the program's answer to an incremental decode of `chunks`."""
-        return self.ask(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
 
     def close(self) -> None:
         """Stop the program (it is also stopped when the codec is garbage or Python exits)."""

@@ -172,6 +172,39 @@ def outcome_of(codec: Codec, request: Request) -> Outcome:
     return codec.decode_chunks(request.chunks, request.final_empty)
 
 
+class AskingCodec:
+    """A codec whose every question is one `ask(request)`: the methods of `Codec` as requests
+    (the inverse of `outcome_of`), for a program and for whatever stands in front of one."""
+
+    spec: str
+    description: str
+    capabilities: frozenset[Capability]
+
+    def ask(self, request: Request) -> Outcome:
+        """Return the answer to `request` (each subclass says how it gets it)."""
+        raise NotImplementedError
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the answer to a strict decode of `data`."""
+        return self.ask(Request("decode", data=data))
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the answer to a U+FFFD-replacing decode of `data`."""
+        return self.ask(Request("replace", data=data))
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the verdict on `data`."""
+        return self.ask(Request("validate", data=data))
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the answer to encoding `scalars`."""
+        return self.ask(Request("encode", scalars=tuple(scalars)))
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the answer to an incremental decode of `chunks`."""
+        return self.ask(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
+
+
 def outcomes_of(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
     """Return what `codec` does with each request, in order: all asked at once of a codec that
     has `ask_all` (isolate.ProcessCodec: a program speaking version 2 gets them pipelined),

@@ -14,13 +14,13 @@ from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import capabilities_for, run_check
 from utf8cert.harness.check.schedule import schedule
 from utf8cert.harness.codec.interface import CAPABILITIES, Codec, Outcome
-from utf8cert.harness.codec.protocol import Request, outcome_of
+from utf8cert.harness.codec.protocol import AskingCodec, Request, outcome_of
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import VectorSet
 
 
-class Asked:
+class Asked(AskingCodec):
     """A codec in this process that can also be asked many requests at once, as a program is
     (`ask_until_failure`), recording what it is asked and how."""
 
@@ -35,24 +35,9 @@ class Asked:
         self.ahead += requests
         return [outcome_of(self.codec, request) for request in requests]
 
-    def _alone(self, request: Request) -> Outcome:
+    def ask(self, request: Request) -> Outcome:
         self.alone.append(request)
         return outcome_of(self.codec, request)
-
-    def decode(self, data: bytes) -> Outcome:
-        return self._alone(Request("decode", data=data))
-
-    def decode_replace(self, data: bytes) -> Outcome:
-        return self._alone(Request("replace", data=data))
-
-    def validate(self, data: bytes) -> Outcome:
-        return self._alone(Request("validate", data=data))
-
-    def encode(self, scalars: Sequence[int]) -> Outcome:
-        return self._alone(Request("encode", scalars=tuple(scalars)))
-
-    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
-        return self._alone(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
 
     def close(self) -> None:
         self.codec.close()
