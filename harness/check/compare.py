@@ -15,10 +15,15 @@ from dataclasses import dataclass
 from utf8cert.harness.check.describe import describe_bytes, describe_outcome, describe_text
 from utf8cert.harness.check.diagnose import Finding, Marks
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
-from utf8cert.harness.check.fingerprint import Contradictions, contradicting, explaining
+from utf8cert.harness.check.fingerprint import (
+    DIALECTS,
+    Contradictions,
+    contradicting,
+    explaining,
+)
 from utf8cert.harness.check.judge import judge, judge_text
 from utf8cert.harness.check.profile import Profile
-from utf8cert.harness.check.profiles import PROFILES, RFC3629
+from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import FAILURE_WHAT, Capability, Codec, Failed, Outcome
 from utf8cert.harness.vectors.model import Level
 
@@ -56,10 +61,6 @@ class Difference:
         """Return what identifies this difference across runs (for a baseline)."""
         return (self.vector, self.variant, self.capability, self.what)
 
-
-DIALECTS = len(PROFILES) - 1
-"""How many profiles a right answer can rule out (all but RFC 3629): once all are, none is
-rejudged."""
 
 Label = tuple[str, str]
 """(vector id, variant name) of the input being compared."""
@@ -137,7 +138,8 @@ def differences_of(
             difference = dataclasses.replace(difference, explained_by=names)
         return [difference]
     if judged is expected:
-        if contradicted is not None and len(contradicted) < DIALECTS and profile is RFC3629:
+        # Once every dialect is ruled out, a right answer is rejudged under none.
+        if contradicted is not None and len(contradicted) < len(DIALECTS) and profile is RFC3629:
             for name, what in contradicting(expected, outcome, capability, contradicted):
                 contradicted[name] = f"{what}: {label[0]}, {capability}"
         return []
