@@ -7,11 +7,16 @@ function name. So the codec is called through a one-line function whose code car
 as its file name (`caller`): the stack printed as the process dies shows
 
     File "utf8cert was asking vector sec-1 on decode in this process; ...", line 1 in asking
+
+A codec that calls `os._exit` takes no signal: `os._exit` is replaced, within the same block,
+by one that first writes the note of the question being asked (found by that frame's name),
+then exits as asked.
 """
 
 from __future__ import annotations
 
 import faulthandler
+import os
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -38,11 +43,45 @@ def caller(note: str) -> Caller:
     return types.FunctionType(code, _asking.__globals__, "asking")
 
 
+def _exit_noting(exit: Callable[[int], Any]) -> Callable[[int], Any]:
+    """Return `os._exit` that first writes, to the process's stderr, the note of the question
+    an in-process codec was being asked (nothing when it was not called under `caller`)."""
+
+    def noting(status: int) -> Any:
+        frame: types.FrameType | None = sys._getframe(1)
+        while frame is not None and frame.f_code.co_name != "asking":
+            frame = frame.f_back
+        stream = sys.__stderr__
+        if frame is not None and stream is not None:
+            try:
+                called = f"utf8cert: the codec called os._exit({status})"
+                stream.write(f"{called}\n{frame.f_code.co_filename}\n")
+                stream.flush()
+            except (OSError, ValueError):  # stderr closed: exit all the same
+                pass
+        return exit(status)
+
+    return noting
+
+
 @contextmanager
 def enabled_to_stderr() -> Iterator[None]:
     """Within the block, a fatal signal prints the Python stack to the process's stderr (as
-    it was before any redirection) before the process dies; the previous state comes back
-    after. Where stderr is no file (a test's capture), nothing changes."""
+    it was before any redirection) before the process dies, and `os._exit` the note of the
+    question asked; the previous state comes back after. Where stderr is no file (a test's
+    capture), faulthandler stays as it was."""
+    real_exit = os._exit
+    os._exit = _exit_noting(real_exit)  # type: ignore[assignment]
+    try:
+        with _faulthandler_to_stderr():
+            yield
+    finally:
+        os._exit = real_exit
+
+
+@contextmanager
+def _faulthandler_to_stderr() -> Iterator[None]:
+    """Within the block, faulthandler writes to the process's stderr (if it is a file)."""
     stream, enabled = sys.__stderr__, False
     if stream is not None and not faulthandler.is_enabled():
         try:

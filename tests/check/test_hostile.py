@@ -287,6 +287,25 @@ def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
     assert survivors(tag) == []
 
 
+def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path: Path) -> None:
+    # os._exit takes no signal, so faulthandler sees nothing: the note is written by the
+    # os._exit utf8cert puts in place while it asks an in-process codec.
+    env, tag = environment()
+    done = utf8cert("hostile_codecs:ExitOnC0", cwd=tmp_path, env=env)
+    assert done.returncode == 3
+    lines = done.stderr.splitlines()
+    called = lines.index("utf8cert: the codec called os._exit(3)")
+    note = lines[called + 1]
+    assert note.startswith("utf8cert: the codec was asked vector ")
+    vector = note.split("was asked vector ")[1].split()[0]
+    assert vector in c0_vectors()
+    assert " on decode in this process" in note
+    command = note.split("in a child process that is a finding: ")[1]
+    assert command.startswith("utf8cert check hostile_codecs:ExitOnC0 --isolate")
+    assert "Traceback" not in done.stderr
+    assert survivors(tag) == []
+
+
 # Signals and the deadline: the reports asked for are written, marked incomplete
 
 
