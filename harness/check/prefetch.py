@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from utf8cert.harness.check.compare import chunkings
+from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.variants import Plan, decode_variants, encode_variants
 from utf8cert.harness.codec.interface import Capability, Codec, Outcome
 from utf8cert.harness.codec.protocol import AskingCodec, Request, outcome_of
@@ -50,18 +51,25 @@ def planned(vector: Vector, capabilities: Sequence[Capability], plan: Plan) -> l
 
 
 def prefetched(
-    codec: Codec, vector: Vector, capabilities: Sequence[Capability], plan: Plan
+    codec: Codec,
+    vector: Vector,
+    capabilities: Sequence[Capability],
+    plan: Plan,
+    stop: Stop | None = None,
 ) -> Codec:
     """Return `codec` with the answers to the questions one vector puts to it asked at once,
     when it can take them so (a codec with `ask_until_failure`: isolate.ProcessCodec); else
-    `codec` itself."""
+    `codec` itself. While they are asked, a signal to `stop` raises Interrupted at once, as
+    it does while the check asks one question (breaker.py)."""
     ask = getattr(codec, "ask_until_failure", None)
     if not callable(ask):
         return codec
     requests = planned(vector, capabilities, plan)
     if not requests:
         return codec
-    return Prefetched(codec, requests, ask(requests))
+    with (Stop() if stop is None else stop).interruptible():
+        answers = ask(requests)
+    return Prefetched(codec, requests, answers)
 
 
 class Prefetched(AskingCodec):

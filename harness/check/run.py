@@ -188,7 +188,7 @@ def run_check(
             plan = plans.plan(vector)
             # Counted apart until the vector is done, so that a stopped run counts whole vectors.
             counted = Coverage()
-            asking = prefetched(codec, vector, capabilities, plan)  # a program: pipelined
+            asking = prefetched(codec, vector, capabilities, plan, guard.stop)  # pipelined
             found = check_vector(
                 counted.watch(asking),
                 vector,

@@ -103,7 +103,7 @@ class Suite:
         none); Interrupted when `stop` is told to stop."""
         plan = self.schedule.plan(vector)
         guard = Guard(Stop() if stop is None else stop, self.note)
-        asking = prefetched(self.codec, vector, (capability,), plan)  # a program: pipelined
+        asking = prefetched(self.codec, vector, (capability,), plan, guard.stop)  # pipelined
         found = check_vector(asking, vector, (capability,), self.profile, plan=plan, guard=guard)
         return [difference for difference in found if not difference.allowed_by]
 

@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 
+from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.check.prefetch import Prefetched, planned, prefetched
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import capabilities_for, run_check
@@ -82,3 +83,20 @@ def test_only_a_codec_that_takes_many_requests_at_once_is_prefetched() -> None:
     assert prefetched(codec, vector, capabilities, plan) is codec
     assert isinstance(prefetched(Asked(codec), vector, capabilities, plan), Prefetched)
     assert planned(vector, capabilities, plan)
+
+
+def test_a_signal_while_a_vectors_questions_are_asked_at_once_interrupts_them() -> None:
+    # A signal handler calls stop.request (interrupt.py): while the codec is being asked, that
+    # raises Interrupted at once, so a batch of questions does not hold a stop back.
+    stop = Stop()
+
+    class Signalled(Asked):
+        def ask_until_failure(self, requests: Sequence[Request]) -> list[Outcome]:
+            stop.request("SIGTERM", 15)  # as the handler does, mid-batch
+            raise AssertionError("not interrupted")
+
+    vector = next(iter(vectors()))
+    plan = schedule(vectors(), "default").plan(vector)
+    codec = Signalled(load_codec("codec:utf-8"))
+    with pytest.raises(Interrupted, match="SIGTERM"):
+        prefetched(codec, vector, capabilities_for(vector, CAPABILITIES), plan, stop)
