@@ -8,8 +8,6 @@ from random import Random
 
 from utf8cert.harness.vectors.samples import SCALAR_RANGES, pick
 
-BLOCK_BOUNDARIES: tuple[int, ...] = (64, 4096)
-"""Input sizes where codecs switch to block or page loops: pieces are drawn across them."""
 TARGETS: tuple[int, ...] = (*range(16), *(64,) * 8, *(4096,) * 16)
 """Where an input's non-ASCII bytes go: its first at each offset of a 16-byte register
 (alignment-bound word and SIMD loops), or one of its sequences across a block boundary (buffers
