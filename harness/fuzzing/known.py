@@ -17,11 +17,12 @@ import dataclasses
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import cast
 
 from utf8cert.harness.check.baseline import load_baseline
 from utf8cert.harness.check.behaviour import OFFSET, Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
-from utf8cert.harness.codec.interface import CAPABILITIES, Capability
+from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.vectors.model import DecodeVector, Vector, VectorSet
 
 OFFSET_DETAILS = ("", "before the ill-formed bytes", "inside the ill-formed bytes")
@@ -34,9 +35,6 @@ def detail_stem(difference: Difference) -> str:
     """Return the detail of a difference's behaviour as a file-name part ('surrogate'; '' when
     the behaviour has none), to tell apart findings of one kind of difference."""
     return re.sub(r"[^a-z0-9]+", "-", behaviour_of(difference).detail.lower()).strip("-")
-
-
-CAPABILITY_NAMED: dict[str, Capability] = {capability: capability for capability in CAPABILITIES}
 
 
 def _baseline_difference(
@@ -59,9 +57,10 @@ def known_behaviours(baseline: str | Path | None, vectors: VectorSet) -> frozens
     by_id = {vector.id: vector for vector in vectors}
     known = set()
     for vector_id, variant, capability, what in load_baseline(baseline):
-        vector, named = by_id.get(vector_id), CAPABILITY_NAMED.get(capability)
-        if vector is None or named is None:
+        vector = by_id.get(vector_id)
+        if vector is None:
             continue
+        named = cast(Capability, capability)  # load_baseline refuses any other name
         deviation = _baseline_difference(vector, variant, named, what)
         found = behaviour_of(deviation)
         known.add(found)
