@@ -251,20 +251,18 @@ class Batch:
 
     def _fault(self, culprit: int | None, kind: FailureKind, message: str) -> None:
         """Fail the culprit request (if any), replace the program, and queue again the requests
-        in flight that were not to blame."""
+        in flight that were not to blame (none, and nothing queued, once a request has failed
+        under `until_failure`)."""
         if kind == "protocol":
             self.program.distrusted = True
+        again = [sent.index for sent in self.flight if sent.index != culprit]
         if culprit is not None:
             self.outcomes[culprit] = Failed(kind, message)
             if culprit in self.queue:
                 self.queue.remove(culprit)
             if self.until_failure:
+                again = []
                 self.queue.clear()
-        again = (
-            []
-            if culprit is not None and self.until_failure
-            else [sent.index for sent in self.flight if sent.index != culprit]
-        )
         self.flight.clear()
         self.flight_bytes = 0
         self.queue.extendleft(reversed(again))
