@@ -43,20 +43,24 @@ def caller(note: str) -> Caller:
     return types.FunctionType(code, _asking.__globals__, "asking")
 
 
-def _exit_noting(exit: Callable[[int], Any]) -> Callable[[int], Any]:
-    """Return `os._exit` that first writes, to the process's stderr, the note of the question
-    an in-process codec was being asked (nothing when it was not called under `caller`)."""
+def _exit_noting(exit: Callable[[int], Any], stderr: int | None) -> Callable[[int], Any]:
+    """Return `os._exit` that first writes, to the file descriptor `stderr` (None: the
+    process's stderr), the note of the question an in-process codec was being asked (nothing
+    when it was not called under `caller`)."""
 
     def noting(status: int) -> Any:
         frame: types.FrameType | None = sys._getframe(1)
         while frame is not None and frame.f_code.co_name != "asking":
             frame = frame.f_back
-        stream = sys.__stderr__
-        if frame is not None and stream is not None:
+        if frame is not None:
+            note = f"utf8cert: the codec called os._exit({status})\n{frame.f_code.co_filename}\n"
             try:
-                called = f"utf8cert: the codec called os._exit({status})"
-                stream.write(f"{called}\n{frame.f_code.co_filename}\n")
-                stream.flush()
+                stream = sys.__stderr__
+                if stderr is not None:
+                    os.write(stderr, note.encode(errors="replace"))
+                elif stream is not None:
+                    stream.write(note)
+                    stream.flush()
             except (OSError, ValueError):  # stderr closed: exit all the same
                 pass
         return exit(status)
@@ -65,13 +69,14 @@ def _exit_noting(exit: Callable[[int], Any]) -> Callable[[int], Any]:
 
 
 @contextmanager
-def enabled_to_stderr() -> Iterator[None]:
+def enabled_to_stderr(stderr: int | None = None) -> Iterator[None]:
     """Within the block, a fatal signal prints the Python stack to the process's stderr (as
     it was before any redirection) before the process dies, and `os._exit` the note of the
     question asked; the previous state comes back after. Where stderr is no file (a test's
-    capture), faulthandler stays as it was."""
+    capture), faulthandler stays as it was. `stderr` is a file descriptor for the note where
+    file descriptor 2 is captured (pytest: a copy of it taken before the capture)."""
     real_exit = os._exit
-    os._exit = _exit_noting(real_exit)  # type: ignore[assignment]
+    os._exit = _exit_noting(real_exit, stderr)  # type: ignore[assignment]
     try:
         with _faulthandler_to_stderr():
             yield

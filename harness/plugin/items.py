@@ -5,7 +5,9 @@ the codec no longer shows them it is an XPASS(strict) failure, the baseline to u
 
 from __future__ import annotations
 
+import os
 import shlex
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -146,6 +148,7 @@ class SuitePlugin:
         words += ["--utf8-depth", depth] if depth != "default" else []
         if not isinstance(suite.codec, ProcessCodec):
             suite.note = fatal_note(words)
+            suite.stderr = _uncaptured_stderr()
         return cls(suite, shlex.join(words))
 
     def pytest_report_header(self, config: pytest.Config) -> list[str]:
@@ -171,8 +174,21 @@ class SuitePlugin:
         items.extend(node.collect())
 
     def close(self) -> None:
-        """Release the codec under test."""
+        """Release the codec under test, and the copy of stderr."""
         self.suite.codec.close()
+        if self.suite.stderr is not None:
+            os.close(self.suite.stderr)
+            self.suite.stderr = None
+
+
+def _uncaptured_stderr() -> int | None:
+    """Return a copy of the file descriptor of stderr, taken while pytest does not capture it
+    (it captures nothing while plugins are configured), or None when there is none."""
+    stream = sys.__stderr__
+    try:
+        return os.dup(stream.fileno()) if stream is not None else None
+    except (OSError, ValueError):  # no file descriptor behind it
+        return None
 
 
 def suite_function(

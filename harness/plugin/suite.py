@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 from utf8cert.harness.check.baseline import Baseline, BaselineError, load_baseline
 from utf8cert.harness.check.breaker import Guard, Note
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.fatal import enabled_to_stderr
 from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.prefetch import prefetched
 from utf8cert.harness.check.profile import Profile
@@ -48,6 +50,9 @@ class Suite:
     depth: Depth = "default"
     note: Note | None = None
     """For an in-process codec: what a fatal error in it prints (check/fatal.py)."""
+    stderr: int | None = None
+    """For an in-process codec: where that goes, a copy of the file descriptor of stderr taken
+    before pytest captured it (None: stderr)."""
     schedule: Schedule = field(init=False)
 
     def __post_init__(self) -> None:
@@ -104,7 +109,11 @@ class Suite:
         plan = self.schedule.plan(vector)
         guard = Guard(Stop() if stop is None else stop, self.note)
         asking = prefetched(self.codec, vector, (capability,), plan, guard.stop)  # pipelined
-        found = check_vector(asking, vector, (capability,), self.profile, plan=plan, guard=guard)
+        # In process, a codec that calls os._exit first leaves the note of the question.
+        with enabled_to_stderr(self.stderr) if self.note is not None else nullcontext():
+            found = check_vector(
+                asking, vector, (capability,), self.profile, plan=plan, guard=guard
+            )
         return [difference for difference in found if not difference.allowed_by]
 
 

@@ -123,6 +123,26 @@ def test_in_process_a_segfault_names_the_item_and_how_to_run_it_isolated(tmp_pat
     assert survivors(tag) == []
 
 
+def test_in_process_os_exit_names_the_item_and_how_to_run_it_isolated(tmp_path: Path) -> None:
+    # os._exit takes no signal, so faulthandler sees nothing: the note is written by the
+    # os._exit the plugin puts in place while it asks an in-process codec.
+    done, tag = pytest_run(tmp_path, "--utf8-codec", "hostile_codecs:ExitOnC0", *selection())
+    assert done.returncode == 3
+    lines = done.stderr.splitlines()
+    called = lines.index("utf8cert: the codec called os._exit(3)")
+    assert lines[called + 1] == (
+        "utf8cert: the codec was asked vector sec-1 on decode in this process and took it down; "
+        "in a child process that is a failure: pytest --utf8-codec hostile_codecs:ExitOnC0 "
+        "--utf8-fail-on must --utf8-isolate -k 'sec-1[decode]'"
+    )
+    again, _ = pytest_run(
+        tmp_path, "--utf8-codec", "hostile_codecs:ExitOnC0", "--utf8-isolate", "-k", "sec-1["
+    )
+    assert again.returncode == pytest.ExitCode.TESTS_FAILED
+    assert "crash: the program exited with status 3" in again.stdout
+    assert survivors(tag) == []
+
+
 @pytest.mark.parametrize("isolate", [False, True], ids=["in process", "isolated"])
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
