@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import Answer, Coverage
@@ -43,6 +43,12 @@ class Guard:
 
     stop: Stop = field(default_factory=Stop)
     note: Note | None = None
+
+
+def trips(outcome: Outcome) -> TypeGuard[Failed]:
+    """Return True when an answer ends the asking of its capability on its vector: the codec
+    crashed, hung, ran out of memory or broke the protocol (a wrong type is only wrong)."""
+    return type(outcome) is Failed and outcome.kind != "wrong-type"
 
 
 class Breaker:
@@ -121,7 +127,7 @@ class Breaker:
             stop.asking = False
         if stop.reason:
             raise Interrupted(stop.reason)
-        if type(outcome) is Failed and outcome.kind != "wrong-type":
+        if trips(outcome):
             self.skipped[capability] = 0
             self.failures[capability] = outcome
         return outcome

@@ -5,9 +5,9 @@ many in flight), then handed back one by one as the check asks them.
 The check itself stays a loop of single questions (compare.py asks and judges each in turn), so
 the prefetch is only a faster way to the same answers:
 
-- it stops at the first question that fails (a crash, a hang, a memory or protocol failure):
-  what the circuit breaker would skip after it (breaker.py) is never sent, and the rest is asked
-  one by one, as without a prefetch;
+- once a question fails (a crash, a hang, a memory or protocol failure), the rest of its
+  capability on the vector, which the circuit breaker skips (breaker.py), is never sent; the
+  other capabilities' questions are, to a fresh program;
 - a question asked that was not foreseen, or asked in another order, is asked of the codec
   then; a foreseen question the check skips is dropped.
 
@@ -17,8 +17,9 @@ A codec in this process gains nothing from it and is asked directly.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from utf8cert.harness.check.breaker import trips
 from utf8cert.harness.check.compare import chunkings
 from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.variants import Plan, decode_variants, encode_variants
@@ -50,6 +51,26 @@ def planned(vector: Vector, capabilities: Sequence[Capability], plan: Plan) -> l
     return requests
 
 
+def asked_ahead(
+    ask_until_failure: Callable[[Sequence[Request]], list[Outcome]], requests: Sequence[Request]
+) -> list[tuple[Request, Outcome]]:
+    """Return each request asked and its answer, in order: every one of `requests` except those
+    the circuit breaker would skip, the rest of a capability once it failed ([] for none).
+
+    `ask_until_failure` asks requests at once and answers them up to the first that fails
+    (isolate.ProcessCodec); asking goes on after it with the other capabilities' requests."""
+    asked: list[tuple[Request, Outcome]] = []
+    rest = list(requests)
+    while rest:
+        answers = ask_until_failure(rest)
+        asked += zip(rest, answers, strict=False)
+        if len(answers) == len(rest) or not answers:
+            break
+        failed = rest[len(answers) - 1].capability
+        rest = [request for request in rest[len(answers) :] if request.capability != failed]
+    return asked
+
+
 def prefetched(
     codec: Codec,
     vector: Vector,
@@ -68,19 +89,21 @@ def prefetched(
     if not requests:
         return codec
     with (Stop() if stop is None else stop).interruptible():
-        answers = ask(requests)
-    return Prefetched(codec, requests, answers)
+        answers = asked_ahead(ask, requests)
+    return Prefetched(codec, answers)
 
 
 class Prefetched(AskingCodec):
     """A codec whose answers to some requests were asked ahead; every other answer is asked."""
 
-    def __init__(self, codec: Codec, requests: Sequence[Request], answers: list[Outcome]) -> None:
+    def __init__(self, codec: Codec, answers: Sequence[tuple[Request, Outcome]]) -> None:
         self.codec = codec
         self.spec, self.description = codec.spec, codec.description
         self.capabilities = codec.capabilities
-        self.ahead = deque(zip(requests, answers, strict=False))
-        """The requests asked ahead and their answers, in order, until one failed."""
+        self.ahead = deque(answers)
+        """The requests asked ahead and their answers, in the order the check asks them."""
+        self.tripped = any(trips(outcome) for _, outcome in answers)
+        """Whether the codec crashed or hung on one of them (or failed so otherwise)."""
 
     def ask(self, request: Request) -> Outcome:
         """Return the answer asked ahead to `request`, dropping the ones asked ahead before it

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Iterable, Sequence
 
+from utf8cert.harness.check.ahead import Ahead
 from utf8cert.harness.check.answers import input_answers, short_hex
 from utf8cert.harness.check.breaker import Breaker, Guard, Note
 from utf8cert.harness.check.compare import (
@@ -20,7 +21,6 @@ from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Contradictions
 from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.check.layouts import LayoutTally
-from utf8cert.harness.check.prefetch import prefetched
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.report import Report
@@ -180,33 +180,33 @@ def run_check(
     guard = Guard(Stop() if stop is None else stop, note)
     not_offered = wanted - offered
     total, plans = len(vectors), schedule(vectors, depth)
+    jobs = [(vector, capabilities_for(vector, offered), plans.plan(vector)) for vector in vectors]
     done: set[str] = set()
     try:
-        for vector in vectors:
-            capabilities = capabilities_for(vector, offered)
-            missing = capabilities_for(vector, not_offered) if not_offered else ()
-            plan = plans.plan(vector)
-            # Counted apart until the vector is done, so that a stopped run counts whole vectors.
-            counted = Coverage()
-            asking = prefetched(codec, vector, capabilities, plan, guard.stop)  # pipelined
-            found = check_vector(
-                counted.watch(asking),
-                vector,
-                capabilities,
-                profile,
-                counted,
-                missing,
-                plan,
-                guard,
-                report.contradicted,
-            )
-            report.add(found)
-            report.coverage.add(counted)
-            for capability in capabilities:
-                report.checked[capability] += 1
-            done.add(vector.id)
-            if progress is not None:
-                progress(len(done), total)
+        with Ahead(codec, jobs, guard.stop) as ahead:  # pipelined; overlapping waits for hangs
+            for index, (vector, capabilities, plan) in enumerate(jobs):
+                missing = capabilities_for(vector, not_offered) if not_offered else ()
+                # Counted apart until the vector is done, so that a stopped run counts whole
+                # vectors.
+                counted = Coverage()
+                found = check_vector(
+                    counted.watch(ahead.asking(index)),
+                    vector,
+                    capabilities,
+                    profile,
+                    counted,
+                    missing,
+                    plan,
+                    guard,
+                    report.contradicted,
+                )
+                report.add(found)
+                report.coverage.add(counted)
+                for capability in capabilities:
+                    report.checked[capability] += 1
+                done.add(vector.id)
+                if progress is not None:
+                    progress(len(done), total)
     except Interrupted as stopped:
         report.incomplete = f"stopped by {stopped} after {len(done)} of {total} vectors"
         report.vectors = only_these(vectors, done)

@@ -108,8 +108,9 @@ def spawn(
     return process
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Send SIGKILL to the program's process group (to the program alone if that fails)."""
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Send SIGKILL to the program's process group (to the program alone if that fails);
+    safe from any thread and in a signal handler: it neither waits nor closes."""
     if process.returncode is not None:
         return
     try:
@@ -121,7 +122,7 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 
 def stop(process: subprocess.Popen[bytes]) -> None:
     """Kill the program and everything in its process group, reap it, close its pipes."""
-    _kill_group(process)
+    kill_group(process)
     process.wait()
     _live.pop(process.pid, None)
     for stream in (process.stdin, process.stdout, process.stderr):
@@ -142,7 +143,7 @@ def kill_all() -> int:
     """
     children = list(_live.values())
     for process in children:
-        _kill_group(process)
+        kill_group(process)
         process.poll()
     return len(children)
 

@@ -11,6 +11,7 @@ children.py: their own process group, a memory limit, death with utf8cert.
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 import time
@@ -63,6 +64,8 @@ class ProcessCodec(AskingCodec):
         self.distrusted = False
         """Whether the program has broken the protocol (it is then watched for a second line
         after each answer: matching.py)."""
+        self.abandoned = False
+        """Whether the run no longer wants answers (abandon): no program is started again."""
         self.recent: dict[int, str] = {}
         """The last HISTORY request lines by id (version 2), to name what a late line answers."""
         self._argv = list(argv)
@@ -102,10 +105,33 @@ class ProcessCodec(AskingCodec):
 
     def channel(self) -> Channel:
         """Return the running program's pipes, starting a fresh program if there is none;
-        StartError if it cannot be started."""
+        StartError if it cannot be started, or once the codec is abandoned."""
         if self._channel is None:
+            if self.abandoned:
+                raise StartError("abandoned: the run has stopped")
             self._channel = self._start()
+            if self.abandoned:  # while it started: it never answers
+                self.discard()
+                raise StartError("abandoned: the run has stopped")
         return self._channel
+
+    def twin(self) -> ProcessCodec:
+        """Return another instance of this program, not started yet: it starts on its first
+        request, from the thread that asks it, must announce the same capabilities and protocol
+        version, and shares this codec's pace (what one learns of the codec's speed, both do)."""
+        twin = copy.copy(self)
+        twin.recent, twin._ids = {}, 0
+        twin._channel = twin._finalizer = None
+        twin.abandoned = False
+        return twin
+
+    def abandon(self) -> None:
+        """Kill the running program, from any thread, and start no other: each request of the
+        thread that asks the codec then fails at once (a run that stops does so)."""
+        self.abandoned = True
+        channel = self._channel
+        if channel is not None:
+            children.kill_group(channel.process)
 
     def running(self) -> Channel | None:
         """Return the running program's pipes, or None when there is no program running."""

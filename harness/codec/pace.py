@@ -13,6 +13,7 @@ for a hang on a short one. Starting a program is not an answer: its handshake ge
 
 from __future__ import annotations
 
+import threading
 from typing import Final
 
 FLOOR: Final = 1.0
@@ -36,12 +37,15 @@ class Pace:
         """The most any request may take: the user's timeout."""
         self._rates: dict[int, float] = {}
         """For each size class, the most seconds per byte of request line an answer took."""
+        self._lock = threading.Lock()
+        """Held while _rates is read or written: copies of a program answer in threads."""
 
     def expected(self, size: int) -> float | None:
         """Return the seconds the slowest comparable answer would take at `size` bytes of
         request line (None when nothing comparable has been answered)."""
         least = _size_class(size) - 1
-        rates = [rate for size_class, rate in self._rates.items() if size_class >= least]
+        with self._lock:
+            rates = [rate for size_class, rate in self._rates.items() if size_class >= least]
         return max(rates) * max(size, SMALLEST_SIZE) if rates else None
 
     def allowed(self, size: int) -> float:
@@ -56,7 +60,8 @@ class Pace:
         """Learn from an answer that took `seconds` to a request line of `size` bytes."""
         size_class = _size_class(size)
         rate = seconds / max(size, SMALLEST_SIZE)
-        self._rates[size_class] = max(self._rates.get(size_class, 0.0), rate)
+        with self._lock:
+            self._rates[size_class] = max(self._rates.get(size_class, 0.0), rate)
 
     def describe(self, size: int) -> str:
         """Return what the time allowed to a request of `size` bytes means: 'no answer within

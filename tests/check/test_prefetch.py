@@ -69,7 +69,7 @@ def test_every_question_of_a_check_is_asked_ahead_and_the_report_is_unchanged(sp
 def test_a_question_not_foreseen_is_asked_and_the_foreseen_ones_it_passes_are_dropped() -> None:
     asked = Asked(load_codec("codec:utf-8"))
     requests = [Request("decode", data=b"a"), Request("decode", data=b"b")]
-    codec = Prefetched(asked, requests, asked.ask_until_failure(requests))
+    codec = Prefetched(asked, list(zip(requests, asked.ask_until_failure(requests), strict=True)))
     assert codec.decode(b"b") == outcome_of(asked.codec, requests[1])  # "a" skipped
     assert codec.decode(b"a") == outcome_of(asked.codec, requests[0])  # no longer ahead
     assert asked.alone == [requests[0]]
