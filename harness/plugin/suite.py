@@ -8,7 +8,7 @@ import dataclasses
 import shlex
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -53,10 +53,12 @@ class Suite:
     stderr: int | None = None
     """For an in-process codec: where that goes, a copy of the file descriptor of stderr taken
     before pytest captured it (None: stderr)."""
-    schedule: Schedule = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.schedule = schedule(self.vectors, self.depth)
+    @cached_property
+    def schedule(self) -> Schedule:
+        """Return the plan of every vector, worked out at the first check (an xdist controller
+        checks nothing)."""
+        return schedule(self.vectors, self.depth)
 
     @property
     def known(self) -> frozenset[tuple[str, str, str, str]]:
