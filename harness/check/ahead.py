@@ -24,11 +24,16 @@ from types import TracebackType
 from typing import Final
 
 from utf8cert.harness.check.interrupt import Stop
-from utf8cert.harness.check.prefetch import Prefetched, asked_ahead, planned, prefetched
+from utf8cert.harness.check.prefetch import (
+    Answers,
+    Prefetched,
+    asked_ahead,
+    planned,
+    prefetched,
+)
 from utf8cert.harness.check.variants import Plan
-from utf8cert.harness.codec.interface import Capability, Codec, Outcome
+from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.codec.protocol import Request
 from utf8cert.harness.vectors.model import Vector
 
 COPIES: Final = 4
@@ -39,7 +44,6 @@ JOIN_GRACE: Final = 5.0
 
 Job = tuple[Vector, Sequence[Capability], Plan]
 """One vector of a run, the capabilities it is checked on, and its variants."""
-Answers = list[tuple[Request, Outcome]]
 
 
 class Ahead:

@@ -51,15 +51,19 @@ def planned(vector: Vector, capabilities: Sequence[Capability], plan: Plan) -> l
     return requests
 
 
+Answers = list[tuple[Request, Outcome]]
+"""Requests asked ahead and their answers, in order."""
+
+
 def asked_ahead(
     ask_until_failure: Callable[[Sequence[Request]], list[Outcome]], requests: Sequence[Request]
-) -> list[tuple[Request, Outcome]]:
+) -> Answers:
     """Return each request asked and its answer, in order: every one of `requests` except those
     the circuit breaker would skip, the rest of a capability once it failed ([] for none).
 
     `ask_until_failure` asks requests at once and answers them up to the first that fails
     (isolate.ProcessCodec); asking goes on after it with the other capabilities' requests."""
-    asked: list[tuple[Request, Outcome]] = []
+    asked: Answers = []
     rest = list(requests)
     while rest:
         answers = ask_until_failure(rest)
@@ -96,7 +100,7 @@ def prefetched(
 class Prefetched(AskingCodec):
     """A codec whose answers to some requests were asked ahead; every other answer is asked."""
 
-    def __init__(self, codec: Codec, answers: Sequence[tuple[Request, Outcome]]) -> None:
+    def __init__(self, codec: Codec, answers: Answers) -> None:
         self.codec = codec
         self.spec, self.description = codec.spec, codec.description
         self.capabilities = codec.capabilities

@@ -169,9 +169,10 @@ def run_check(
     `profile`; every question is counted in its coverage. An empty vector set gives an empty,
     conformant report.
 
-    When `stop` is told to stop (interrupt.py), the report holds the vectors checked until then
-    and says why it is `incomplete`. `note` names, for an in-process codec, the question a
-    fatal error interrupted (fatal.py)."""
+    A program's answers are asked a vector at a time, and once it crashed or hung, by copies of
+    it at once (ahead.py). When `stop` is told to stop (interrupt.py), the report holds the
+    vectors checked until then and says why it is `incomplete`. `note` names, for an in-process
+    codec, the question a fatal error interrupted (fatal.py)."""
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
@@ -186,8 +187,7 @@ def run_check(
         with Ahead(codec, jobs, guard.stop) as ahead:  # pipelined; overlapping waits for hangs
             for index, (vector, capabilities, plan) in enumerate(jobs):
                 missing = capabilities_for(vector, not_offered) if not_offered else ()
-                # Counted apart until the vector is done, so that a stopped run counts whole
-                # vectors.
+                # Counted apart until the vector is done: a stopped run counts whole vectors.
                 counted = Coverage()
                 found = check_vector(
                     counted.watch(ahead.asking(index)),
