@@ -25,6 +25,7 @@ from utf8cert.harness.codec.interface import Failed, FailureKind, Inapplicable, 
 from utf8cert.harness.codec.protocol import (
     ProtocolError,
     Request,
+    answer_line,
     numbered,
     parse_answer,
     request_line,
@@ -221,11 +222,15 @@ class Batch:
         it: the request it answers a second time (by its id), else the request it followed in
         this batch, else the next request to be sent, whose message names the earlier one."""
         shown = _quoted(line)
-        identifier, _ = split_id(line) if self.program.version >= 2 else (None, line)
+        identifier, rest = split_id(line) if self.program.version >= 2 else (None, line)
         if identifier is not None and identifier in self.answered:
-            culprit, message = self.answered[identifier], f"a second answer to it: {shown}"
+            culprit = self.answered[identifier]
+            message = self._second_answer(culprit, rest, shown) or f"a second answer to it: {shown}"
         elif self.last_answered is not None:
-            culprit, message = self.last_answered, f"a line after its answer: {shown}"
+            culprit = self.last_answered
+            message = (
+                self._second_answer(culprit, rest, shown) or f"a line after its answer: {shown}"
+            )
         else:
             culprit = self.queue[0]
             message = f"a line that answers no request arrived before this one was sent: {shown}"
@@ -235,6 +240,20 @@ class Batch:
             if earlier is not None:
                 message += f" (after the request {_quoted(earlier)})"
         self._fault(culprit, "protocol", message)
+
+    def _second_answer(self, index: int, text: str, shown: str) -> str | None:
+        """Return how a line that reads as a second answer to request `index` is named: the
+        same answer again, or another one (the program gave one question two answers); None
+        when it is no answer to that request."""
+        capability, first = self.requests[index].capability, self.outcomes[index]
+        try:
+            again = parse_answer(capability, text)
+        except ProtocolError:
+            return None
+        if first is None or again == first:
+            return f"a second answer to it: {shown}"
+        answered = _quoted(answer_line(capability, first))
+        return f"two answers to one question: a second answer to it, {shown}, after {answered}"
 
     def _died(self) -> None:
         """Fail the request that killed the program; with several in flight, ask them again

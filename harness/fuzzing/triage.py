@@ -31,6 +31,13 @@ TRIAGED: Final = "triaged"
 ISOLATED_TRIES: Final = 200
 """Probes allowed when minimizing in a separate process (each costs a round trip or more)."""
 
+UNREPRODUCED = (
+    "no longer shows the difference it showed while fuzzing: the codec gave this input another "
+    "answer when asked again (it is not deterministic, or its answers depend on what it was "
+    "asked before)"
+)
+"""Why a pending input became no finding: two answers to one question."""
+
 
 @dataclass(frozen=True)
 class Triaged:
@@ -66,7 +73,7 @@ def _make_finding(
     small = minimize(data, keeps, max_tries=max_tries)
     found = target.differences(small)
     difference = next((d for d in found if slug(d) == wanted), None)
-    if difference is None:  # a flaky codec: keep the input as found
+    if difference is None:  # two answers to one question (UNREPRODUCED): keep it as found
         small, found, difference = data, target.differences(data), differences[0]
     others = tuple(d for d in found if d is not difference)
     return Finding(spec, small, difference, others, reproduce, stem or "")
@@ -92,7 +99,7 @@ def triage_pending(
         finding = _make_finding(spec, target, data, source.stem, 2000, reproduce)
         if finding is None:
             kept = source.rename(source.with_suffix(".unreproduced"))  # not pending any more
-            yield Triaged(kept, problem="no longer shows the difference (a flaky codec?)")
+            yield Triaged(kept, problem=UNREPRODUCED)
             continue
         vector_file = save(finding, artifacts)
         source.unlink()

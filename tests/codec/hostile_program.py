@@ -6,6 +6,7 @@ VERSION is the protocol version it speaks (1 or 2). MODE, on an input holding C0
 - twice: writes its answer twice, each line with its own write (and flush);
 - twice-at-once: writes its answer twice in one write;
 - twice-late: writes its answer, then again 0.2 s later;
+- twice-different: writes its answer and then another one (a refusal at 0), in one write;
 - garbage: writes a line that is no answer instead of its answer;
 - chatter: writes a line that is no answer, then its answer;
 - wrong-id: (version 2) answers with an id no request has;
@@ -62,6 +63,8 @@ def misbehave(mode: str, prefix: str, line: str, argument: str) -> bool:
         write(line)
     elif mode == "twice-at-once":
         write(line + line)
+    elif mode == "twice-different":
+        write(f"{line}{prefix}refused 0 second thoughts\n")
     elif mode == "twice-late":
         write(line)
         time.sleep(0.2)

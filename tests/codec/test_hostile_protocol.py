@@ -101,6 +101,9 @@ def assert_only_the_provoking_request_failed(
 
 EXACT = [
     ("twice-at-once", "protocol", "refused 1 invalid start byte'"),
+    ("twice-at-once", "protocol", "a second answer to it: '"),
+    ("twice-different", "protocol", "two answers to one question: a second answer to it, '"),
+    ("twice-different", "protocol", "refused 0 second thoughts', after 'refused 1 invalid start"),
     ("garbage", "protocol", "'this is no answer'"),
     ("chatter", "protocol", "'debug: decoding'"),
     ("flood", "protocol", "a line longer than"),

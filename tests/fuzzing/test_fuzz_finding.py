@@ -157,6 +157,7 @@ def test_triage_minimizes_pending_inputs_into_findings(tmp_path: Path) -> None:
     assert len(found) == 1 and found[0].finding is not None
     assert len(found[0].finding.data) < len(data)
     assert len(lost) == 1 and lost[0].source.suffix == ".unreproduced"  # kept, and said so
+    assert lost[0].problem is not None and "another answer when asked again" in lost[0].problem
     assert not list((tmp_path / PENDING).glob("*.bin"))
 
 
