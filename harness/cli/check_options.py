@@ -22,14 +22,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SPEC",
         help="MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME (default: codec:utf-8)",
     )
-    parser.add_argument(
-        "--vectors",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="PATH",
-        help="extra vector files or directories, checked with the built-in ones",
-    )
+    add_vectors_argument(parser, ", checked with the built-in ones")
     parser.add_argument(
         "--vector",
         action="append",
@@ -86,12 +79,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     given.add_argument(
         "--input-file", metavar="FILE", help="check the bytes of FILE as one input (as --input)"
     )
-    parser.add_argument(
-        "--profile",
-        default=DEFAULT_PROFILE,
-        choices=list(PROFILES),
-        help=f"check against a named dialect instead of RFC 3629 (default: {DEFAULT_PROFILE})",
-    )
+    add_profile_argument(parser, "check")
 
 
 def _positive(text: str) -> float:
@@ -149,4 +137,26 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
         "--github",
         action="store_true",
         help="print GitHub Actions annotations, one per behaviour",
+    )
+
+
+def add_vectors_argument(parser: argparse.ArgumentParser, use: str) -> None:
+    """Add --vectors: the user's vector files or directories; `use` ends its help line."""
+    parser.add_argument(
+        "--vectors",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help=f"extra vector files or directories{use}",
+    )
+
+
+def add_profile_argument(parser: argparse.ArgumentParser, verb: str) -> None:
+    """Add --profile: the dialect to `verb` against instead of RFC 3629."""
+    parser.add_argument(
+        "--profile",
+        default=DEFAULT_PROFILE,
+        choices=list(PROFILES),
+        help=f"{verb} against a named dialect instead of RFC 3629 (default: {DEFAULT_PROFILE})",
     )

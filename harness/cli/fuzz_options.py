@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from utf8cert.harness.check.profiles import PROFILES
+from utf8cert.harness.cli.check_options import add_profile_argument, add_vectors_argument
 from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
 from utf8cert.harness.vectors.model import LEVELS
@@ -58,22 +58,10 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"seconds one input may take before it is a hang (default {DEFAULT_TIMEOUT})",
     )
-    parser.add_argument(
-        "--vectors",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="PATH",
-        help="extra vector files or directories to seed and splice from",
-    )
+    add_vectors_argument(parser, " to seed and splice from")
     parser.add_argument(
         "--baseline",
         metavar="FILE",
         help="known deviations (utf8cert check --write-baseline FILE): not findings",
     )
-    parser.add_argument(
-        "--profile",
-        default="rfc3629",
-        choices=list(PROFILES),
-        help="judge against a named dialect instead of RFC 3629 (default: rfc3629)",
-    )
+    add_profile_argument(parser, "judge")
