@@ -114,7 +114,7 @@ class Fingerprint:
             )
             return f"behaves like {likes}, otherwise strict (--profile {self.fitting[0]})"
         if self.closest is None:
-            return "no dialect profile explains its must differences"
+            return "no dialect profile explains most of its must differences"
         title = PROFILES[self.closest].title
         left = [f"{what} ({count})" for what, count in self.left_over.most_common(3)]
         if self.contradicted:
@@ -131,7 +131,8 @@ def fingerprint(
 ) -> Fingerprint:
     """Return the fingerprint of the `must` differences given as (what, profiles explaining
     it), with an answer that contradicts each profile ruled out; an empty one (total 0) when
-    there is no `must` difference."""
+    there is no `must` difference. The closest profile is one that explains most of them (None
+    when none explains more than half)."""
     total = len(explanations)
     counts: Counter[str] = Counter()
     for _, names in explanations:
@@ -142,7 +143,9 @@ def fingerprint(
         if total and counts[p.name] == total and p.name not in contradictions
     )
     best = max(DIALECTS, key=lambda p: counts[p.name], default=None)
-    closest = None if fitting or best is None or counts[best.name] == 0 else best.name
+    # A profile that explains half of them or fewer says nothing of what the codec is like.
+    telling = best is not None and 2 * counts[best.name] > total
+    closest = best.name if telling and not fitting and best is not None else None
     chosen = fitting[0] if fitting else closest
     left = Counter(what for what, names in explanations if chosen not in set(names))
     contradicted = contradictions.get(closest, "") if closest else ""

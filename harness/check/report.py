@@ -166,8 +166,10 @@ class Report:
         departures = [f"{by_level[level]} ({level})" for level in LEVELS[1:] if level in by_level]
         if departures:
             clauses.append(f"departs from recommended practice: {', '.join(departures)}")
-        elif "must" not in by_level:
-            clauses.append("follows recommended practice throughout")
+        elif "must" not in by_level and self.coverage.answered:
+            # Of what it answered: a capability not certified was not asked enough to say more.
+            throughout = "throughout" if self.covered else "in what it answered"
+            clauses.append(f"follows recommended practice {throughout}")
         return "; ".join(clauses)
 
 
