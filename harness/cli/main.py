@@ -82,9 +82,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments.passed = passed
     if arguments.command is None:  # plain `utf8cert`: check CPython's own codec
         arguments = parser.parse_args(["check"])
+    from utf8cert.harness.codec.isolate import ResourceFailure
+
     try:
         status: int = arguments.run(arguments)
-    except UsageFailure as failure:
+    except (
+        UsageFailure,
+        ResourceFailure,
+    ) as failure:  # ResourceFailure: utf8cert's, not the codec's
         print(f"utf8cert: error: {failure}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:

@@ -85,9 +85,10 @@ class Failed:
     kind: FailureKind
     message: str
     cut_short: bool = False
-    """A timeout cut short of the user's `--timeout` because the codec had hung for real on
-    another request already (codec/pace.py): the question is skipped, never failed (a slow
-    answer is not a hang)."""
+    """A question cut short, not asked for real, because the codec had already failed for real
+    elsewhere: a timeout shorter than the user's `--timeout` after a hang on another request
+    (codec/pace.py: a slow answer is not a hang), or a program that announced another
+    handshake when restarted. The question is skipped, never failed."""
 
     def __post_init__(self) -> None:
         _printable_field(self, "message")

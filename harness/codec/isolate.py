@@ -12,11 +12,13 @@ children.py: their own process group, a memory limit, death with utf8cert.
 from __future__ import annotations
 
 import copy
+import errno
 import os
 import sys
 import time
 import weakref
 from collections.abc import Sequence
+from typing import Final
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
@@ -34,6 +36,15 @@ HISTORY = 256
 
 class StartError(Exception):
     """The program could not be started or did not complete the handshake; says why in one line."""
+
+
+class ResourceFailure(Exception):
+    """utf8cert itself ran short of a resource (file descriptors, processes, memory) to start a
+    program: its own failure, reported as one line, never a difference of the codec."""
+
+
+OWN_LIMITS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN})
+"""The errors of starting a process that are about utf8cert's resources, not the program."""
 
 
 class ProcessCodec(AskingCodec):
@@ -66,6 +77,11 @@ class ProcessCodec(AskingCodec):
         after each answer: matching.py)."""
         self.abandoned = False
         """Whether the run no longer wants answers (abandon): no program is started again."""
+        self.broken = ""
+        """Why the program can no longer be asked anything ('' while it can): it announced
+        another handshake when restarted. Nothing is started again."""
+        self.broken_reported = False
+        """Whether that was reported, as a `protocol` failure of one request (matching.py)."""
         self.recent: dict[int, str] = {}
         """The last HISTORY request lines by id (version 2), to name what a late line answers."""
         self._argv = list(argv)
@@ -80,6 +96,11 @@ class ProcessCodec(AskingCodec):
             channel = Channel(children.spawn(self._argv, self._env, self.memory_mb))
         except OSError as error:
             reason = error.strerror or str(error)
+            if error.errno in OWN_LIMITS:
+                raise ResourceFailure(
+                    f"cannot start {self._argv[0]!r}: {reason} (utf8cert's own limit: "
+                    "raise it, e.g. ulimit -n, or run fewer checks at once)"
+                ) from None
             raise StartError(f"cannot start {self._argv[0]!r}: {reason}") from None
         self._finalizer = weakref.finalize(self, channel.close)
         try:
@@ -100,7 +121,12 @@ class ProcessCodec(AskingCodec):
             self.capabilities, self.version = handshake.capabilities, handshake.version
         elif (handshake.capabilities, handshake.version) != (self.capabilities, self.version):
             self._close(channel)
-            raise StartError("the restarted program announces another version or capabilities")
+            self.broken = (
+                "the restarted program announces another handshake: "
+                f"{_shown(handshake.version, handshake.capabilities)}, "
+                f"not {_shown(self.version, self.capabilities)}"
+            )
+            raise StartError(self.broken)
         return channel
 
     def channel(self) -> Channel:
@@ -109,6 +135,8 @@ class ProcessCodec(AskingCodec):
         if self._channel is None:
             if self.abandoned:
                 raise StartError("abandoned: the run has stopped")
+            if self.broken:
+                raise StartError(self.broken)
             self._channel = self._start()
             if self.abandoned:  # while it started: it never answers
                 self.discard()
@@ -201,6 +229,11 @@ class ProcessCodec(AskingCodec):
 def failed_start(error: StartError) -> Failed:
     """Return the failure of a request that found no program to ask."""
     return Failed("crash", f"cannot restart the program: {error}")
+
+
+def _shown(version: int, capabilities: frozenset[Capability]) -> str:
+    """Return a handshake as the report names it: 'version 2, decode replace'."""
+    return f"version {version}, {' '.join(sorted(capabilities))}"
 
 
 def child_environment() -> dict[str, str]:

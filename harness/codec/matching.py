@@ -132,7 +132,10 @@ class Batch:
             try:
                 channel = self.program.channel()
             except StartError as error:
-                self._fail_the_rest(failed_start(error))
+                if self.program.broken:
+                    self._broken()
+                else:
+                    self._fail_the_rest(failed_start(error))
                 break
             channel.line_limit = self.line_limit
             if not self.flight and channel.pending(self._settle()):
@@ -313,6 +316,17 @@ class Batch:
             and channel.pending(self._settle())
         ):
             self._surplus(channel.unread_line())
+
+    def _broken(self) -> None:
+        """Fail the requests left of a program that announced another handshake when it was
+        restarted: the first one it is seen on as `protocol` (once a run: the program's fault),
+        the others cut short, skipped (interface.Failed), never blamed."""
+        program = self.program
+        if not program.broken_reported:
+            program.broken_reported = True
+            first = [*(sent.index for sent in self.flight), *self.queue][0]
+            self._fault(first, "protocol", program.broken)
+        self._fail_the_rest(Failed("protocol", f"skipped: {program.broken}", cut_short=True))
 
     def _fail_the_rest(self, failure: Failed) -> None:
         for index in [*(sent.index for sent in self.flight), *self.queue]:
