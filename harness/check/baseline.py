@@ -49,7 +49,8 @@ class Baseline:
 
     path: str
     codec: str | None
-    """The spec the baseline was recorded for (None: not said, format 1 without one)."""
+    """The spec the baseline was recorded for (None: not said, format 1 without one: then it
+    is used only with --baseline-any-codec)."""
     profile: str | None
     keys: frozenset[Key]
 
@@ -68,7 +69,12 @@ class Baseline:
         BaselineError (one line) naming both codecs if not."""
         if any_codec:
             return self
-        if self.codec is not None and self.codec != spec:
+        if self.codec is None:  # known deviations of no codec in particular: of which?
+            raise BaselineError(
+                f"{self.path}: records no codec, so not {spec} "
+                "(--baseline-any-codec to use it anyway)"
+            )
+        if self.codec != spec:
             raise BaselineError(
                 f"{self.path}: recorded for {self.codec}, not {spec} "
                 "(--baseline-any-codec to use it anyway)"

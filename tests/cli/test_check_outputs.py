@@ -111,6 +111,20 @@ def test_a_baseline_of_another_codec_is_refused_unless_asked(tmp_path: Path) -> 
     assert strict.out.rstrip().endswith("(--strict-baseline)")
 
 
+def test_a_baseline_that_records_no_codec_is_used_only_when_asked(tmp_path: Path) -> None:
+    baseline, _ = write_baseline(tmp_path)
+    document = json.loads(baseline.read_text(encoding="utf-8"))
+    document["codec"] = None
+    baseline.write_text(json.dumps(document), encoding="utf-8")
+    run = check(SURROGATEPASS, "--baseline", str(baseline))
+    assert run.status == 2
+    assert run.err == (
+        f"utf8cert: error: {baseline}: records no codec, so not {SURROGATEPASS} "
+        "(--baseline-any-codec to use it anyway)\n"
+    )
+    assert check(SURROGATEPASS, "--baseline", str(baseline), "--baseline-any-codec").status == 0
+
+
 BAD_BASELINES = {
     "not UTF-8": (
         b'{"utf8cert-baseline": 2,\n "codec": "\xff"}',
