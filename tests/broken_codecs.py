@@ -59,10 +59,26 @@ class OneFffdPerBadRun(HandRolled):
 
     def decode_replace(self, data: bytes) -> str:
         text: list[str] = []
+        after_error = False
         for _, _, piece in self.steps(data):
             if piece is not None:
                 text.append(piece)
-            elif not text or text[-1] != REPLACEMENT:
+            elif not after_error:
+                text.append(REPLACEMENT)
+            after_error = piece is None
+        return "".join(text)
+
+
+class MergesIntoFffd(HandRolled):
+    """Writes no U+FFFD for an error right after a U+FFFD, a literal one (EF BF BD) included:
+    the error vanishes into the character before it."""
+
+    def decode_replace(self, data: bytes) -> str:
+        text: list[str] = []
+        for _, _, piece in self.steps(data):
+            if piece is not None:
+                text.append(piece)
+            elif not text or not text[-1].endswith(REPLACEMENT):
                 text.append(REPLACEMENT)
         return "".join(text)
 

@@ -27,6 +27,7 @@ vectors answered as they are, must be answered to THRESHOLD too.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -116,16 +117,21 @@ class CapabilityCoverage:
         )
 
     def why_not_certified(self) -> str:
-        """Return why the capability is not certified ('' when it is)."""
+        """Return why the capability is not certified, every reason ('' when it is)."""
         if self.certified:
             return ""
+        reasons = []
         if self.share < THRESHOLD or not self.offered or self.answered == 0:
-            return f"{self.share:.1%} of its questions answered, below {THRESHOLD:.0%}"
-        layouts = ", ".join(
-            f"{layout} ({self.layout_declined[layout]} of {self.layout_asked[layout]})"
-            for layout in self.declined_layouts
-        )
-        return f"declines inputs it answers as they are, once laid out as {layouts}"
+            # Rounded down: 98.96% is not '99.0% ..., below 99%'.
+            shown = math.floor(self.share * 1000) / 10
+            reasons.append(f"{shown:.1f}% of its questions answered, below {THRESHOLD:.0%}")
+        if self.declined_layouts:
+            layouts = ", ".join(
+                f"{layout} ({self.layout_declined[layout]} of {self.layout_asked[layout]})"
+                for layout in self.declined_layouts
+            )
+            reasons.append(f"declines inputs it answers as they are, once laid out as {layouts}")
+        return "; ".join(reasons)
 
     def count_layout(self, layout: str, asked: int, declined: int) -> None:
         """Count `asked` questions in `layout` of a vector answered as is, `declined` of them."""

@@ -109,17 +109,23 @@ def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
     Characters made out of ill-formed bytes, or ill-formed bytes dropped without a trace, are
     accepting ill-formed input (RFC 3629 §3: decoders MUST protect against decoding invalid
     sequences); losing well-formed characters is wrong text; only the number and place of the
-    U+FFFDs is a matter of recommended practice (Unicode §3.9, WHATWG).
+    U+FFFDs is a matter of recommended practice (Unicode §3.9, WHATWG), as long as every run of
+    ill-formed bytes leaves one of its own: fewer U+FFFD than the literal ones plus one a run is
+    a run dropped, whatever U+FFFD stands beside it.
     """
     marks = tuple((error.offset, error.offset + error.length) for error in expected.errors)
     replaced, actual = _alike(expected.replaced, actual)
     want, got = _without_replacements(replaced), _without_replacements(actual)
     if want == got:
         due, found = _replacements(replaced), _replacements(actual)
-        if found == due - len(expected.errors):
+        literal = due - len(expected.errors)  # U+FFFD well-formed in the input (EF BF BD)
+        if found == literal:
             if expected.data and SIGNATURE.startswith(expected.data):
                 # A stream of EF or EF BB alone is no signature (RFC 3629 §6), only cut short.
                 return expected.levels["valid"], "dropped a truncated signature silently", marks
+            return expected.levels["valid"], "dropped ill-formed input silently", marks
+        if found < literal + _runs(expected):
+            # A run merged into a literal U+FFFD beside it, or dropped: the error vanished.
             return expected.levels["valid"], "dropped ill-formed input silently", marks
         if found != due:
             return expected.levels["replaced"], "wrong U+FFFD count", marks
@@ -129,6 +135,16 @@ def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
     if _is_subsequence(want[head : len(want) - tail], got[head : len(got) - tail]):
         return expected.levels["valid"], "decoded ill-formed bytes as characters", marks
     return expected.levels["scalars"], "lost well-formed characters", marks
+
+
+def _runs(expected: Expected) -> int:
+    """Return how many runs of ill-formed bytes the input holds: maximal subparts that touch
+    make one run (0 for well-formed input)."""
+    runs, end = 0, -1
+    for error in expected.errors:
+        runs += error.offset != end
+        end = error.offset + error.length
+    return runs
 
 
 def _without_replacements(text: Decoded) -> Decoded:

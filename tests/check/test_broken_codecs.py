@@ -112,6 +112,18 @@ def test_a_wrong_replacement_count_is_recommended_practice_only(
     assert at(checked.differences, vector_id).actual.count("U+FFFD") == count
 
 
+def test_an_error_merged_into_the_literal_u_fffd_before_it_is_a_deletion() -> None:
+    # Issue 20: a replacing decoder that writes no U+FFFD for an error right after a U+FFFD,
+    # a literal one included, loses the error: must, not a matter of counting.
+    checked = report("MergesIntoFffd", ("replace",))
+    assert not checked.conformant
+    merged = at(checked.differences, "sec-34")  # EF BF BD C0
+    assert (merged.level, merged.what) == ("must", "dropped ill-formed input silently")
+    assert merged.actual == "U+FFFD"
+    musts = {d.vector for d in checked.differences if d.level == "must"}
+    assert {"sec-34", "sec-36", "sec-37"} <= musts
+
+
 def test_a_cesu8_decoder_is_caught_joining_a_surrogate_pair() -> None:
     differences = report("Cesu8Decoder", ("decode",)).differences
     assert kinds(differences) == {

@@ -4,6 +4,7 @@ RFC's words, a signature's freedom kept to the signature, one input judged alone
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from collections.abc import Sequence
@@ -117,7 +118,7 @@ def test_a_codec_that_declines_every_surrogate_is_not_certified_to_encode() -> N
 
 def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decode() -> None:
     # The default depth gives the 65536-byte straddle to a few vectors only: there incremental
-    # declines 96 of 10,348 questions (0.93%), which the overall 1% would let pass. The layout
+    # declines about 1% of its questions, which the overall share may let pass. The layout
     # rule does not: those vectors are answered as they are and declined only once moved.
     for depth in DEPTHS:
         codec = Declining(declines=over_64_kib)
@@ -133,9 +134,10 @@ def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decod
             declined = coverage.layout_declined["straddle-65536"]
             assert declined == coverage.layout_asked["straddle-65536"] > 0
         # At full depth every vector straddles 65536 bytes, and the share says it already.
-        assert depth == "full" or (
-            "not certified for incremental (declines inputs it answers as they are, once laid "
-            "out as straddle-65536 (" in checked.verdict()
+        assert depth == "full" or re.search(
+            r"not certified for incremental \((\d+\.\d% of its questions answered, below 99%; )?"
+            r"declines inputs it answers as they are, once laid out as straddle-65536 \(",
+            checked.verdict(),
         )
 
 
