@@ -156,8 +156,10 @@ def command_codec(
 def registry_codec(spec: str) -> PythonCodec:
     """Return the codec a codec:NAME[:ERRORS] spec names; CodecSpecError for an unknown one.
 
-    ERRORS (default strict) serves decode, encode and incremental, so codec:utf-8:surrogatepass
-    both reads ED A0 80 and writes U+D800; replace always uses 'replace'.
+    ERRORS (default strict) serves encode and incremental, and decoding in the slot it fills
+    (`decoding_slot`): errors='replace' is a replacing decoder, judged as `replace`; any other
+    handler is judged as `decode`, beside which `replace` uses 'replace'. So
+    codec:utf-8:surrogatepass both reads ED A0 80 and writes U+D800.
     """
     name, _, errors = spec.removeprefix("codec:").partition(":")
     errors = errors or "strict"
@@ -182,16 +184,31 @@ def registry_codec(spec: str) -> PythonCodec:
         except Exception as error:
             problem = f"error handler {errors!r} fails {direction}: {describe_exception(error)}"
             raise CodecSpecError(spec, problem) from None
+    slot = decoding_slot(errors)
+    if slot == "replace":
+        serves = f"errors={errors!r}: a replacing decoder, judged as replace; encode and"
+        serves += " incremental use it too"
+    else:
+        serves = f"errors={errors!r} for decode, encode and incremental; replace uses 'replace'"
     return PythonCodec(
         spec,
-        f"Python's {info.name} codec (errors={errors!r}; replace uses 'replace')",
-        decode=methodcaller("decode", info.name, errors),
+        f"Python's {info.name} codec ({serves})",
+        decode=methodcaller("decode", info.name, errors) if slot == "decode" else None,
         decode_replace=methodcaller("decode", info.name, "replace"),
         encode=methodcaller("encode", info.name, errors),
         incremental_decoder=(
             None if info.incrementaldecoder is None else lambda: info.incrementaldecoder(errors)
         ),
     )
+
+
+def decoding_slot(errors: str) -> Capability:
+    """Return the capability a decoder with the error handler `errors` is judged as: `replace`
+    for 'replace' (it never refuses: judged as strict, every replacement would be "accepted
+    ill-formed input"), else `decode`. A handler that neither refuses nor substitutes U+FFFD
+    (ignore, surrogateescape, surrogatepass, backslashreplace) is a dialect of the strict
+    decoder: judged against RFC 3629 there, where a dialect profile may explain it."""
+    return "replace" if errors == "replace" else "decode"
 
 
 def object_codec(spec: str) -> PythonCodec:

@@ -2,7 +2,8 @@
 //
 //   java -cp DIR Utf8Codecs MODE
 //
-//   new-string              decode, replace: new String(bytes, UTF_8), which never refuses
+//   new-string              replace: new String(bytes, UTF_8), a replacing decoder (it never
+//                           refuses, so it fills the replace slot, not the strict one)
 //   charsetdecoder-report   decode, incremental: a CharsetDecoder with CodingErrorAction.REPORT
 //                           (offset: the input position at the error); streamed with
 //                           endOfInput false until the final chunk, unread bytes carried over
@@ -142,7 +143,6 @@ public final class Utf8Codecs {
         String operation = fields[0];
         try {
             switch (mode + " " + operation) {
-                case "new-string decode":
                 case "new-string replace":
                     return "ok " + hexOfText(new String(bytesOf(fields[1]), StandardCharsets.UTF_8));
                 case "charsetdecoder-report decode":
@@ -177,7 +177,7 @@ public final class Utf8Codecs {
 
     public static void main(String[] arguments) throws IOException {
         String capabilities = arguments.length == 1 ? switch (arguments[0]) {
-            case "new-string" -> "decode replace";
+            case "new-string" -> "replace";
             case "charsetdecoder-report" -> "decode incremental";
             case "charsetdecoder-replace" -> "replace incremental";
             case "readutf" -> "decode";

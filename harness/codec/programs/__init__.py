@@ -86,7 +86,7 @@ _ALL = (
     Program("node-textencoder", "Node.js: TextEncoder.encode", NODE, "textencoder"),
     Program(
         "java-new-string",
-        "Java: new String(bytes, UTF_8), as a decoder and as a replacing decoder",
+        "Java: new String(bytes, UTF_8), a replacing decoder (judged as replace: it never refuses)",
         JAVA,
         "new-string",
     ),
