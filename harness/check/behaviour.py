@@ -18,8 +18,9 @@ The key, and why:
 - a detail that separates bugs of one act: for ill-formed input let through, the reference's
   error kind of the first ill-formed sequence (overlong, surrogate, out-of-range, ...; a sequence
   cut short by the end of input or by another byte is one kind, `incomplete`, because a variant
-  moves the end); for a wrong error offset, where it points (before the ill-formed bytes, or
-  inside them: a convention, one group); for a crash, the exception's name.
+  moves the end); for a wrong error offset, where it points (before the ill-formed bytes, inside
+  them, or just after them: a convention, one group; past well-formed text after them, the codec
+  let them through); for a crash, the exception's name.
 The level is not part of the key: the group's level is its most binding member's.
 
 `group` sees more than one difference: when a vector goes wrong on a capability only once it is
@@ -110,19 +111,35 @@ def _error_kind(difference: Difference, decoded: bool = False) -> str:
 
 
 def _offset_behaviour(difference: Difference) -> tuple[str, str]:
-    """Return (what, detail) of a wrong error offset: past the first ill-formed sequence it let
-    that sequence through; before it or inside it, it is a way of counting."""
+    """Return (what, detail) of a wrong error offset: before the first ill-formed sequence,
+    inside it, or after it (up to the end of the run of ill-formed bytes it begins), it is a
+    way of counting; at a later ill-formed sequence, or past well-formed text, the codec took
+    the first sequence for a character: it let it through."""
     refused = _REFUSED_AT.match(difference.actual)
     if refused is None or not difference.marks:
         return OFFSET, ""
     offset = int(refused.group(1))
     start, end = difference.marks[0]
+    if offset < start:
+        return OFFSET, "before the ill-formed bytes"
+    if offset < end:
+        return OFFSET, "inside the ill-formed bytes"
     if offset > end:
-        return LET_THROUGH, _error_kind(difference)
-    return (
-        OFFSET,
-        "before the ill-formed bytes" if offset < start else "inside the ill-formed bytes",
-    )
+        starts, run_end = _later_errors(difference.input, end)
+        if offset in starts or offset > run_end:
+            return LET_THROUGH, _error_kind(difference)
+    return OFFSET, "after the ill-formed bytes"
+
+
+def _later_errors(data: bytes | tuple[int, ...], end: int) -> tuple[set[int], int]:
+    """Return where the ill-formed sequences of `data` start, and where the run of them that
+    goes on at `end` ends (`end` itself when well-formed input, or the end of input, follows)."""
+    if not isinstance(data, bytes):
+        return set(), end
+    ends = {error.offset: error.offset + error.length for error in errors(data)}
+    while end in ends:
+        end = ends[end]
+    return set(ends), end
 
 
 def behaviour_of(difference: Difference) -> Behaviour:

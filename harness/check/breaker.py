@@ -23,8 +23,10 @@ from typing import Any, Final, TypeGuard
 
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import Answer, Coverage
+from utf8cert.harness.check.describe import plural
 from utf8cert.harness.check.fatal import Caller, caller
 from utf8cert.harness.check.interrupt import Interrupted, Stop
+from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import Capability, Codec, Failed, Inapplicable, Outcome
 from utf8cert.harness.codec.raised import crash
@@ -38,11 +40,13 @@ Note = Callable[[str, Capability], str]
 
 @dataclass(frozen=True)
 class Guard:
-    """How a run watches the codec: the Stop every question obeys, and (for an in-process
-    codec) the note a fatal error prints (fatal.py)."""
+    """How a run watches the codec: the Stop every question obeys, (for an in-process codec)
+    the note a fatal error prints (fatal.py), and the incremental mode it holds."""
 
     stop: Stop = field(default_factory=Stop)
     note: Note | None = None
+    held: HeldMode | None = None
+    """The incremental mode the run holds the codec to (modes.py; None: either mode)."""
 
 
 def trips(outcome: Outcome) -> TypeGuard[Failed]:
@@ -68,7 +72,7 @@ class Breaker:
         self.coverage = coverage
         guard = Guard() if guard is None else guard
         interrupts.watch()  # so that crash() tells a codec's KeyboardInterrupt from Ctrl-C
-        self.stop, self.note = guard.stop, guard.note
+        self.stop, self.note, self.held = guard.stop, guard.note, guard.held
         self.skipped: dict[Capability, int] = {}
         """The capabilities that crashed or hung, and how many questions each was spared."""
         self.failures: dict[Capability, Failed] = {}
@@ -107,9 +111,10 @@ class Breaker:
         """Return the outcome of one question, asked unless the capability failed already."""
         if capability in self.skipped:
             self.skipped[capability] += 1
+            spared = self._spared.get(capability, SKIPPED)
             if self.coverage is not None:
-                self.coverage.record(capability, Answer.SKIPPED)
-            return self._spared.get(capability, SKIPPED)
+                self.coverage.record(capability, Answer.SKIPPED, self._skip_reason(capability))
+            return spared
         stop = self.stop
         if stop.reason:
             raise Interrupted(stop.reason)
@@ -132,10 +137,17 @@ class Breaker:
             self.failures[capability] = outcome
         return outcome
 
+    def _skip_reason(self, capability: Capability) -> str:
+        """Return why a question of a tripped capability is skipped, as coverage counts it."""
+        failure = self.failures.get(capability)
+        if failure is not None and failure.cut_short:  # a hang elsewhere: say where
+            return failure.message.removeprefix("skipped: ")
+        return SKIPPED.reason.removeprefix("skipped: ")
+
     def again(self, codec: Codec) -> Breaker:
         """Return a Breaker that asks `codec` (uncounted) the same input again, except on the
         capabilities that failed here: those give their failure again, unasked."""
-        other = Breaker(codec, self.vector, None, Guard(self.stop, self.note))
+        other = Breaker(codec, self.vector, None, Guard(self.stop, self.note, self.held))
         other.skipped = dict.fromkeys(self.failures, 0)
         other._spared = dict(self.failures)
         return other
@@ -152,7 +164,7 @@ class Breaker:
         """Return the vector's differences, the failure that tripped each capability saying
         how many of its questions were skipped after it."""
         for capability, count in self.skipped.items():
-            if not count:
+            if not count or self.failures[capability].cut_short:  # skipped: no difference
                 continue
             # Nothing of a tripped capability is judged after its failure: it is the last.
             at = next(
@@ -166,7 +178,6 @@ class Breaker:
             if at is None:
                 continue
             failure = differences[at]
-            questions = "question" if count == 1 else "questions"
-            skipped = f"{count} more {questions} of {self.vector} on {capability} skipped"
+            skipped = f"{plural(count, 'more question')} of {self.vector} on {capability} skipped"
             differences[at] = dataclasses.replace(failure, actual=f"{failure.actual}; {skipped}")
         return differences

@@ -22,6 +22,7 @@ from utf8cert.harness.check.fingerprint import (
     explaining,
 )
 from utf8cert.harness.check.judge import judge, judge_text
+from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import FAILURE_WHAT, Capability, Codec, Failed, Outcome
@@ -66,8 +67,11 @@ Label = tuple[str, str]
 """(vector id, variant name) of the input being compared."""
 
 
-def describe_expected(expected: Expected | ExpectedEncoding, capability: Capability) -> str:
-    """Return the expected outcome in a few words, as the report prints it."""
+def describe_expected(
+    expected: Expected | ExpectedEncoding, capability: Capability, mode: Mode | None = None
+) -> str:
+    """Return the expected outcome in a few words, as the report prints it (`mode`: the
+    incremental decoder's, when held: modes.py)."""
     if isinstance(expected, ExpectedEncoding):
         if expected.encoded is None:
             return f"refusal at index {expected.error_index}"
@@ -78,7 +82,9 @@ def describe_expected(expected: Expected | ExpectedEncoding, capability: Capabil
         return describe_text(expected.text)
     if capability == "replace":
         return describe_text(expected.replaced)
-    if capability == "incremental":
+    if capability == "incremental" and mode == "replace":
+        return describe_text(expected.replaced)
+    if capability == "incremental" and mode is None:
         return f"refusal, or {describe_text(expected.replaced)}"
     return f"refusal at offset {expected.first_error}"
 
@@ -89,6 +95,7 @@ def _difference(
     outcome: Outcome,
     capability: Capability,
     label: Label,
+    mode: Mode | None = None,
 ) -> Difference:
     """Return the Difference a verdict makes (a failure is always must)."""
     finding: Finding
@@ -98,7 +105,8 @@ def _difference(
         finding = verdict
     level, what, marks = finding
     data = expected.data if isinstance(expected, Expected) else expected.scalars
-    described, actual = describe_expected(expected, capability), describe_outcome(outcome)
+    described = describe_expected(expected, capability, mode)
+    actual = describe_outcome(outcome)
     return Difference(
         *label, capability, level, what, data, described, actual, expected.span, marks
     )
@@ -111,14 +119,18 @@ def differences_of(
     label: Label,
     profile: Profile = RFC3629,
     contradicted: Contradictions | None = None,
+    mode: Mode | None = None,
 ) -> list[Difference]:
-    """Return [] when an answer is what `profile` expects, else the one Difference it makes.
+    """Return [] when an answer is what `profile` expects, else the one Difference it makes
+    (`mode`: the incremental decoder's mode, when held: modes.py).
 
     Under RFC 3629 a `must` difference carries the profiles that would explain it, and a right
     answer notes in `contradicted` (when given) the profiles it rules out (fingerprint.py);
     under another profile an answer that differs from RFC 3629 only as the profile allows comes
     back as a Difference with `allowed_by` set.
     """
+    if type(outcome) is Failed and outcome.cut_short:
+        return []  # skipped after a hang elsewhere (codec/pace.py): a slow answer is no hang
     judged = (
         expected  # RFC 3629 rereads nothing: spare the call on every question
         if profile is RFC3629
@@ -127,26 +139,26 @@ def differences_of(
         else profile.expect(expected, capability)
     )
     verdict = (
-        judge_text(judged, outcome, capability)  # the most frequent question, asked directly
+        judge_text(judged, outcome, capability, mode)  # the most frequent question, directly
         if capability == "incremental" and isinstance(judged, Expected)
-        else judge(judged, outcome, capability)
+        else judge(judged, outcome, capability, mode)
     )
     if verdict is not None:
-        difference = _difference(verdict, judged, outcome, capability, label)
+        difference = _difference(verdict, judged, outcome, capability, label, mode)
         if profile.is_reference and difference.level == "must":
-            names = explaining(expected, outcome, capability)
+            names = explaining(expected, outcome, capability, mode)
             difference = dataclasses.replace(difference, explained_by=names)
         return [difference]
     if judged is expected:
         # Once every dialect is ruled out, a right answer is rejudged under none.
         if contradicted is not None and len(contradicted) < len(DIALECTS) and profile is RFC3629:
-            for name, what in contradicting(expected, outcome, capability, contradicted):
+            for name, what in contradicting(expected, outcome, capability, contradicted, mode):
                 contradicted[name] = f"{what}: {label[0]}, {capability}"
         return []
-    departure = judge(expected, outcome, capability)
+    departure = judge(expected, outcome, capability, mode)
     if departure is None:
         return []
-    allowed = _difference(departure, expected, outcome, capability, label)
+    allowed = _difference(departure, expected, outcome, capability, label, mode)
     return [dataclasses.replace(allowed, allowed_by=profile.name)]
 
 
@@ -221,15 +233,17 @@ def compare_chunks(
     label: Label,
     profile: Profile = RFC3629,
     contradicted: Contradictions | None = None,
+    held: HeldMode | None = None,
 ) -> list[Difference]:
     """Return how incremental decoding of `chunks` departs from the one-shot expectation.
 
     Ill-formed input may be refused (a strict decoder; its offset in the whole input is checked
     when the adapter can tell it) or replaced (a replacing decoder): each is the one-shot
-    result of its mode.
+    result of its mode, and the mode `held` for the run (modes.py) is the only one right.
     """
     outcome = codec.decode_chunks(chunks, final_empty)
-    return differences_of(expected, outcome, "incremental", label, profile, contradicted)
+    mode = None if held is None else held.judging(expected.valid, outcome, ", ".join(label))
+    return differences_of(expected, outcome, "incremental", label, profile, contradicted, mode)
 
 
 def compare_incremental(
@@ -240,9 +254,11 @@ def compare_incremental(
     bytewise: bool = True,
     profile: Profile = RFC3629,
     contradicted: Contradictions | None = None,
+    held: HeldMode | None = None,
 ) -> list[Difference]:
     """Return the differences of incremental decoding over every chunking (see `chunkings`),
-    with and without a final empty chunk; the variant of each names the chunking."""
+    with and without a final empty chunk, judged in the mode `held`; the variant of each names
+    the chunking."""
     differences: list[Difference] = []
     vector, variant = label
     for description, chunks in chunkings(expected, cuts, bytewise):
@@ -250,7 +266,7 @@ def compare_incremental(
             suffix = ", then final b''" if final_empty else ""
             chunk_label = (vector, f"{variant}, {description}{suffix}")
             differences += compare_chunks(
-                codec, expected, chunks, final_empty, chunk_label, profile, contradicted
+                codec, expected, chunks, final_empty, chunk_label, profile, contradicted, held
             )
     return differences
 
@@ -276,11 +292,13 @@ def compare(
     bytewise: bool = True,
     profile: Profile = RFC3629,
     contradicted: Contradictions | None = None,
+    held: HeldMode | None = None,
 ) -> list[Difference]:
     """Return the differences of one decoding capability on one input ([] if none); `cuts` and
-    `bytewise` say how incremental decoding is fed (see `chunkings`); `contradicted`, when given,
-    counts the dialect profiles right answers contradict (`differences_of`). Encoding takes code
-    points, not bytes: ask `compare_encode`."""
+    `bytewise` say how incremental decoding is fed (see `chunkings`) and `held` in which mode it
+    is judged (modes.py); `contradicted`, when given, counts the dialect profiles right answers
+    contradict (`differences_of`). Encoding takes code points, not bytes: ask
+    `compare_encode`."""
     if capability == "decode":
         return compare_decode(codec, expected, label, profile, contradicted)
     if capability == "replace":
@@ -288,5 +306,7 @@ def compare(
     if capability == "validate":
         return compare_validate(codec, expected, label, profile, contradicted)
     if capability == "incremental":
-        return compare_incremental(codec, expected, label, cuts, bytewise, profile, contradicted)
+        return compare_incremental(
+            codec, expected, label, cuts, bytewise, profile, contradicted, held
+        )
     raise ValueError(f"compare() judges decoding; for {capability!r} call compare_encode()")

@@ -33,10 +33,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
+from utf8cert.harness.check.describe import plural
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     Capability,
     Codec,
+    Failed,
     Inapplicable,
     Outcome,
 )
@@ -70,6 +72,8 @@ class CapabilityCoverage:
     """Inapplicable encoding questions holding a value above U+10FFFF (see the module doc)."""
     not_offered: int = 0
     skipped: int = 0
+    skipped_for: Counter[str] = field(default_factory=Counter)
+    """Reason -> how many questions were skipped for it (they add up to `skipped`)."""
     layout_asked: Counter[str] = field(default_factory=Counter)
     """Layout (a variant's name, shifts as one) -> questions asked of vectors answered as is."""
     layout_declined: Counter[str] = field(default_factory=Counter)
@@ -129,18 +133,27 @@ class CapabilityCoverage:
         self.layout_declined[layout] += declined
 
     def count(self, outcome: Outcome, scalars: Sequence[int] = ()) -> None:
-        """Count one question by its outcome; `scalars`: the values an encoder was offered."""
-        if type(outcome) is not Inapplicable:  # the common case first: one test per question
+        """Count one question by its outcome; `scalars`: the values an encoder was offered. A
+        timeout cut short after a real hang (codec/pace.py) is a question skipped."""
+        if type(outcome) is Failed and outcome.cut_short:
+            self.skip(outcome.message.removeprefix("skipped: "))
+            return
+        if type(outcome) is not Inapplicable:
             self.answered += 1
             return
         self.inapplicable[outcome.reason] += 1
         if scalars and max(scalars) > LARGEST_CODE_POINT:
             self.beyond_code_space += 1
 
+    def skip(self, reason: str, count: int = 1) -> None:
+        """Count `count` questions skipped for `reason`."""
+        self.skipped += count
+        self.skipped_for[reason] += count
+
     def summary(self) -> str:
         """Return '8601 of 8601 answered' or '881 of 1121 answered; 240 inapplicable'."""
         if not self.offered:
-            return f"not offered ({self.not_offered} questions)"
+            return f"not offered ({plural(self.not_offered, 'question')})"
         parts = [f"{self.answered} of {self.asked} answered"]
         declined = sum(self.inapplicable.values())
         if declined:
@@ -176,7 +189,7 @@ class Coverage:
         elif answer is Answer.NOT_OFFERED:
             coverage.not_offered += count
         else:
-            coverage.skipped += count
+            coverage.skip(reason, count)
 
     def add(self, other: Coverage) -> None:
         """Count every question of `other` here too."""
@@ -187,6 +200,7 @@ class Coverage:
             mine.beyond_code_space += counted.beyond_code_space
             mine.not_offered += counted.not_offered
             mine.skipped += counted.skipped
+            mine.skipped_for.update(counted.skipped_for)
             mine.layout_asked.update(counted.layout_asked)
             mine.layout_declined.update(counted.layout_declined)
 
@@ -244,7 +258,7 @@ class Watched:
     def decode(self, data: bytes) -> Outcome:
         """Return the codec's outcome, counted under decode."""
         outcome = self.codec.decode(data)
-        if type(outcome) is Inapplicable:
+        if type(outcome) is Inapplicable or type(outcome) is Failed:
             self._decode.count(outcome)
         else:
             self._decode.answered += 1
@@ -253,7 +267,7 @@ class Watched:
     def decode_replace(self, data: bytes) -> Outcome:
         """Return the codec's outcome, counted under replace."""
         outcome = self.codec.decode_replace(data)
-        if type(outcome) is Inapplicable:
+        if type(outcome) is Inapplicable or type(outcome) is Failed:
             self._replace.count(outcome)
         else:
             self._replace.answered += 1
@@ -262,7 +276,7 @@ class Watched:
     def validate(self, data: bytes) -> Outcome:
         """Return the codec's outcome, counted under validate."""
         outcome = self.codec.validate(data)
-        if type(outcome) is Inapplicable:
+        if type(outcome) is Inapplicable or type(outcome) is Failed:
             self._validate.count(outcome)
         else:
             self._validate.answered += 1
@@ -277,7 +291,7 @@ class Watched:
     def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
         """Return the codec's outcome, counted under incremental."""
         outcome = self.codec.decode_chunks(chunks, final_empty)
-        if type(outcome) is Inapplicable:
+        if type(outcome) is Inapplicable or type(outcome) is Failed:
             self._incremental.count(outcome)
         else:
             self._incremental.answered += 1

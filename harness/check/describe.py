@@ -15,6 +15,12 @@ RUN: Final = 8
 LIMIT: Final = 200
 """At most this many items (values or runs) are written; the rest is counted."""
 
+
+def plural(count: int, noun: str) -> str:
+    """Return '1 vector', '2 vectors', '0 vectors' (`noun` in the singular; 'code point' too)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 # The start of a run: one value and RUN - 1 copies. The run's end is found with lstrip, in C:
 # a backreference repeated over a 64 KiB run of padding would be slow.
 _CHAR_RUN_START: Final = re.compile(r"(.)\1{" + str(RUN - 1) + "}", re.DOTALL)

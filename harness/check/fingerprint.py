@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
 from utf8cert.harness.check.judge import judge
+from utf8cert.harness.check.modes import Mode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Failed, Outcome
@@ -36,6 +37,7 @@ def _rejudged(
     outcome: Outcome,
     capability: Capability,
     profiles: Iterable[Profile] = DIALECTS,
+    mode: Mode | None = None,
 ) -> Iterator[tuple[str, str | None]]:
     """Yield (name, what the `must` difference is, None for none) for each of `profiles` that
     reads this input otherwise than RFC 3629 (the others have nothing to say about it)."""
@@ -46,7 +48,7 @@ def _rejudged(
             else profile.expect(expected, capability)
         )
         if judged is not expected:
-            verdict = judge(judged, outcome, capability)
+            verdict = judge(judged, outcome, capability, mode)
             if verdict is None or (not isinstance(verdict, Failed) and verdict[0] != "must"):
                 yield profile.name, None
             else:
@@ -54,13 +56,17 @@ def _rejudged(
 
 
 def explaining(
-    expected: Expected | ExpectedEncoding, outcome: Outcome, capability: Capability
+    expected: Expected | ExpectedEncoding,
+    outcome: Outcome,
+    capability: Capability,
+    mode: Mode | None = None,
 ) -> tuple[str, ...]:
     """Return the names of the profiles under which an answer with a `must` difference from
     RFC 3629 has none (() when none does: a crash or a hang is never a dialect)."""
     if isinstance(outcome, Failed):
         return ()
-    return tuple(name for name, what in _rejudged(expected, outcome, capability) if what is None)
+    rejudged = _rejudged(expected, outcome, capability, DIALECTS, mode)
+    return tuple(name for name, what in rejudged if what is None)
 
 
 def contradicting(
@@ -68,13 +74,16 @@ def contradicting(
     outcome: Outcome,
     capability: Capability,
     ruled_out: Collection[str] = (),
+    mode: Mode | None = None,
 ) -> list[tuple[str, str]]:
     """Return (name, what) for each profile, but those `ruled_out`, under which an answer
     RFC 3629 finds right has a `must` difference: where the dialect reads or writes otherwise,
     the codec did as RFC 3629 ([] for most answers: no dialect rereads most inputs)."""
     profiles = [profile for profile in DIALECTS if profile.name not in ruled_out]
     return [
-        (name, what) for name, what in _rejudged(expected, outcome, capability, profiles) if what
+        (name, what)
+        for name, what in _rejudged(expected, outcome, capability, profiles, mode)
+        if what
     ]
 
 
@@ -105,7 +114,7 @@ class Fingerprint:
             )
             return f"behaves like {likes}, otherwise strict (--profile {self.fitting[0]})"
         if self.closest is None:
-            return "no dialect profile explains its must differences"
+            return "no dialect profile explains most of its must differences"
         title = PROFILES[self.closest].title
         left = [f"{what} ({count})" for what, count in self.left_over.most_common(3)]
         if self.contradicted:
@@ -122,7 +131,8 @@ def fingerprint(
 ) -> Fingerprint:
     """Return the fingerprint of the `must` differences given as (what, profiles explaining
     it), with an answer that contradicts each profile ruled out; an empty one (total 0) when
-    there is no `must` difference."""
+    there is no `must` difference. The closest profile is one that explains most of them (None
+    when none explains more than half)."""
     total = len(explanations)
     counts: Counter[str] = Counter()
     for _, names in explanations:
@@ -133,7 +143,9 @@ def fingerprint(
         if total and counts[p.name] == total and p.name not in contradictions
     )
     best = max(DIALECTS, key=lambda p: counts[p.name], default=None)
-    closest = None if fitting or best is None or counts[best.name] == 0 else best.name
+    # A profile that explains half of them or fewer says nothing of what the codec is like.
+    telling = best is not None and 2 * counts[best.name] > total
+    closest = best.name if telling and not fitting and best is not None else None
     chosen = fitting[0] if fitting else closest
     left = Counter(what for what, names in explanations if chosen not in set(names))
     contradicted = contradictions.get(closest, "") if closest else ""

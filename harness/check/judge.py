@@ -19,6 +19,7 @@ from utf8cert.harness.check.diagnose import (
     text_mismatch,
 )
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding
+from utf8cert.harness.check.modes import Mode
 from utf8cert.harness.codec.interface import Capability, Failed, Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import DEFAULT_DECODE_LEVELS
 from utf8cert.reference import SIGNATURE
@@ -88,14 +89,25 @@ def _judge_returned_text(expected: Expected, text: Decoded, capability: Capabili
     return None if text == expected.replaced else replaced_mismatch(expected, text)
 
 
-def judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> Verdict:
+def judge_text(
+    expected: Expected, outcome: Outcome, capability: Capability, mode: Mode | None = None
+) -> Verdict:
     """Return what is wrong with decoded text, or a refusal, given the expectation.
 
     A strict decoder must refuse ill-formed input, at the first error's offset when it says
-    one; a replacing one must give the replaced text; an incremental one may do either.
+    one; a replacing one must give the replaced text; an incremental one may do either, unless
+    its `mode` is held (modes.py): then the other mode is a `must` difference.
     """
     if isinstance(outcome, Failed):
         return outcome
+    verdict = _judge_text(expected, outcome, capability)
+    if mode is None or capability != "incremental" or expected.text is not None:
+        return verdict
+    return _held(expected, outcome, mode, verdict)
+
+
+def _judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> Verdict:
+    """Return what is wrong with decoded text, or a refusal (judge_text, less the mode)."""
     if isinstance(outcome, Refused):
         if expected.data.startswith(SIGNATURE):  # the vector's relaxed levels are the signature's
             expected = dataclasses.replace(expected, levels=DEFAULT_DECODE_LEVELS)
@@ -122,6 +134,17 @@ def judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> 
     return _judge_returned_text(expected, text, capability)
 
 
+def _held(expected: Expected, outcome: Outcome, mode: Mode, verdict: Verdict) -> Verdict:
+    """Return the verdict on an incremental decoder's answer to ill-formed input given the mode
+    it is held to: an answer in the other mode is a `must` difference (modes.py)."""
+    if mode == "replace" and isinstance(outcome, Refused):
+        return "must", "refused ill-formed input in replace mode", error_marks(expected)
+    lesser = verdict is None or (not isinstance(verdict, Failed) and verdict[0] != "must")
+    if mode == "strict" and isinstance(outcome, Returned) and lesser:
+        return "must", "replaced ill-formed input in strict mode", error_marks(expected)
+    return verdict
+
+
 def judge_validate(expected: Expected, outcome: Outcome) -> Verdict:
     """Return what is wrong with a validator's verdict (a ValueError is a no)."""
     if isinstance(outcome, Failed):
@@ -146,13 +169,17 @@ def judge_encode(expected: ExpectedEncoding, outcome: Outcome) -> Verdict:
 
 
 def judge(
-    expected: Expected | ExpectedEncoding, outcome: Outcome, capability: Capability
+    expected: Expected | ExpectedEncoding,
+    outcome: Outcome,
+    capability: Capability,
+    mode: Mode | None = None,
 ) -> Verdict:
-    """Return what is wrong with one answer of `capability` (None: nothing)."""
+    """Return what is wrong with one answer of `capability` (None: nothing); `mode`: the
+    incremental mode held (modes.py), None for either."""
     if capability == "encode":
         assert isinstance(expected, ExpectedEncoding)
         return judge_encode(expected, outcome)
     assert isinstance(expected, Expected)
     if capability == "validate":
         return judge_validate(expected, outcome)
-    return judge_text(expected, outcome, capability)
+    return judge_text(expected, outcome, capability, mode)

@@ -30,6 +30,7 @@ from utf8cert.harness.check.expected import (
     encoding_for,
     expectation_for,
 )
+from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec
@@ -217,6 +218,7 @@ def probe(
     final_empty: bool | None = None,
     code_points: Sequence[int] | None = None,
     profile: Profile = RFC3629,
+    held: HeldMode | None = None,
 ) -> list[Difference]:
     """Return the differences of the codec from the reference on one input ([] if none).
 
@@ -224,7 +226,8 @@ def probe(
     replace and validate on `data`; incremental on `chunks` (default: `data` cut at
     `cut_points`, with a final b'' when a checksum bit says so); encode on `code_points`
     (default: `encoder_request`). Each answer is judged against the reference's expectation as
-    `profile` rereads it (default: RFC 3629 itself).
+    `profile` rereads it (default: RFC 3629 itself), an incremental answer in the mode `held`
+    (modes.py; None: either mode).
     """
     wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
     offered = wanted & codec.capabilities
@@ -245,7 +248,7 @@ def probe(
             cuts = list(itertools.accumulate(map(len, chunks[:-1])))
         if final_empty is None:
             final_empty = ends_with_empty_chunk(data)
-        found = compare_chunks(codec, expected, chunks, final_empty, LABEL, profile)
+        found = compare_chunks(codec, expected, chunks, final_empty, LABEL, profile, None, held)
         if found:  # named only now: the description costs more than the comparison
             variant = describe_chunks(cuts, final_empty)
             differences += [dataclasses.replace(d, variant=variant) for d in found]

@@ -14,7 +14,9 @@ from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import Coverage
+from utf8cert.harness.check.describe import plural
 from utf8cert.harness.check.fingerprint import Contradictions, Fingerprint, fingerprint
+from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.schedule import Depth
@@ -57,6 +59,8 @@ class Report:
     """For one input: each capability's answer beside the expected one."""
     contradicted: Contradictions = field(default_factory=dict)
     """The dialect profiles that answers RFC 3629 finds right rule out (fingerprint.py)."""
+    incremental_mode: HeldMode | None = None
+    """The mode the incremental decoder was judged in, and how it was settled (modes.py)."""
     incomplete: str = ""
     """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
     when it checked everything): `vectors` then holds the vectors checked."""
@@ -162,8 +166,10 @@ class Report:
         departures = [f"{by_level[level]} ({level})" for level in LEVELS[1:] if level in by_level]
         if departures:
             clauses.append(f"departs from recommended practice: {', '.join(departures)}")
-        elif "must" not in by_level:
-            clauses.append("follows recommended practice throughout")
+        elif "must" not in by_level and self.coverage.answered:
+            # Of what it answered: a capability not certified was not asked enough to say more.
+            throughout = "throughout" if self.covered else "in what it answered"
+            clauses.append(f"follows recommended practice {throughout}")
         return "; ".join(clauses)
 
 
@@ -175,8 +181,5 @@ def counted_behaviours(groups: Sequence[Group]) -> dict[Level, str]:
         chosen = [each for each in groups if each.level == level]
         if chosen:
             vectors = len({vector for each in chosen for vector in each.vectors})
-            behaviours = "behaviour" if len(chosen) == 1 else "behaviours"
-            counted[level] = f"{len(chosen)} {behaviours} on {vectors} vector" + (
-                "" if vectors == 1 else "s"
-            )
+            counted[level] = f"{plural(len(chosen), 'behaviour')} on {plural(vectors, 'vector')}"
     return counted

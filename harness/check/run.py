@@ -21,6 +21,7 @@ from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Contradictions
 from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.check.layouts import LayoutTally
+from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.report import Report
@@ -101,6 +102,7 @@ def check_vector(
                 variant.bytewise,
                 profile,
                 contradicted,
+                asked.held,
             )
         tally.end(variant.name)
         for capability in missing:
@@ -120,7 +122,11 @@ def _questions(variant: Variant, capability: Capability) -> int:
 
 
 def check_input(
-    codec: Codec, data: bytes, profile: Profile = RFC3629, reference: Expected | None = None
+    codec: Codec,
+    data: bytes,
+    profile: Profile = RFC3629,
+    reference: Expected | None = None,
+    held: HeldMode | None = None,
 ) -> list[Difference]:
     """Return the differences of every capability on one ad-hoc byte string, judged by the
     reference; the encoder is offered the code points the fuzzer offers for the same bytes
@@ -129,7 +135,8 @@ def check_input(
     A long input is fed to an incremental decoder cut where the fuzzer cuts it (so that a fuzz
     finding reproduces), a short one at every point. The code points of a long input are offered
     to the encoder in pieces (`probe.encoder_requests`), so that memory stays a few times the
-    input. `reference` is `expectation_for(data)` when the caller has it already.
+    input. `reference` is `expectation_for(data)` when the caller has it already; `held`, the
+    incremental mode the codec is held to (modes.py).
     """
     expected = expectation_for(data) if reference is None else reference
     label = ("input", "as-is")
@@ -142,10 +149,12 @@ def check_input(
 
             chunks = chunks_at(data, cut_points(data))
             for final_empty in (False, True):
-                differences += compare_chunks(codec, expected, chunks, final_empty, label, profile)
+                differences += compare_chunks(
+                    codec, expected, chunks, final_empty, label, profile, None, held
+                )
             del chunks  # a copy of the input
         else:
-            differences += compare(codec, capability, expected, label, profile=profile)
+            differences += compare(codec, capability, expected, label, profile=profile, held=held)
     if "encode" in codec.capabilities:
         from utf8cert.harness.check.probe import encoder_requests
 
@@ -178,7 +187,9 @@ def run_check(
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
     report.depth = depth
-    guard = Guard(Stop() if stop is None else stop, note)
+    held = HeldMode.of(codec)
+    report.incremental_mode = held
+    guard = Guard(Stop() if stop is None else stop, note, held)
     not_offered = wanted - offered
     total, plans = len(vectors), schedule(vectors, depth)
     jobs = [(vector, capabilities_for(vector, offered), plans.plan(vector)) for vector in vectors]
@@ -248,10 +259,11 @@ def check_one_input(
         subject=subject,
     )
     reference = expectation_for(data)
-    guard = Guard(Stop() if stop is None else stop)
+    held = report.incremental_mode = HeldMode.of(codec)
+    guard = Guard(Stop() if stop is None else stop, None, held)
     asked = Breaker(report.coverage.watch(codec), "input", report.coverage, guard)
     try:
-        report.add(asked.noted(check_input(asked, data, profile, reference)))
+        report.add(asked.noted(check_input(asked, data, profile, reference, held)))
         report.answers = input_answers(asked.again(codec), data, profile, reference)
     except Interrupted as stopped:
         report.incomplete = f"stopped by {stopped} before every capability answered"

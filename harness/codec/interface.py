@@ -52,10 +52,14 @@ FAILURE_WHAT: dict[FailureKind, str] = {
 class Failed:
     """The codec misbehaved: raised something other than ValueError, hung, died, ran out of
     memory, returned the wrong type, or wrote what answers no request. Always a difference,
-    never a crash of utf8cert."""
+    never a crash of utf8cert, except a timeout `cut_short`."""
 
     kind: FailureKind
     message: str
+    cut_short: bool = False
+    """A timeout cut short of the user's `--timeout` because the codec had hung for real on
+    another request already (codec/pace.py): the question is skipped, never failed (a slow
+    answer is not a hang)."""
 
 
 @dataclass(frozen=True)

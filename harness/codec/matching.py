@@ -51,6 +51,11 @@ def _quoted(line: str) -> str:
     return repr(line if len(line) <= 80 else line[:77] + "...")
 
 
+def _shortened(line: str) -> str:
+    """Return a request line as a report names it: 'decode c080', long ones cut at 40."""
+    return line if len(line) <= 40 else line[:37] + "..."
+
+
 @dataclass(frozen=True)
 class _Sent:
     """A request in flight: where it is in the batch, its id, its length, when it was sent."""
@@ -144,8 +149,7 @@ class Batch:
                 self._fault(self.flight[0].index, "protocol", message)
                 continue
             if not lines:
-                oldest = self.flight[0]
-                self._fault(oldest.index, "timeout", self.program.pace.describe(oldest.size))
+                self._timed_out()
                 continue
             self._take(lines)
         self._last_look()
@@ -182,7 +186,17 @@ class Batch:
     def _deadline(self) -> float:
         """Return when the oldest request in flight times out (time.monotonic)."""
         oldest = self.flight[0]
-        return max(oldest.sent, self.progress) + self.program.pace.allowed(oldest.size)
+        return max(oldest.sent, self.progress) + self.program.pace.wait(oldest.size)
+
+    def _timed_out(self) -> None:
+        """Fail the oldest request in flight for a hang when it had the whole ceiling (the
+        codec then hangs for real: pace.py); otherwise, after a real hang, it is cut short."""
+        oldest, pace = self.flight[0], self.program.pace
+        waited = time.monotonic() - max(oldest.sent, self.progress)
+        if waited >= pace.ceiling:
+            pace.hang(_shortened(self.lines[oldest.index]))
+        message = pace.describe(oldest.size, waited)
+        self._fault(oldest.index, "timeout", message, waited < pace.ceiling)
 
     def _take(self, lines: list[str]) -> None:
         """Take the lines the program wrote as answers, until one answers no request."""
@@ -268,15 +282,17 @@ class Batch:
         self.window = 1
         self._fault(None, kind, message)
 
-    def _fault(self, culprit: int | None, kind: FailureKind, message: str) -> None:
-        """Fail the culprit request (if any), replace the program, and queue again the requests
-        in flight that were not to blame (none, and nothing queued, once a request has failed
-        under `until_failure`)."""
+    def _fault(
+        self, culprit: int | None, kind: FailureKind, message: str, cut_short: bool = False
+    ) -> None:
+        """Fail the culprit request (if any; `cut_short`: a timeout skipped, interface.Failed),
+        replace the program, and queue again the requests in flight that were not to blame
+        (none, and nothing queued, once a request has failed under `until_failure`)."""
         if kind == "protocol":
             self.program.distrusted = True
         again = [sent.index for sent in self.flight if sent.index != culprit]
         if culprit is not None:
-            self.outcomes[culprit] = Failed(kind, message)
+            self.outcomes[culprit] = Failed(kind, message, cut_short)
             if culprit in self.queue:
                 self.queue.remove(culprit)
             if self.until_failure:

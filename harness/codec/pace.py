@@ -1,14 +1,20 @@
-"""How long a codec in a child process may take to answer one request: long enough for a slow
-codec, short enough that a hang is cut in about a second.
+"""How long a codec in a child process may take to answer one request: the whole `--timeout`
+before it is failed for a hang; after a hang for real, about a second before it is skipped.
 
-A request gets FACTOR times what the slowest comparable answer so far would take at its length:
-the answers to requests at least a quarter as long (by powers of two), scaled in proportion to
-the length of the request line; never less than FLOOR, never more than the ceiling (the user's
-`--timeout`). A request with nothing comparable answered yet — any request before the first
-answer, and one far longer than any answered — gets the ceiling. So a codec is never failed for
-being slow (its own answers set the pace, and an answer fifty times slower than any comparable
-one is a hang by any measure), while a slow answer to a long input does not lengthen the wait
-for a hang on a short one. Starting a program is not an answer: its handshake gets the ceiling.
+A slow codec is not a hung one, so a request is failed for a timeout only once it has had the
+whole ceiling (the user's `--timeout`): a codec that takes 2 s on one input is answered, and
+certified, however fast its other answers were. Once the codec has hung for real (a request left
+unanswered for the whole ceiling: `hang`), waiting the ceiling again on every question that hangs
+the same way would cost hours, so from then on a request waits only its paced time (`allowed`)
+and one that outlasts it is cut short: skipped, counted against the coverage, never failed (the
+codec is already not conformant for its hang, and a skipped question is never certified).
+
+The paced time of a request is FACTOR times what the slowest comparable answer so far would
+take at its length: the answers to requests at least a quarter as long (by powers of two),
+scaled in proportion to the length of the request line; never less than FLOOR, never more than
+the ceiling. A request with nothing comparable answered yet (one far longer than any answered)
+gets the ceiling. So a slow answer to a long input does not lengthen the wait for a hang on a
+short one. Starting a program is not an answer: its handshake gets the ceiling.
 """
 
 from __future__ import annotations
@@ -39,6 +45,19 @@ class Pace:
         """For each size class, the most seconds per byte of request line an answer took."""
         self._lock = threading.Lock()
         """Held while _rates is read or written: copies of a program answer in threads."""
+        self.hung_on: str | None = None
+        """The request the codec hung on for real (no answer within the ceiling), once it has."""
+
+    def hang(self, request: str) -> None:
+        """Learn that the codec left `request` (a request line, shortened) unanswered for the
+        whole ceiling: later requests wait only their paced time."""
+        if self.hung_on is None:
+            self.hung_on = request
+
+    def wait(self, size: int) -> float:
+        """Return the seconds a request line of `size` bytes is waited for: the ceiling until
+        the codec has hung for real, its paced time (`allowed`) after."""
+        return self.ceiling if self.hung_on is None else self.allowed(size)
 
     def expected(self, size: int) -> float | None:
         """Return the seconds the slowest comparable answer would take at `size` bytes of
@@ -63,13 +82,11 @@ class Pace:
         with self._lock:
             self._rates[size_class] = max(self._rates.get(size_class, 0.0), rate)
 
-    def describe(self, size: int) -> str:
-        """Return what the time allowed to a request of `size` bytes means: 'no answer within
-        10 s', with the reason when it is shorter than the ceiling."""
-        allowed, expected = self.allowed(size), self.expected(size)
-        if allowed >= self.ceiling or expected is None:
+    def describe(self, size: int, waited: float) -> str:
+        """Return what a request line of `size` bytes left unanswered for `waited` seconds
+        means: 'no answer within 10 s' (a hang), or, when it was cut short after a hang for
+        real, 'skipped: no answer within 1 s after a hang on decode c080'."""
+        if waited >= self.ceiling or self.hung_on is None:
             return f"no answer within {self.ceiling:g} s"
-        return (
-            f"no answer within {allowed:.3g} s ({FACTOR:g} times its slowest answer so far to a "
-            f"request of this length, {expected * 1000:.3g} ms; at most {self.ceiling:g} s)"
-        )
+        allowed = self.allowed(size)
+        return f"skipped: no answer within {allowed:.2g} s after a hang on {self.hung_on}"

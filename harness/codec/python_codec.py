@@ -36,6 +36,7 @@ from utf8cert.harness.codec.raised import (
     crash,
     decoded,
     describe_exception,
+    exact,
     ord_or_value,
     refusal,
     start_of,
@@ -165,8 +166,9 @@ class PythonCodec:
             return refusal(error, self.refusal_offset)
         except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
-        if isinstance(result, bytes | bytearray):
-            return Returned(bytes(result))
+        result = exact(result)  # a bytes subclass cannot lie about what it holds
+        if isinstance(result, bytes):
+            return Returned(result)
         return wrong_type("encode", result, "bytes")
 
     def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
@@ -188,7 +190,7 @@ class PythonCodec:
             decoder = self.functions.incremental_decoder()
         except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
-        pieces = []
+        pieces: list[str | tuple[int, ...]] = []
         for index, (chunk, final) in enumerate(feeds):
             try:
                 piece = decoder.decode(chunk, final)
@@ -199,11 +201,13 @@ class PythonCodec:
                 return self.stream_refusal(error, fed)
             except BaseException as error:  # the codec's, whatever it is: see crash()
                 return crash(error)
+            piece = exact(piece)
             if not isinstance(piece, str) and not beyond_unicode(piece):
                 return wrong_type("incremental decode", piece, "str")
             pieces.append(piece)
-        if all(isinstance(piece, str) for piece in pieces):
-            return Returned("".join(pieces))
+        texts = [piece for piece in pieces if isinstance(piece, str)]
+        if len(texts) == len(pieces):
+            return Returned("".join(texts))
         return Returned(tuple(value for piece in pieces for value in map(ord_or_value, piece)))
 
     def stream_refusal(self, error: BaseException, fed: Sequence[bytes]) -> Refused:

@@ -5,6 +5,7 @@ result of the wrong type, and code points beyond U+10FFFF (python_codec.py makes
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeGuard
 
 from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import Failed, Outcome, Refused, Returned
@@ -41,13 +42,13 @@ class Refusal(ValueError):
 def start_of(error: BaseException) -> int | None:
     """Return the error's `start` attribute when it is an int (UnicodeError's), else None."""
     start = getattr(error, "start", None)
-    return start if isinstance(start, int) and not isinstance(start, bool) else None
+    return int.__int__(start) if isinstance(start, int) and not isinstance(start, bool) else None
 
 
 def describe_exception(error: BaseException) -> str:
     """Return 'TypeName: message' for an exception, even one whose message cannot be printed."""
     try:
-        message = str(error)
+        message = str.__str__(str(error))  # exact: a str subclass formats itself as it likes
     except Exception:  # a codec's own exception class may have a broken __str__
         message = "<message cannot be printed>"
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
@@ -64,7 +65,7 @@ def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused
         offset = None
     if not isinstance(offset, int) or isinstance(offset, bool):
         offset = start_of(error)
-    return Refused(describe_exception(error), offset)
+    return Refused(describe_exception(error), None if offset is None else int.__int__(offset))
 
 
 def crash(error: BaseException) -> Failed:
@@ -98,7 +99,7 @@ def ord_or_value(item: str | int) -> int:
     return item if isinstance(item, int) else ord(item)
 
 
-def beyond_unicode(result: object) -> bool:
+def beyond_unicode(result: object) -> TypeGuard[tuple[int, ...]]:
     """Return whether a decoder's result is code points some of which are above U+10FFFF: the
     one way a Python decoder can say it read such a value (no str holds one)."""
     return (
@@ -109,9 +110,30 @@ def beyond_unicode(result: object) -> bool:
     )
 
 
+def exact(result: object) -> object:
+    """Return a codec's result as a value of its exact built-in type: a subclass of str, bytes,
+    bytearray, int or tuple is copied by the built-in type's own code, so that nothing it
+    overrides (`__eq__`, `__len__`, `__hash__`, `__iter__`, `__bytes__`) can lie to the judge;
+    any other object comes back as it is (and is then the wrong type)."""
+    if type(result) in (str, bytes, bool, int):  # the common case: nothing to copy
+        return result
+    if isinstance(result, str):
+        return str.__str__(result)
+    if isinstance(result, bytes):
+        return bytes.__getitem__(result, slice(None))
+    if isinstance(result, bytearray):
+        return bytes(bytearray.__getitem__(result, slice(None)))
+    if isinstance(result, int) and not isinstance(result, bool):
+        return int.__int__(result)
+    if isinstance(result, tuple):
+        return tuple(exact(value) for value in tuple.__iter__(result))
+    return result
+
+
 def decoded(function: str, result: object) -> Outcome:
-    """Return the outcome of a decoder's result: text, code points beyond Unicode, or else the
-    wrong type."""
+    """Return the outcome of a decoder's result, of its exact type (`exact`): text, code points
+    beyond Unicode, or else the wrong type."""
+    result = exact(result)
     if isinstance(result, str) or beyond_unicode(result):
-        return Returned(result)  # type: ignore[arg-type]
+        return Returned(result)
     return wrong_type(function, result, "str")

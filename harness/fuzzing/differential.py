@@ -17,6 +17,7 @@ from typing import Final, NoReturn
 
 from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
@@ -93,6 +94,8 @@ class DifferentialTarget:
         self.keep_going = keep_going
         self.known = known
         self.profile = profile
+        self.held = HeldMode.of(codec)
+        """The incremental mode held for the campaign (check/modes.py), as `check` holds it."""
         # The screen passes only what RFC 3629 itself expects: a dialect's inputs all go to the
         # probe, which judges them against the profile's reading.
         self.screened = profile is RFC3629
@@ -115,7 +118,9 @@ class DifferentialTarget:
     def differences(self, data: bytes) -> list[Difference]:
         """Return the differences on `data` at or above the level that fails, less the known
         behaviours ([] if none)."""
-        asked = probe(self.codec, data, capabilities=self.capabilities, profile=self.profile)
+        asked = probe(
+            self.codec, data, capabilities=self.capabilities, profile=self.profile, held=self.held
+        )
         # A difference from RFC 3629 that the profile allows is no difference from the profile.
         found = unknown([d for d in asked if not d.allowed_by], self.known)
         binding = [difference for difference in found if difference.level in self.binding]
@@ -154,7 +159,7 @@ class DifferentialTarget:
         differences (or raise CodecDiffers without a findings directory)."""
         # The screen costs a fraction of a probe and passes nearly every input; only what it
         # does not pass is probed, and only a difference the probe finds counts.
-        if self.screened and conforms(self.codec, data, self.capabilities):
+        if self.screened and conforms(self.codec, data, self.capabilities, self.held.mode):
             return
         differences = self.differences(data)
         if not differences:

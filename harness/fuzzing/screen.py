@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
@@ -151,7 +152,11 @@ def _refusal_conforms(offset: object, due: int | None) -> bool:
 
 
 def _python_conforms(
-    codec: PythonCodec, data: bytes, answer: Answer, offered: frozenset[Capability]
+    codec: PythonCodec,
+    data: bytes,
+    answer: Answer,
+    offered: frozenset[Capability],
+    mode: Mode | None,
 ) -> bool:
     """Return True if each offered capability of a Python codec, called raw, answers as a
     conformant codec must; False at the first that does not or raises something unexpected."""
@@ -177,7 +182,7 @@ def _python_conforms(
             except ValueError:
                 if text is not None:
                     return False
-        if "incremental" in offered and not _python_incremental_conforms(codec, data, answer):
+        if "incremental" in offered and not _python_incremental_conforms(codec, data, answer, mode):
             return False
         if "encode" in offered and functions.encode is not None:
             to_encode = answer.to_encode
@@ -194,12 +199,17 @@ def _python_conforms(
     return True
 
 
-def _python_incremental_conforms(codec: PythonCodec, data: bytes, answer: Answer) -> bool:
+def _python_incremental_conforms(
+    codec: PythonCodec, data: bytes, answer: Answer, mode: Mode | None
+) -> bool:
     """Return True if a fresh incremental decoder fed `data` as `probe` feeds it (PythonCodec's
-    `decode_chunks`, without its outcome objects) gives the conformant text or refusal."""
+    `decode_chunks`, without its outcome objects) gives the conformant text or refusal of its
+    `mode` (False for ill-formed input while the mode is not settled: the probe settles it)."""
     factory = codec.functions.incremental_decoder
     if factory is None:
         return True
+    if answer.text is None and mode is None:
+        return False
     _, chunks, final_empty = chunking(data)
     decoder = factory()
     texts = []
@@ -209,7 +219,7 @@ def _python_incremental_conforms(codec: PythonCodec, data: bytes, answer: Answer
             piece = decoder.decode(chunk, index == last and not final_empty)
         except ValueError as error:
             offset = codec.offset_in_stream(error, chunks[:index])
-            return _refusal_conforms(offset, answer.first_error)
+            return mode != "replace" and _refusal_conforms(offset, answer.first_error)
         if not isinstance(piece, str):
             return False
         texts.append(piece)
@@ -217,12 +227,14 @@ def _python_incremental_conforms(codec: PythonCodec, data: bytes, answer: Answer
         try:
             piece = decoder.decode(b"", True)
         except ValueError as error:
-            return _refusal_conforms(codec.offset_in_stream(error, chunks), answer.first_error)
+            offset = codec.offset_in_stream(error, chunks)
+            return mode != "replace" and _refusal_conforms(offset, answer.first_error)
         if not isinstance(piece, str):
             return False
         texts.append(piece)
-    wanted = answer.replaced if answer.text is None else answer.text
-    return "".join(texts) == wanted
+    if answer.text is None:  # text for ill-formed input: right in replace mode only
+        return mode == "replace" and "".join(texts) == answer.replaced
+    return "".join(texts) == answer.text
 
 
 def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer) -> bool:
@@ -238,10 +250,15 @@ def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer) -> bool
 
 
 def _outcomes_conform(
-    codec: Codec, data: bytes, answer: Answer, offered: frozenset[Capability]
+    codec: Codec,
+    data: bytes,
+    answer: Answer,
+    offered: frozenset[Capability],
+    mode: Mode | None,
 ) -> bool:
-    """Return True if each offered capability's outcome is what a conformant codec gives: the
-    screen for codecs that only answer with outcomes (cmd: programs, --isolate)."""
+    """Return True if each offered capability's outcome is what a conformant codec gives (an
+    incremental decoder's, in its `mode`): the screen for codecs that only answer with
+    outcomes (cmd: programs, --isolate)."""
     text = answer.text
     if "decode" in offered and not _text_conforms(codec.decode(data), text, answer):
         return False
@@ -258,10 +275,12 @@ def _outcomes_conform(
         if not (said_yes if text is not None else said_no):
             return False
     if "incremental" in offered:
+        if text is None and mode is None:  # the probe settles the mode
+            return False
         _, chunks, final_empty = chunking(data)
         outcome = codec.decode_chunks(chunks, final_empty)
         # Ill-formed input: a strict decoder refuses it, a replacing one gives the U+FFFD text.
-        replacing = isinstance(outcome, Returned) and text is None
+        replacing = text is None and mode == "replace"
         if not _text_conforms(outcome, answer.replaced if replacing else text, answer):
             return False
     if "encode" in offered:
@@ -281,15 +300,24 @@ def _outcomes_conform(
     return True
 
 
-def conforms(codec: Codec, data: bytes, capabilities: Iterable[Capability] | None = None) -> bool:
+def conforms(
+    codec: Codec,
+    data: bytes,
+    capabilities: Iterable[Capability] | None = None,
+    mode: Mode | None = None,
+) -> bool:
     """Return True if the codec answers `data` exactly as a conformant codec does on every
-    capability in `capabilities` (default: all it offers): then `probe` would find nothing.
+    capability in `capabilities` (default: all it offers), its incremental decoder in `mode`
+    (check/modes.py; None: the mode the codec is known to have, if any): then `probe` would
+    find nothing.
 
     False means only that `probe` must look: it may still find nothing.
     """
     wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
     offered = wanted & codec.capabilities
+    if mode is None:
+        mode = HeldMode.of(codec).mode
     if isinstance(codec, PythonCodec):
         answer = reference_answer(data, offered, str_encoder=True)
-        return _python_conforms(codec, data, answer, offered)
-    return _outcomes_conform(codec, data, reference_answer(data, offered), offered)
+        return _python_conforms(codec, data, answer, offered, mode)
+    return _outcomes_conform(codec, data, reference_answer(data, offered), offered, mode)

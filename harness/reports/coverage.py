@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from utf8cert.harness.check.coverage import THRESHOLD
 from utf8cert.harness.check.report import Report
+from utf8cert.harness.codec.interface import Capability
 
 SHOWN_REASONS: Final = 5
 """At most this many reasons for inapplicable questions are listed per capability."""
@@ -43,11 +44,15 @@ def coverage_lines(report: Report) -> list[str]:
         )
         share = f"{coverage.share:.1%} of those counted"
         lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
+        if capability == "incremental" and report.incremental_mode is not None:
+            lines.append(f"    judged in mode {report.incremental_mode.describe()}")
         reasons = coverage.inapplicable.most_common()
         for reason, count in reasons[:SHOWN_REASONS]:
             lines.append(f"    inapplicable {count}: {reason}")
         if len(reasons) > SHOWN_REASONS:
             lines.append(f"    … and {len(reasons) - SHOWN_REASONS} more reasons")
+        for reason, count in coverage.skipped_for.most_common(SHOWN_REASONS):
+            lines.append(f"    skipped {count}: {reason}")
         if coverage.beyond_code_space:
             lines.append(
                 f"    ({coverage.beyond_code_space} of them hold a value above U+10FFFF, "
@@ -69,6 +74,19 @@ def answer_lines(report: Report) -> list[str]:
     return lines
 
 
+def _mode_json(report: Report, capability: Capability) -> dict[str, Any]:
+    """Return the JSON fields of the mode a capability was judged in: decode is strict, replace
+    replaces, incremental as held (check/modes.py; its mode None until settled); validate and
+    encode have none ({})."""
+    if capability == "incremental":
+        held = report.incremental_mode
+        if held is None:
+            return {}
+        return {"mode": held.mode, "mode_source": held.source}
+    fixed = {"decode": "strict", "replace": "replace"}
+    return {"mode": fixed[capability]} if capability in fixed else {}
+
+
 def extra_json(report: Report) -> dict[str, Any]:
     """Return the JSON fields of the profile, coverage, fingerprint and answers."""
     fingerprint = report.fingerprint()
@@ -88,6 +106,7 @@ def extra_json(report: Report) -> dict[str, Any]:
                 "beyond_code_space": coverage.beyond_code_space,
                 "not_offered": coverage.not_offered,
                 "skipped": coverage.skipped,
+                "skipped_for": dict(coverage.skipped_for),
                 "share": round(coverage.share, 6),
                 "declined_layouts": {
                     layout: {
@@ -97,6 +116,7 @@ def extra_json(report: Report) -> dict[str, Any]:
                     for layout in coverage.declined_layouts
                 },
                 "certified": coverage.certified,
+                **_mode_json(report, capability),
             }
             for capability, coverage in report.coverage.ordered()
         },

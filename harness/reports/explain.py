@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.describe import plural
 from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet
 
 ROW: Final = 16
@@ -192,10 +193,11 @@ def explain(
             lines.append(f"  flags: {', '.join(vector.flags)}")
     data = difference.input
     if isinstance(data, bytes):
-        lines.append(f"  input, {len(data)} bytes (the vector's at {difference.window[0]}):")
+        shown = plural(len(data), "byte")
+        lines.append(f"  input, {shown} (the vector's at {difference.window[0]}):")
         lines += dump(data, difference.window, difference.marks, _hex)
     else:
-        lines.append(f"  input, {len(data)} code points:")
+        lines.append(f"  input, {plural(len(data), 'code point')}:")
         lines += dump(data, difference.window, difference.marks, _code_point, per_row=8)
     lines.append(f"  expected: {difference.expected}")
     lines.append(f"  actual:   {difference.actual}")

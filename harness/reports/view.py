@@ -15,15 +15,11 @@ from functools import cached_property
 from utf8cert.harness.check.baseline import Baseline, Key
 from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.describe import plural as plural  # where the reports take it
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.vectors.model import Level, Vector
-
-
-def plural(count: int, noun: str) -> str:
-    """Return '1 vector', '2 vectors'."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @dataclass

@@ -93,6 +93,7 @@ def test_a_program_that_answers_inapplicable_to_everything_is_never_conformant(
     assert main(["check", program("inapplicable"), "--json", str(report)]) == 1
     out = capsys.readouterr().out
     assert "NOT certified: the codec answered no question" in " ".join(out.split())
+    assert "recommended practice" not in out  # it answered nothing to follow it in
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["certified"] is False
     assert document["summary"]["conformant"] is False

@@ -268,17 +268,18 @@ def test_the_memory_limit_is_a_parameter_of_loading_and_can_be_lifted(
         load_codec(f"{broken}:hogs_on_x", isolate=True, memory_mb=-1)
 
 
-def test_a_hang_after_quick_answers_is_cut_long_before_the_ceiling(
+def test_a_hang_fails_after_the_whole_timeout_and_later_hangs_are_cut_short_as_skipped(
     broken: str, closing: list[Codec]
 ) -> None:
-    codec = load_codec(f"{broken}:hangs_on_x", isolate=True, timeout=600)
+    codec = load_codec(f"{broken}:hangs_on_x", isolate=True, timeout=3)
     closing.append(codec)
     for word in (b"a", b"quick", b"answers"):
         assert codec.decode(word) == Returned(word.decode())
-    outcome = codec.decode(b"x")
-    assert isinstance(outcome, Failed)
-    assert outcome.kind == "timeout"
-    allowed = float(outcome.message.split()[3])  # "no answer within 1 s (50 times ..."
-    assert allowed < 600
-    assert "50 times its slowest answer so far to a request of this length" in outcome.message
+    # However quick its answers were, the first hang has the whole timeout: slow is not hung.
+    assert codec.decode(b"x") == Failed("timeout", "no answer within 3 s")
+    # After a hang for real, another waits its paced time (a second here) and is skipped.
+    again = codec.decode(b"xx")
+    assert isinstance(again, Failed)
+    assert (again.kind, again.cut_short) == ("timeout", True)
+    assert again.message == "skipped: no answer within 1 s after a hang on decode 78"
     assert codec.decode(b"ok") == Returned("ok")

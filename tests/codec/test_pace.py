@@ -19,7 +19,7 @@ PROGRAM = Path(__file__).with_name("hostile_program.py")
 
 def test_before_any_answer_a_request_gets_the_ceiling() -> None:
     assert Pace(10.0).allowed(100) == 10.0
-    assert Pace(10.0).describe(100) == "no answer within 10 s"
+    assert Pace(10.0).describe(100, 10.0) == "no answer within 10 s"
 
 
 def test_after_answers_a_request_gets_fifty_times_the_slowest_within_floor_and_ceiling() -> None:
@@ -62,13 +62,20 @@ def test_a_ceiling_below_the_floor_wins() -> None:
     assert pace.allowed(10) == 0.3
 
 
-def test_a_timeout_shorter_than_the_ceiling_says_why() -> None:
+def test_every_request_waits_the_whole_ceiling_until_the_codec_hangs_for_real() -> None:
+    pace = Pace(10.0)
+    pace.answered(0.001, 64)
+    assert pace.allowed(64) == FLOOR  # its paced time
+    assert pace.wait(64) == 10.0  # but a slow answer is no hang: it gets the whole timeout
+
+
+def test_after_a_hang_for_real_a_request_is_skipped_after_its_paced_time() -> None:
     pace = Pace(10.0)
     pace.answered(0.04, 64)
-    assert pace.describe(64) == (
-        "no answer within 2 s (50 times its slowest answer so far to a request of this length, "
-        "40 ms; at most 10 s)"
-    )
+    pace.hang("decode c080")
+    assert pace.wait(64) == pytest.approx(2.0)
+    assert pace.describe(64, 2.0) == "skipped: no answer within 2 s after a hang on decode c080"
+    assert pace.describe(64, 10.0) == "no answer within 10 s"  # the whole ceiling: a hang
 
 
 def test_a_slow_but_correct_program_is_never_failed_for_speed() -> None:

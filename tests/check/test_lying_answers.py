@@ -1,0 +1,51 @@
+"""An answer is judged by the value the codec returned, never by what the object says of itself:
+a str or bytes subclass whose __eq__, __len__ or __hash__ lie is copied to its exact type first,
+in process and in a child process alike (issue 23)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def check(spec: str, *options: str) -> dict[str, Any]:
+    """Return the JSON report of `utf8cert check SPEC`; it must end with exit 1, no traceback."""
+    environment = dict(os.environ, PYTHONPATH=str(TESTS))
+    command = [sys.executable, "-m", "utf8cert.harness", "check", spec, "--json", "-", *options]
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
+def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
+    options: tuple[str, ...],
+) -> None:
+    document = check("lying_codecs:CesuEncoder", *options)
+    assert document["summary"]["conformant"] is False
+    assert all(d["capability"] == "encode" for d in document["differences"])
+    # U+10000 is written as its surrogate pair, ED A0 80 ED B0 80, whatever it says of itself.
+    [first_four_byte] = [d for d in document["differences"] if d["expected"] == "F0 90 80 80"][:1]
+    assert first_four_byte["level"] == "must"
+    assert first_four_byte["actual"] == "ED A0 80 ED B0 80"
+
+
+@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
+def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
+    options: tuple[str, ...],
+) -> None:
+    document = check("lying_codecs:Latin1Decoder", *options)
+    whats = {d["what"] for d in document["differences"]}
+    assert "accepted ill-formed input" in whats  # C0 AF and the rest read as Latin-1
+    assert "wrong text" in whats  # é (C3 A9) read as "Ã©"
+    assert all(d["level"] == "must" for d in document["differences"])
