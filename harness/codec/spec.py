@@ -17,7 +17,7 @@ import shlex
 import sys
 from operator import methodcaller
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
@@ -25,6 +25,8 @@ from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_co
 from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import describe_exception
+from utf8cert.harness.codec.strings import DEFAULT as DEFAULT_STRINGS
+from utf8cert.harness.codec.strings import string_model
 
 DEFAULT_SPEC = "codec:utf-8"
 
@@ -118,6 +120,13 @@ def adapter_codec(
         codec = load_codec(target, timeout=timeout, memory_mb=memory_mb)
     except CodecSpecError as error:
         raise CodecSpecError(spec, error.problem) from None
+    declared, announced = string_model(entry), string_model(codec)
+    if isinstance(codec, PythonCodec):
+        codec.strings = declared
+    elif declared != announced:
+        codec.close()
+        problem = f"the adapter's strings are {declared}, its program announces {announced}"
+        raise CodecSpecError(spec, problem)
     codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"
     return codec
 
@@ -150,6 +159,8 @@ def command_codec(
     except StartError as error:
         raise CodecSpecError(spec, str(error)) from None
     codec.description = f"program `{shlex.join(argv)}` speaking {GREETING} {codec.version}"
+    if codec.strings != DEFAULT_STRINGS:
+        codec.description += f", its strings {codec.strings}"
     return codec
 
 
@@ -199,7 +210,17 @@ def registry_codec(spec: str) -> PythonCodec:
         incremental_decoder=(
             None if info.incrementaldecoder is None else lambda: info.incrementaldecoder(errors)
         ),
+        incremental_mode="replace"
+        if slot == "replace"
+        else "strict"
+        if errors == "strict"
+        else None,
     )
+
+
+MODES: dict[str, Literal["strict", "replace"]] = {"strict": "strict", "replace": "replace"}
+"""The incremental mode a handler declares (check/modes.py); any other is held as strict, the
+mode of its strict slot, unless it answers otherwise."""
 
 
 def decoding_slot(errors: str) -> Capability:
