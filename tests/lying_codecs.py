@@ -4,6 +4,7 @@ the codec really returned."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -68,3 +69,15 @@ class Latin1Decoder:
 
     def decode(self, data: bytes) -> str:
         return AgreeableStr(data.decode("latin-1"))
+
+
+_calls = 0
+
+
+def wears_out(data: bytes) -> str:
+    """A strict decoder right for its first $WEAR_OUT_AFTER calls, and Latin-1 after them."""
+    global _calls
+    _calls += 1
+    if _calls > int(os.environ["WEAR_OUT_AFTER"]):
+        return data.decode("latin-1")
+    return data.decode("utf-8")

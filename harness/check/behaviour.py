@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
 from utf8cert.reference import ErrorKind, errors
@@ -60,9 +61,9 @@ _LET_THROUGH_WORDS: Final = frozenset(
         "dropped a truncated signature silently",
     }
 )
-_FAILURE_WORDS: Final = frozenset(FAILURE_WHAT.values())
-"""A crash, a hang, a wrong type, a memory exhaustion or a protocol breach is its own behaviour
-wherever it is seen."""
+_FAILURE_WORDS: Final = frozenset({*FAILURE_WHAT.values(), RECHECK_WHAT})
+"""A crash, a hang, a wrong type, a memory exhaustion, a protocol breach or two answers to one
+question (recheck.py) is its own behaviour wherever it is seen."""
 _INCOMPLETE: Final = frozenset({ErrorKind.TRUNCATED, ErrorKind.MISSING_CONTINUATION})
 _VALUELESS: Final = _INCOMPLETE | {ErrorKind.UNEXPECTED_CONTINUATION}
 _REFUSED_AT: Final = re.compile(r"refused at (\d+)")

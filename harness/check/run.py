@@ -24,6 +24,7 @@ from utf8cert.harness.check.layouts import LayoutTally
 from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.check.recheck import Recheck
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.schedule import Depth, schedule
 from utf8cert.harness.check.variants import (
@@ -179,9 +180,10 @@ def run_check(
     conformant report.
 
     A program's answers are asked a vector at a time, and once it crashed or hung, by copies of
-    it at once (ahead.py). When `stop` is told to stop (interrupt.py), the report holds the
-    vectors checked until then and says why it is `incomplete`. `note` names, for an in-process
-    codec, the question a fatal error interrupted (fatal.py)."""
+    it at once (ahead.py); a sample of the questions is asked again at the end (recheck.py).
+    When `stop` is told to stop (interrupt.py), the report holds the vectors checked until then
+    and says why it is `incomplete`. `note` names, for an in-process codec, the question a fatal
+    error interrupted (fatal.py)."""
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
@@ -194,6 +196,7 @@ def run_check(
     total, plans = len(vectors), schedule(vectors, depth)
     jobs = [(vector, capabilities_for(vector, offered), plans.plan(vector)) for vector in vectors]
     done: set[str] = set()
+    recheck = Recheck()
     try:
         with Ahead(codec, jobs, guard.stop) as ahead:  # pipelined; overlapping waits for hangs
             for index, (vector, capabilities, plan) in enumerate(jobs):
@@ -201,7 +204,7 @@ def run_check(
                 # Counted apart until the vector is done: a stopped run counts whole vectors.
                 counted = Coverage()
                 found = check_vector(
-                    counted.watch(ahead.asking(index)),
+                    counted.watch(recheck.watch(ahead.asking(index), vector.id)),
                     vector,
                     capabilities,
                     profile,
@@ -218,6 +221,7 @@ def run_check(
                 done.add(vector.id)
                 if progress is not None:
                     progress(len(done), total)
+        report.add(recheck.again(codec, guard))  # a codec whose answers change: recheck.py
     except Interrupted as stopped:
         report.incomplete = f"stopped by {stopped} after {len(done)} of {total} vectors"
         report.vectors = only_these(vectors, done)

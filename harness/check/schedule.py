@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from utf8cert.harness.check import recheck
 from utf8cert.harness.check.compare import chunkings
 from utf8cert.harness.check.variants import (
     BLOCKS,
@@ -27,6 +28,7 @@ from utf8cert.harness.check.variants import (
     encode_variants,
 )
 from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.codec.raised import LARGEST_CODE_POINT
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, Vector
 
 Depth = Literal["default", "full"]
@@ -194,24 +196,38 @@ class Workload:
 def workload(
     vectors: Iterable[Vector], depth: Depth, capabilities: Iterable[Capability]
 ) -> Workload:
-    """Return what checking `vectors` at `depth` on `capabilities` feeds the codec (all zero for
-    no vectors or no capabilities)."""
+    """Return what checking `vectors` at `depth` on `capabilities` feeds a codec that answers
+    every question a Unicode string can hold, the questions asked again at the end included
+    (recheck.py; all zero for no vectors or no capabilities)."""
     vectors = list(vectors)
     plans = schedule(vectors, depth)
     offered = frozenset(capabilities)
     one_shot = len(offered & {"decode", "replace", "validate"})
-    calls = fed = points = 0
+    sizes: list[tuple[int, int]] = []
+    """(bytes, code points) of each question, in the order the check asks them."""
+    beyond: set[int] = set()
+    """Which of them hold a value above U+10FFFF: no Unicode string holds one, so a codec
+    declines them, and a question declined is not asked again."""
     for vector in vectors:
         if isinstance(vector, EncodeVector):
             if "encode" in offered:
                 for _, expected in encode_variants(vector, plans.plan(vector)):
-                    calls, points = calls + 1, points + len(expected.scalars)
+                    if max(expected.scalars, default=0) > LARGEST_CODE_POINT:
+                        beyond.add(len(sizes))
+                    sizes.append((0, len(expected.scalars)))
             continue
         for variant in decode_variants(vector, plans.plan(vector)):
             size = len(variant.expected.data)
-            calls, fed = calls + one_shot, fed + one_shot * size
+            sizes += [(size, 0)] * one_shot
             if "incremental" in offered:
                 # Each chunking twice: with and without a final empty chunk.
                 ways = sum(1 for _ in chunkings(variant.expected, variant.cuts, variant.bytewise))
-                calls, fed = calls + 2 * ways, fed + 2 * ways * size
-    return Workload(calls, fed, points)
+                sizes += [(size, 0)] * (2 * ways)
+    again = [
+        sizes[index]
+        for index in range(recheck.EVERY - 1, len(sizes), recheck.EVERY)
+        if sum(sizes[index]) <= recheck.LARGEST_INPUT and index not in beyond
+    ][: recheck.LIMIT]
+    asked = sizes + again
+    fed, points = sum(size for size, _ in asked), sum(points for _, points in asked)
+    return Workload(len(asked), fed, points)

@@ -77,6 +77,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
     from utf8cert.harness.cli.outputs import check_outputs, show, write_new_baseline, write_outputs
     from utf8cert.harness.codec.isolate import ProcessCodec
     from utf8cert.harness.codec.spec import load_codec
+    from utf8cert.harness.codec.stdout import codec_output_to_stderr
     from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
 
@@ -89,30 +90,32 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
-        with stop.interruptible():
+    # Standard output is the report's: what a codec prints meanwhile goes to stderr.
+    with codec_output_to_stderr():
+        with _one_line_errors(), stop.interruptible():
             codec = load_codec(
                 arguments.spec,
                 isolate=arguments.isolate,
                 timeout=arguments.timeout,
                 memory_mb=arguments.memory,
             )
-    try:
-        if baseline is not None:
-            with _one_line_errors():
-                baseline = baseline.matching(codec.spec, profile, arguments.baseline_any_codec)
-        dialect = PROFILES[arguments.profile]
-        in_process = not isinstance(codec, ProcessCodec)
-        note = fatal_note(arguments, profile) if in_process else None
-        if data is None:
-            with _progress(len(vectors)) as progress, enabled_to_stderr():
-                depth = arguments.depth
-                report = run_check(
-                    codec, vectors, progress, profile=dialect, depth=depth, stop=stop, note=note
-                )
-        else:
-            report = check_one_input(codec, data, dialect, source, stop=stop)
-    finally:
-        codec.close()
+        try:
+            if baseline is not None:
+                with _one_line_errors():
+                    baseline = baseline.matching(codec.spec, profile, arguments.baseline_any_codec)
+            dialect = PROFILES[arguments.profile]
+            in_process = not isinstance(codec, ProcessCodec)
+            note = fatal_note(arguments, profile) if in_process else None
+            if data is None:
+                with _progress(len(vectors)) as progress, enabled_to_stderr():
+                    depth = arguments.depth
+                    report = run_check(
+                        codec, vectors, progress, profile=dialect, depth=depth, stop=stop, note=note
+                    )
+            else:
+                report = check_one_input(codec, data, dialect, source, stop=stop)
+        finally:
+            codec.close()
     with _one_line_errors():
         baseline, written = write_new_baseline(arguments, report, baseline, profile)
     view = View(

@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Final, Literal, Protocol
 
 Capability = Literal["decode", "replace", "validate", "encode", "incremental"]
 """decode: strict decoding; replace: U+FFFD decoding; incremental: decoding fed in chunks."""
 
 CAPABILITIES: tuple[Capability, ...] = ("decode", "replace", "validate", "encode", "incremental")
+
+
+_MOVING = r"\t\n\r\x0b\x0c\x1c-\x1f\x85\u2028\u2029"
+_BREAKS: Final = re.compile(f"[ {_MOVING}]*[{_MOVING}][ {_MOVING}]*")
+"""A run of white space holding a character that breaks a line or moves the cursor."""
+
+
+def printable(text: str) -> str:
+    """Return `text` on one line, each run of white space that breaks or moves it (LF, CR, tab,
+    the line and paragraph separators) one space, and every other character that is not
+    printable (ESC and the other controls, bidirectional overrides) written as its Python
+    escape, `\\x1b`, `\\u202e`: text a codec wrote is shown, never obeyed, by a terminal, a CI
+    log or a page ('' stays '')."""
+    if text.isprintable():  # the common case, checked in C
+        return text
+    text = " ".join(part for part in _BREAKS.split(text) if part)
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def _printable_field(outcome: object, name: str) -> None:
+    """Make a frozen outcome's text field printable (see `printable`)."""
+    text = getattr(outcome, name)
+    if not text.isprintable():
+        object.__setattr__(outcome, name, printable(text))
 
 
 @dataclass(frozen=True)
@@ -31,6 +56,9 @@ class Refused:
 
     message: str
     offset: int | None = None
+
+    def __post_init__(self) -> None:
+        _printable_field(self, "message")
 
 
 FailureKind = Literal["crash", "timeout", "wrong-type", "protocol", "memory"]
@@ -61,6 +89,9 @@ class Failed:
     another request already (codec/pace.py): the question is skipped, never failed (a slow
     answer is not a hang)."""
 
+    def __post_init__(self) -> None:
+        _printable_field(self, "message")
+
 
 @dataclass(frozen=True)
 class Inapplicable:
@@ -71,6 +102,9 @@ class Inapplicable:
     """Set by the harness alone, for a question no string of the codec's kind can hold (a
     surrogate pair kept apart, for UTF-16 strings: codec/strings.py): such a question is not
     counted against the codec's coverage. A codec's own Inapplicable never sets it."""
+
+    def __post_init__(self) -> None:
+        _printable_field(self, "reason")
 
 
 Outcome = Returned | Refused | Failed | Inapplicable

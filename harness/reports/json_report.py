@@ -93,6 +93,10 @@ def _baseline_json(view: View) -> dict[str, Any] | None:
         "codec": view.baseline.codec,
         "profile": view.baseline.profile,
         "known": len(view.known),
+        "hidden": {
+            level: {"behaviours": behaviours, "differences": differences}
+            for level, (behaviours, differences) in view.hidden().items()
+        },
         "fixed": [dict(zip(fields, key, strict=True)) for key in view.fixed],
     }
 

@@ -93,10 +93,9 @@ def render_group(view: View, console: Console, index: int, each: Group, verbose:
 def render_baseline(view: View, console: Console, verbose: bool) -> None:
     """Print the known behaviours as one line (in full when verbose), and the fixed deviations."""
     if view.known_groups:
-        known = sum(len(each.differences) for each in view.known_groups)
         console.print(
-            f"\nknown from the baseline: {plural(len(view.known_groups), 'behaviour')}, "
-            f"{plural(known, 'difference')}" + ("" if verbose else " (--verbose shows them)"),
+            f"\nknown from the baseline: {view.hidden_words()}"
+            + ("" if verbose else " (--verbose shows them)"),
             markup=False,
             highlight=False,
         )

@@ -19,7 +19,7 @@ from utf8cert.harness.check.describe import plural as plural  # where the report
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.reports.explain import Rerun
-from utf8cert.harness.vectors.model import Level, Vector
+from utf8cert.harness.vectors.model import LEVELS, Level, Vector
 
 
 @dataclass
@@ -62,6 +62,23 @@ class View:
             return []
         return group([d for d in self.report.differences if d.key in self.known], self.vectors)
 
+    def hidden(self) -> dict[Level, tuple[int, int]]:
+        """Return, per level, (behaviours, differences) the baseline hides, most binding first
+        ({} without a baseline or when it hides nothing)."""
+        counted: dict[Level, tuple[int, int]] = {}
+        for each in self.known_groups:
+            behaviours, differences = counted.get(each.level, (0, 0))
+            counted[each.level] = (behaviours + 1, differences + len(each.differences))
+        return {level: counted[level] for level in LEVELS if level in counted}
+
+    def hidden_words(self) -> str:
+        """Return what the baseline hides, by level: 'must: 2 behaviours (770 differences)'
+        ('' when it hides nothing)."""
+        return "; ".join(
+            f"{level}: {plural(behaviours, 'behaviour')} ({plural(differences, 'difference')})"
+            for level, (behaviours, differences) in self.hidden().items()
+        )
+
     @cached_property
     def fixed(self) -> list[Key]:
         """Return the baseline's deviations the run no longer shows ([] without a baseline)."""
@@ -101,7 +118,10 @@ class View:
         if self.strict_baseline and self.fixed:
             return f"FAIL: {plural(len(self.fixed), 'fixed deviation')} (--strict-baseline)"
         if self.known and self.report.differences:
-            return "pass: no new difference, every one is known from the baseline"
+            return (
+                "pass: no new difference, every one is known from the baseline, which hides "
+                f"{self.hidden_words()}"
+            )
         return f"pass at level {self.fail_on}"
 
     def flags(self, groups: Sequence[Group]) -> list[str]:

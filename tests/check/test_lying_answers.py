@@ -16,15 +16,21 @@ import pytest
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def check(spec: str, *options: str) -> dict[str, Any]:
-    """Return the JSON report of `utf8cert check SPEC`; it must end with exit 1, no traceback."""
-    environment = dict(os.environ, PYTHONPATH=str(TESTS))
+def check_status(spec: str, status: int, *options: str, **environ: str) -> dict[str, Any]:
+    """Return the JSON report of `utf8cert check SPEC`, which must end with exit `status` and
+    no traceback."""
+    environment = dict(os.environ, PYTHONPATH=str(TESTS), **environ)
     command = [sys.executable, "-m", "utf8cert.harness", "check", spec, "--json", "-", *options]
     done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == status, done.stderr
     assert "Traceback" not in done.stderr
     document: dict[str, Any] = json.loads(done.stdout)
     return document
+
+
+def check(spec: str, *options: str, **environ: str) -> dict[str, Any]:
+    """Return the JSON report of `utf8cert check SPEC`, which must fail (exit 1)."""
+    return check_status(spec, 1, *options, **environ)
 
 
 @pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
@@ -49,3 +55,19 @@ def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
     assert "accepted ill-formed input" in whats  # C0 AF and the rest read as Latin-1
     assert "wrong text" in whats  # é (C3 A9) read as "Ã©"
     assert all(d["level"] == "must" for d in document["differences"])
+
+
+@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
+def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
+    options: tuple[str, ...],
+) -> None:
+    # Right for exactly as many calls as the run makes, wrong on every call after: only the
+    # questions asked again at the end of the run (check/recheck.py) can see it.
+    honest = check_status("codec:utf-8", 0)
+    calls = honest["coverage"]["decode"]["asked"]
+    document = check("lying_codecs:wears_out", *options, WEAR_OUT_AFTER=str(calls))
+    assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
+    first = document["differences"][0]
+    assert first["variant"] == "asked again at the end of the run"
+    assert first["level"] == "must"
+    assert document["summary"]["conformant"] is False

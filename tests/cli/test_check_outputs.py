@@ -61,7 +61,7 @@ def test_a_baseline_prints_new_behaviours_in_full_and_known_ones_in_one_line(
     extra.write_text(EXTRA_VECTOR, encoding="utf-8")
     run = check(SURROGATEPASS, "--baseline", str(baseline), "--vectors", str(extra))
     assert run.status == 1
-    assert "known from the baseline: 2 behaviours, " in run.out
+    assert re.search(r"known from the baseline: must: 2 behaviours \(\d+ differences\)", run.out)
     group = re.search(
         r"\[1\] must: decode: let ill-formed input through \(surrogate\) — 1 vector, "
         r"(\d+) differences \(decode, incremental\)",
@@ -74,6 +74,20 @@ def test_a_baseline_prints_new_behaviours_in_full_and_known_ones_in_one_line(
     assert run.out.rstrip().endswith(
         f"FAIL: 1 new behaviour at level must or above ({group[1]} differences)"
     )
+
+
+def test_a_passing_gate_still_says_what_the_baseline_hides_by_level(tmp_path: Path) -> None:
+    baseline, _ = write_baseline(tmp_path)
+    run = check(SURROGATEPASS, "--baseline", str(baseline), "--json", str(tmp_path / "r.json"))
+    assert run.status == 0  # every difference is known: the gate passes
+    hidden = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["baseline"]["hidden"]
+    assert list(hidden) == ["must"]
+    assert hidden["must"]["behaviours"] == 2
+    words = f"must: 2 behaviours ({hidden['must']['differences']} differences)"
+    assert run.out.rstrip().endswith(
+        f"pass: no new difference, every one is known from the baseline, which hides {words}"
+    )
+    assert "NOT conformant to RFC 3629" in run.out  # the verdict is not the gate's
 
 
 def test_a_baseline_of_another_codec_is_refused_unless_asked(tmp_path: Path) -> None:

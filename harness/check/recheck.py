@@ -1,0 +1,152 @@
+"""Questions asked again at the end of a run, in reverse order: a codec whose answer to the same
+question changed has given one question two answers, a `must` difference whatever the reason.
+
+A codec is a function of its input. One that keeps state across calls (a buffer it never
+clears, a cache keyed on the wrong thing, a counter that wears out, or a cheat that answers the
+first time only) can give the right answer to each question as the run asks it, and another
+answer to the same question later, after other questions. So one question in EVERY (up to
+LIMIT) is kept with its answer while the run asks it, and asked again once every vector is done,
+in reverse order (the questions before it now come after it). A crash, a hang or a question
+declined either time says nothing of the answer's stability: only two answers that were both
+given (text, bytes, a bool or a refusal) are compared, refusals with their offsets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from utf8cert.harness.check.breaker import Breaker, Guard
+from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.describe import describe_outcome
+from utf8cert.harness.check.prefetch import asked_ahead
+from utf8cert.harness.codec.interface import Codec, Outcome, Refused, Returned
+from utf8cert.harness.codec.protocol import Request, outcome_of
+
+EVERY: Final = 16
+"""One question in this many is kept to be asked again (about 6% more questions)."""
+LIMIT: Final = 4096
+"""At most this many questions are asked again."""
+LARGEST_INPUT: Final = 4096
+"""Questions on longer inputs are not kept (their answers would hold the run's memory)."""
+WHAT: Final = "two answers to one question"
+VARIANT: Final = "asked again at the end of the run"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A question kept with its first answer, and the vector it was asked on."""
+
+    vector: str
+    request: Request
+    answer: Outcome
+
+    @property
+    def input(self) -> bytes | tuple[int, ...]:
+        """Return the bytes decoded (all the chunks) or the code points encoded."""
+        request = self.request
+        if request.capability == "incremental":
+            return b"".join(request.chunks)
+        return request.scalars if request.capability == "encode" else request.data
+
+
+def _given(outcome: Outcome) -> bool:
+    """Return True for an answer the codec gave: text, bytes, a bool or a refusal."""
+    return type(outcome) is Returned or type(outcome) is Refused
+
+
+class Recheck:
+    """The questions of one run kept to be asked again, and the asking."""
+
+    def __init__(self) -> None:
+        self.kept: list[Kept] = []
+        self._seen = 0
+
+    def watch(self, codec: Codec, vector: str) -> Codec:
+        """Return `codec`, keeping one question in EVERY of those asked of it on `vector`."""
+        return _Keeping(codec, vector, self)
+
+    def consider(self, vector: str, request: Request, answer: Outcome) -> None:
+        """Keep a question just answered, when it is the one in EVERY, its answer was given and
+        its input is short."""
+        self._seen += 1
+        if self._seen % EVERY or len(self.kept) >= LIMIT or not _given(answer):
+            return
+        kept = Kept(vector, request, answer)
+        if len(kept.input) <= LARGEST_INPUT:
+            self.kept.append(kept)
+
+    def again(self, codec: Codec, guard: Guard) -> list[Difference]:
+        """Return a `must` difference for each kept question whose answer, asked again in
+        reverse order, is another ([] when every answer stood); `guard`'s Stop is obeyed. A
+        program gets the questions at once (pipelined, as prefetch.py asks them)."""
+        requests = [each.request for each in reversed(self.kept)]
+        ask = getattr(codec, "ask_until_failure", None)
+        if callable(ask):
+            with guard.stop.interruptible():
+                answered = asked_ahead(ask, requests)  # less a capability once it failed
+        else:
+            asked = Breaker(codec, "asked again", None, guard)
+            answered = [(request, outcome_of(asked, request)) for request in requests]
+        first = {id(each.request): each for each in self.kept}
+        return [
+            _difference(first[id(request)], answer)
+            for request, answer in answered
+            if _given(answer) and answer != first[id(request)].answer
+        ]
+
+
+def _difference(kept: Kept, again: Outcome) -> Difference:
+    """Return the difference of a question answered two ways."""
+    data = kept.input
+    return Difference(
+        kept.vector,
+        VARIANT,
+        kept.request.capability,
+        "must",
+        WHAT,
+        data,
+        f"the first answer again: {describe_outcome(kept.answer)}",
+        describe_outcome(again),
+        (0, len(data)),
+    )
+
+
+class _Keeping:
+    """A codec whose questions are offered to a Recheck as they are answered."""
+
+    def __init__(self, codec: Codec, vector: str, recheck: Recheck) -> None:
+        self.codec, self.vector, self.recheck = codec, vector, recheck
+        self.spec, self.description = codec.spec, codec.description
+        self.capabilities = codec.capabilities
+
+    def _asked(self, request: Request, answer: Outcome) -> Outcome:
+        self.recheck.consider(self.vector, request, answer)
+        return answer
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the codec's outcome."""
+        return self._asked(Request("decode", data=data), self.codec.decode(data))
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the codec's outcome."""
+        return self._asked(Request("replace", data=data), self.codec.decode_replace(data))
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the codec's outcome."""
+        return self._asked(Request("validate", data=data), self.codec.validate(data))
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the codec's outcome."""
+        return self._asked(Request("encode", scalars=tuple(scalars)), self.codec.encode(scalars))
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the codec's outcome."""
+        answer = self.codec.decode_chunks(chunks, final_empty)
+        request = Request("incremental", chunks=tuple(chunks), final_empty=final_empty)
+        return self._asked(request, answer)
+
+    def close(self) -> None:
+        """Close the codec."""
+        self.codec.close()
