@@ -25,6 +25,7 @@ from utf8cert.harness.check.judge import judge, judge_text
 from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.check.signature import kept_signature
 from utf8cert.harness.codec.interface import FAILURE_WHAT, Capability, Codec, Failed, Outcome
 from utf8cert.harness.vectors.model import Level
 
@@ -170,9 +171,10 @@ def compare_decode(
     contradicted: Contradictions | None = None,
 ) -> list[Difference]:
     """Return how strict decoding departs from `expected`: verdict, text, error offset."""
-    return differences_of(
+    differences = differences_of(
         expected, codec.decode(expected.data), "decode", label, profile, contradicted
     )
+    return kept_signature(codec, "decode", expected, differences)
 
 
 def compare_replace(
@@ -243,7 +245,10 @@ def compare_chunks(
     """
     outcome = codec.decode_chunks(chunks, final_empty)
     mode = None if held is None else held.judging(expected.valid, outcome, ", ".join(label))
-    return differences_of(expected, outcome, "incremental", label, profile, contradicted, mode)
+    differences = differences_of(
+        expected, outcome, "incremental", label, profile, contradicted, mode
+    )
+    return kept_signature(codec, "incremental", expected, differences)
 
 
 def compare_incremental(

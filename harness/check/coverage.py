@@ -16,6 +16,9 @@ never for questions it was spared by crashing (each crash is also a `must` diffe
 questions that hold a value above U+10FFFF, declined as inapplicable, are left out of that share:
 such a value is not a code point (Unicode §3.4 D9, D10), no Unicode string type can hold it, and
 an encoder that cannot be given it cannot encode it either. They are still counted and shown.
+So are the questions a codec whose strings are UTF-16 cannot be asked (a high surrogate followed
+by a low one, which its string holds as the character they encode: codec/strings.py), which the
+harness answers inapplicable itself.
 
 And no layout may be declined: a vector the codec answers as it is but declines once moved
 (mid-stream, shifted, across a 64-, 4096- or 65536-byte boundary) was declined for where it
@@ -71,6 +74,9 @@ class CapabilityCoverage:
     """Reason -> how many questions were declined with it."""
     beyond_code_space: int = 0
     """Inapplicable encoding questions holding a value above U+10FFFF (see the module doc)."""
+    beyond_utf16: int = 0
+    """Encoding questions a UTF-16 string cannot hold, a surrogate pair kept apart from its
+    character, answered inapplicable by the harness for a codec whose strings are UTF-16."""
     not_offered: int = 0
     skipped: int = 0
     skipped_for: Counter[str] = field(default_factory=Counter)
@@ -93,7 +99,7 @@ class CapabilityCoverage:
     @property
     def share(self) -> float:
         """Return the answered share of the questions that count (1.0 when none count)."""
-        counted = self.asked - self.beyond_code_space
+        counted = self.asked - self.beyond_code_space - self.beyond_utf16
         return 1.0 if counted == 0 else self.answered / counted
 
     @property
@@ -150,6 +156,8 @@ class CapabilityCoverage:
         self.inapplicable[outcome.reason] += 1
         if scalars and max(scalars) > LARGEST_CODE_POINT:
             self.beyond_code_space += 1
+        elif outcome.unholdable:
+            self.beyond_utf16 += 1
 
     def skip(self, reason: str, count: int = 1) -> None:
         """Count `count` questions skipped for `reason`."""
@@ -204,6 +212,7 @@ class Coverage:
             mine.answered += counted.answered
             mine.inapplicable.update(counted.inapplicable)
             mine.beyond_code_space += counted.beyond_code_space
+            mine.beyond_utf16 += counted.beyond_utf16
             mine.not_offered += counted.not_offered
             mine.skipped += counted.skipped
             mine.skipped_for.update(counted.skipped_for)

@@ -28,6 +28,9 @@ SIGNATURE_LEVEL: Final[Level] = "may"
 """RFC 3629 §6: whether a leading EF BB BF is a signature to strip (or write) is the protocol's
 choice, so stripping or writing one is only a departure from plain UTF-8, never an error."""
 
+OFFSET_AFTER_SIGNATURE: Final = "error offset counted after the signature"
+"""`may` only for a decoder that strips the signature (signature.py asks it)."""
+
 REPLACEMENT_VALUE: Final = ord(REPLACEMENT_CHARACTER)
 NORMAL_FORMS: Final = ("NFC", "NFD", "NFKC", "NFKD")
 
@@ -99,7 +102,7 @@ def offset_mismatch(expected: Expected, offset: int) -> Finding:
     marks = ((first.offset, first.offset + first.length),)
     if expected.data.startswith(SIGNATURE) and offset + len(SIGNATURE) == first.offset:
         # A decoder that strips a leading signature counts from after it (RFC 3629 §6).
-        return SIGNATURE_LEVEL, "error offset counted after the signature", marks
+        return SIGNATURE_LEVEL, OFFSET_AFTER_SIGNATURE, marks
     return expected.levels["errors"], "wrong error offset", marks
 
 
@@ -239,12 +242,24 @@ def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | N
     if not isinstance(outcome, Returned) or not isinstance(outcome.value, bytes):
         return None
     written = outcome.value
+    finding = _written_mismatch(expected, written)
+    if finding is None or not written.startswith(SIGNATURE):
+        return finding
+    # RFC 3629 §6: a signature written first is graded `may` alone; what else is wrong in the
+    # rest keeps its own level. Of the two readings (a signature then the rest, or no
+    # signature at all: U+FEFF substituted, say), the milder is taken.
+    rest = _written_mismatch(expected, written[len(SIGNATURE) :])
+    if rest is None:
+        return SIGNATURE_LEVEL, "signature written", ()
+    return rest if LEVELS.index(rest[0]) > LEVELS.index(finding[0]) else finding
+
+
+def _written_mismatch(expected: ExpectedEncoding, written: bytes) -> Finding | None:
+    """Return how wrong `written` is as the encoding of `expected` (no signature rule)."""
     if expected.encoded is None:
         return _unencoded(expected, written)
     if written == expected.encoded:
         return None
-    if written == SIGNATURE + expected.encoded:
-        return SIGNATURE_LEVEL, "signature written", ()
     what = "wrong bytes"
     if not validate(written):
         what = "wrote ill-formed bytes"

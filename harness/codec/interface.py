@@ -99,6 +99,10 @@ class Inapplicable:
     """The codec cannot be asked this (e.g. a `str` encoder and a value above U+10FFFF)."""
 
     reason: str
+    unholdable: bool = False
+    """Set by the harness alone, for a question no string of the codec's kind can hold (a
+    surrogate pair kept apart, for UTF-16 strings: codec/strings.py): such a question is not
+    counted against the codec's coverage. A codec's own Inapplicable never sets it."""
 
     def __post_init__(self) -> None:
         _printable_field(self, "reason")

@@ -17,7 +17,7 @@ import os
 import sys
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from utf8cert.harness.codec import children
@@ -26,6 +26,7 @@ from utf8cert.harness.codec.interface import Capability, Failed, FailureKind, Ou
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
+from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
 
 SERVER_MODULE = "utf8cert.harness.codec.serve"
 EXIT_GRACE = 5.0
@@ -72,6 +73,8 @@ class ProcessCodec(AskingCodec):
         self.pace = Pace(timeout)
         self.version = 1
         self.capabilities: frozenset[Capability] = frozenset()
+        self.strings: StringModel = DEFAULT
+        """What the program's strings hold, as its handshake says (codec/strings.py)."""
         self.distrusted = False
         """Whether the program has broken the protocol (it is then watched for a second line
         after each answer: matching.py)."""
@@ -117,14 +120,14 @@ class ProcessCodec(AskingCodec):
         except StartError:
             self._close(channel)
             raise
+        announced = (handshake.capabilities, handshake.version, handshake.strings)
         if not self.capabilities:  # the first start
-            self.capabilities, self.version = handshake.capabilities, handshake.version
-        elif (handshake.capabilities, handshake.version) != (self.capabilities, self.version):
+            self.capabilities, self.version, self.strings = announced
+        elif announced != (self.capabilities, self.version, self.strings):
             self._close(channel)
             self.broken = (
                 "the restarted program announces another handshake: "
-                f"{_shown(handshake.version, handshake.capabilities)}, "
-                f"not {_shown(self.version, self.capabilities)}"
+                f"{_shown(*announced)}, not {_shown(self.capabilities, self.version, self.strings)}"
             )
             raise StartError(self.broken)
         return channel
@@ -208,18 +211,46 @@ class ProcessCodec(AskingCodec):
 
     def ask_all(self, requests: Sequence[Request]) -> list[Outcome]:
         """Return the program's answer to each request, in order; the requests are pipelined
-        (several in flight) when the program speaks version 2, asked one by one otherwise."""
-        return Batch(self, requests).run()
+        (several in flight) when the program speaks version 2, asked one by one otherwise.
+        A request its strings cannot hold is answered here, never sent (`unasked`)."""
+        return self.unasked(requests, lambda asked: Batch(self, asked).run())
 
     def ask_until_failure(self, requests: Sequence[Request]) -> list[Outcome]:
         """Return the program's answers to the requests, in order, pipelined as `ask_all`,
         up to the first that failed (crash, timeout, memory, protocol), that one included: the
         rest are not asked, so that a caller may skip what a failure makes pointless."""
-        return Batch(self, requests).run_until_failure()
+        return self.unasked(requests, lambda asked: Batch(self, asked).run_until_failure())
 
     def ask(self, request: Request) -> Outcome:
-        """Return the program's answer to one request."""
-        return Batch(self, [request]).run()[0]
+        """Return the program's answer to one request (see `ask_all`)."""
+        return self.unasked([request], lambda asked: Batch(self, asked).run())[0]
+
+    def unasked(
+        self, requests: Sequence[Request], ask: Callable[[list[Request]], list[Outcome]]
+    ) -> list[Outcome]:
+        """Return the answers to `requests`: `ask`'s to those the program's strings can hold,
+        in order, and Inapplicable (codec/strings.py) to the others, which are not sent; the
+        answers stop where `ask`'s stop (a failure)."""
+        if self.strings == DEFAULT:
+            return ask(list(requests))
+        here = [
+            unholdable(self.strings, request.scalars) if request.capability == "encode" else None
+            for request in requests
+        ]
+        sent = [request for request, done in zip(requests, here, strict=True) if done is None]
+        answers = ask(sent) if sent else []
+        stopped = len(answers) < len(sent)  # at a failure: what follows it is not answered
+        taken = 0
+        outcomes: list[Outcome] = []
+        for done in here:
+            if (done is None or stopped) and taken == len(answers):
+                break
+            if done is not None:
+                outcomes.append(done)
+            else:
+                outcomes.append(answers[taken])
+                taken += 1
+        return outcomes
 
     def close(self) -> None:
         """Stop the program (it is also stopped when the codec is garbage or Python exits)."""
@@ -231,9 +262,10 @@ def failed_start(error: StartError) -> Failed:
     return Failed("crash", f"cannot restart the program: {error}")
 
 
-def _shown(version: int, capabilities: frozenset[Capability]) -> str:
+def _shown(capabilities: frozenset[Capability], version: int, strings: str) -> str:
     """Return a handshake as the report names it: 'version 2, decode replace'."""
-    return f"version {version}, {' '.join(sorted(capabilities))}"
+    words = " ".join(sorted(capabilities))
+    return f"version {version}, {words}" + (f", strings={strings}" if strings != DEFAULT else "")
 
 
 def child_environment() -> dict[str, str]:

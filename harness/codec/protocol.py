@@ -27,6 +27,13 @@ from utf8cert.harness.codec.interface import (
     Refused,
     Returned,
 )
+from utf8cert.harness.codec.strings import (
+    DEFAULT,
+    HANDSHAKE_KEY,
+    HANDSHAKE_VALUES,
+    StringModel,
+    handshake_word,
+)
 
 VERSION = 2
 """The newest version; a program may speak any of VERSIONS."""
@@ -89,23 +96,44 @@ def scalars_of_hex(field: str) -> tuple[int, ...]:
     return struct.unpack(f">{len(data) // 4}I", data)
 
 
-def handshake_line(capabilities: frozenset[Capability], version: int = VERSION) -> str:
-    """Return the first line a program writes: the protocol, its version and its capabilities."""
-    offered = " ".join(c for c in CAPABILITIES if c in capabilities)
-    return f"{GREETING} {version} {offered}"
+def handshake_line(
+    capabilities: frozenset[Capability], version: int = VERSION, strings: StringModel = DEFAULT
+) -> str:
+    """Return the first line a program writes: the protocol, its version, its capabilities and,
+    when they are not code points, what its strings hold (`strings=utf-16`)."""
+    words = [GREETING, str(version), *(c for c in CAPABILITIES if c in capabilities)]
+    return " ".join([*words, handshake_word(strings)]).rstrip()
 
 
 @dataclass(frozen=True)
 class Handshake:
-    """What a program announced: the version it speaks and the capabilities it offers."""
+    """What a program announced: the version it speaks, the capabilities it offers, and what
+    its strings hold (codec/strings.py)."""
 
     version: int
     capabilities: frozenset[Capability]
+    strings: StringModel = DEFAULT
+
+
+def _declared_strings(words: list[str]) -> StringModel:
+    """Return the strings a handshake's `strings=VALUE` word declares (the default without one);
+    ProtocolError for an unknown value or a second declaration."""
+    declared = [word.partition("=")[2] for word in words if word.startswith(f"{HANDSHAKE_KEY}=")]
+    if len(declared) > 1:
+        raise ProtocolError(f"handshake failure: {HANDSHAKE_KEY}= declared {len(declared)} times")
+    if not declared:
+        return DEFAULT
+    if declared[0] not in HANDSHAKE_VALUES:
+        known = ", ".join(HANDSHAKE_VALUES)
+        raise ProtocolError(
+            f"handshake failure: unknown {HANDSHAKE_KEY}={declared[0]} (known: {known})"
+        )
+    return HANDSHAKE_VALUES[declared[0]]
 
 
 def read_handshake(line: str) -> Handshake:
-    """Return the version and capabilities a handshake line announces; ProtocolError if it is
-    not one, or speaks a version utf8cert does not know."""
+    """Return the version, capabilities and strings a handshake line announces; ProtocolError if
+    it is not one, or speaks a version utf8cert does not know."""
     words = line.split()
     expected = f"expected '{GREETING} {VERSION} CAPABILITY...', got {_quoted(line)}"
     if len(words) < 2 or words[0] != GREETING:
@@ -114,6 +142,8 @@ def read_handshake(line: str) -> Handshake:
     if words[1] not in {str(version) for version in VERSIONS}:
         spoken = f"{GREETING} {words[1]}"
         raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {known}")
+    strings = _declared_strings(words[2:])
+    words = [word for word in words if not word.startswith(f"{HANDSHAKE_KEY}=")]
     unknown = [word for word in words[2:] if word not in CAPABILITIES]
     if unknown:
         names = ", ".join(CAPABILITIES)
@@ -122,7 +152,8 @@ def read_handshake(line: str) -> Handshake:
         )
     if len(words) == 2:
         raise ProtocolError("handshake failure: the program announces no capability")
-    return Handshake(int(words[1]), frozenset(c for c in CAPABILITIES if c in words[2:]))
+    capabilities = frozenset(c for c in CAPABILITIES if c in words[2:])
+    return Handshake(int(words[1]), capabilities, strings)
 
 
 def parse_handshake(line: str) -> frozenset[Capability]:

@@ -17,7 +17,7 @@ these becomes an outcome: raised.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import (
@@ -42,6 +42,7 @@ from utf8cert.harness.codec.raised import (
     start_of,
     wrong_type,
 )
+from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
 
 BytesFunction = Callable[[bytes], object]
 TextFunction = Callable[[str], object]
@@ -80,9 +81,14 @@ class PythonCodec:
         incremental_decoder: DecoderFactory | None = None,
         refusals: tuple[type[BaseException], ...] = (),
         refusal_offset: OffsetReader | None = None,
+        strings: StringModel = DEFAULT,
+        incremental_mode: Literal["strict", "replace"] | None = None,
     ) -> None:
         """`refusals`: exceptions besides ValueError that mean the input was refused;
-        `refusal_offset`: reads the offset from one of those (default: its `start`)."""
+        `refusal_offset`: reads the offset from one of those (default: its `start`);
+        `strings`: what the encoder's strings hold (codec/strings.py: a question a UTF-16
+        string cannot hold is not asked); `incremental_mode`: whether the incremental decoder
+        refuses or replaces, when the codec says (check/modes.py)."""
         self.spec = spec
         self.description = description
         self.functions = Functions(decode, decode_replace, validate, encode, incremental_decoder)
@@ -99,6 +105,8 @@ class PythonCodec:
         self.capabilities = frozenset(c for c, function in offered.items() if function is not None)
         self.refusals: tuple[type[BaseException], ...] = (ValueError, *refusals)
         self.refusal_offset: OffsetReader = start_of if refusal_offset is None else refusal_offset
+        self.strings = strings
+        self.incremental_mode = incremental_mode
         interrupts.watch()  # so that a KeyboardInterrupt the codec raises is told from Ctrl-C
 
     def _absent(self, capability: Capability) -> Inapplicable:
@@ -153,6 +161,9 @@ class PythonCodec:
         no Python str can hold: above U+10FFFF; lone surrogates can, and are offered)."""
         if self.functions.encode is None:
             return self._absent("encode")
+        unaskable = unholdable(self.strings, scalars)
+        if unaskable is not None:
+            return unaskable
         try:
             text = "".join(map(chr, scalars))
         except (ValueError, OverflowError):

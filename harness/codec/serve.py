@@ -32,6 +32,7 @@ from utf8cert.harness.codec.protocol import (
 )
 from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
+from utf8cert.harness.codec.strings import string_model
 
 
 def answer(codec: Codec, line: str) -> str:
@@ -58,7 +59,8 @@ def serve(
     codec: Codec, requests: Iterable[bytes], answers: BinaryIO, version: int = VERSION
 ) -> None:
     """Return when `requests` end, having written the handshake and one answer per request."""
-    answers.write(f"{handshake_line(codec.capabilities, version)}\n".encode("ascii"))
+    greeting = handshake_line(codec.capabilities, version, string_model(codec))
+    answers.write(f"{greeting}\n".encode("ascii"))
     answers.flush()
     respond = answer_numbered if version >= 2 else answer
     for raw in requests:

@@ -17,7 +17,7 @@ import shlex
 import sys
 from operator import methodcaller
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
@@ -25,6 +25,8 @@ from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_co
 from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import describe_exception
+from utf8cert.harness.codec.strings import DEFAULT as DEFAULT_STRINGS
+from utf8cert.harness.codec.strings import string_model
 
 DEFAULT_SPEC = "codec:utf-8"
 
@@ -118,6 +120,13 @@ def adapter_codec(
         codec = load_codec(target, timeout=timeout, memory_mb=memory_mb)
     except CodecSpecError as error:
         raise CodecSpecError(spec, error.problem) from None
+    declared, announced = string_model(entry), string_model(codec)
+    if isinstance(codec, PythonCodec):
+        codec.strings = declared
+    elif declared != announced:
+        codec.close()
+        problem = f"the adapter's strings are {declared}, its program announces {announced}"
+        raise CodecSpecError(spec, problem)
     codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"
     return codec
 
@@ -150,14 +159,18 @@ def command_codec(
     except StartError as error:
         raise CodecSpecError(spec, str(error)) from None
     codec.description = f"program `{shlex.join(argv)}` speaking {GREETING} {codec.version}"
+    if codec.strings != DEFAULT_STRINGS:
+        codec.description += f", its strings {codec.strings}"
     return codec
 
 
 def registry_codec(spec: str) -> PythonCodec:
     """Return the codec a codec:NAME[:ERRORS] spec names; CodecSpecError for an unknown one.
 
-    ERRORS (default strict) serves decode, encode and incremental, so codec:utf-8:surrogatepass
-    both reads ED A0 80 and writes U+D800; replace always uses 'replace'.
+    ERRORS (default strict) serves encode and incremental, and decoding in the slot it fills
+    (`decoding_slot`): errors='replace' is a replacing decoder, judged as `replace`; any other
+    handler is judged as `decode`, beside which `replace` uses 'replace'. So
+    codec:utf-8:surrogatepass both reads ED A0 80 and writes U+D800.
     """
     name, _, errors = spec.removeprefix("codec:").partition(":")
     errors = errors or "strict"
@@ -182,16 +195,41 @@ def registry_codec(spec: str) -> PythonCodec:
         except Exception as error:
             problem = f"error handler {errors!r} fails {direction}: {describe_exception(error)}"
             raise CodecSpecError(spec, problem) from None
+    slot = decoding_slot(errors)
+    if slot == "replace":
+        serves = f"errors={errors!r}: a replacing decoder, judged as replace; encode and"
+        serves += " incremental use it too"
+    else:
+        serves = f"errors={errors!r} for decode, encode and incremental; replace uses 'replace'"
     return PythonCodec(
         spec,
-        f"Python's {info.name} codec (errors={errors!r}; replace uses 'replace')",
-        decode=methodcaller("decode", info.name, errors),
+        f"Python's {info.name} codec ({serves})",
+        decode=methodcaller("decode", info.name, errors) if slot == "decode" else None,
         decode_replace=methodcaller("decode", info.name, "replace"),
         encode=methodcaller("encode", info.name, errors),
         incremental_decoder=(
             None if info.incrementaldecoder is None else lambda: info.incrementaldecoder(errors)
         ),
+        incremental_mode="replace"
+        if slot == "replace"
+        else "strict"
+        if errors == "strict"
+        else None,
     )
+
+
+MODES: dict[str, Literal["strict", "replace"]] = {"strict": "strict", "replace": "replace"}
+"""The incremental mode a handler declares (check/modes.py); any other is held as strict, the
+mode of its strict slot, unless it answers otherwise."""
+
+
+def decoding_slot(errors: str) -> Capability:
+    """Return the capability a decoder with the error handler `errors` is judged as: `replace`
+    for 'replace' (it never refuses: judged as strict, every replacement would be "accepted
+    ill-formed input"), else `decode`. A handler that neither refuses nor substitutes U+FFFD
+    (ignore, surrogateescape, surrogatepass, backslashreplace) is a dialect of the strict
+    decoder: judged against RFC 3629 there, where a dialect profile may explain it."""
+    return "replace" if errors == "replace" else "decode"
 
 
 def object_codec(spec: str) -> PythonCodec:

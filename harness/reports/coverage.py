@@ -58,6 +58,11 @@ def coverage_lines(report: Report) -> list[str]:
                 f"    ({coverage.beyond_code_space} of them hold a value above U+10FFFF, "
                 "which no Unicode string holds: not counted against the share)"
             )
+        if coverage.beyond_utf16:
+            lines.append(
+                f"    ({coverage.beyond_utf16} of them hold a surrogate pair, which a UTF-16 "
+                "string holds as its character: not counted against the share)"
+            )
     return ["coverage (questions per capability):", *lines] if lines else []
 
 
@@ -104,6 +109,7 @@ def extra_json(report: Report) -> dict[str, Any]:
                 "answered": coverage.answered,
                 "inapplicable": dict(coverage.inapplicable),
                 "beyond_code_space": coverage.beyond_code_space,
+                "beyond_utf16": coverage.beyond_utf16,
                 "not_offered": coverage.not_offered,
                 "skipped": coverage.skipped,
                 "skipped_for": dict(coverage.skipped_for),

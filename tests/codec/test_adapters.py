@@ -27,7 +27,7 @@ def replace(data: bytes) -> Callable[[Codec], Outcome]:
 KNOWN: dict[str, tuple[Callable[[Codec], Outcome], Outcome]] = {
     # CPython: the maximal subpart practice, its error handlers (PEP 383, PEP 293), utf-8-sig.
     "cpython-strict": (decode(b"x\xe2\x82"), Refused("", 1)),
-    "cpython-replace": (decode(b"x\xe2\x82"), Returned("x\ufffd")),
+    "cpython-replace": (replace(b"x\xe2\x82"), Returned("x\ufffd")),
     "cpython-surrogateescape": (decode(b"a\xff"), Returned("a\udcff")),
     "cpython-surrogatepass": (decode(b"\xed\xa0\x80"), Returned("\ud800")),
     "cpython-utf-8-sig": (decode(b"\xef\xbb\xbfA"), Returned("A")),

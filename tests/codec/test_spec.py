@@ -93,6 +93,33 @@ def test_codec_utf8_surrogatepass_reads_and_writes_surrogates() -> None:
     assert codec.decode_replace(b"\xed\xa0\x80") == cpython_decode(b"\xed\xa0\x80", "replace")
 
 
+@pytest.mark.parametrize(
+    ("errors", "slots"),
+    [
+        ("strict", {"decode", "replace", "encode", "incremental"}),
+        ("replace", {"replace", "encode", "incremental"}),
+        # Neither refusing nor replacing: dialects of the strict decoder, judged in its slot.
+        ("ignore", {"decode", "replace", "encode", "incremental"}),
+        ("backslashreplace", {"decode", "replace", "encode", "incremental"}),
+        ("surrogateescape", {"decode", "replace", "encode", "incremental"}),
+        ("surrogatepass", {"decode", "replace", "encode", "incremental"}),
+    ],
+)
+def test_an_error_handler_fills_the_slot_it_decodes_in(errors: str, slots: set[str]) -> None:
+    codec = load_codec(f"codec:utf-8:{errors}")
+    assert codec.capabilities == slots
+    # What the handler itself makes of C0 AF fills its slot; replace is always 'replace'.
+    slot = "replace" if errors == "replace" else "decode"
+    ask = codec.decode_replace if slot == "replace" else codec.decode
+    assert same(ask(b"a\xc0\xaf")) == cpython_decode(b"a\xc0\xaf", errors)
+    assert codec.decode_replace(b"a\xc0\xaf") == cpython_decode(b"a\xc0\xaf", "replace")
+    assert f"errors={errors!r}" in codec.description
+    assert ("judged as replace" in codec.description) == (slot == "replace")
+    # The incremental decoder is the handler's too: a replacing one for errors='replace'.
+    chunks = codec.decode_chunks([b"a\xc0", b"\xaf"], False)
+    assert same(chunks) == cpython_decode(b"a\xc0\xaf", errors)
+
+
 def test_codec_utf8_sig_drops_and_writes_the_signature() -> None:
     codec = load_codec("codec:utf-8-sig")
     assert codec.decode(b"\xef\xbb\xbfA") == Returned("A")

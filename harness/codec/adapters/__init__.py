@@ -6,7 +6,10 @@
 
 An entry (entry.py) is anything with a `name`, a `description`, `version()`, `unavailable()`
 (None, or the reason it cannot run here: a package or runtime missing) and `spec()` (the spec it
-stands for: a `codec:` spec, a MODULE:CLASS codec object in this package, or a `cmd:` program).
+stands for: a `codec:` spec, a MODULE:CLASS codec object in this package, or a `cmd:` program)
+and `strings` (what the codec's strings hold: "utf-16" for JavaScript and Java, whose encoders are
+then never asked what no UTF-16 string holds, codec/strings.py; a program must announce the same
+in its handshake).
 The Python adapters are in catalog.py; the programs of `utf8cert.harness.codec.programs`
 (Node.js, Java, Rust), when that package is there, are merged in by `registry()`.
 """

@@ -82,7 +82,11 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
         "cpython-strict", f"{CPYTHON}, errors='strict'", "codec:utf-8", python_version, ""
     ),
     PythonAdapter(
-        "cpython-replace", f"{CPYTHON}, errors='replace'", "codec:utf-8:replace", python_version, ""
+        "cpython-replace",
+        f"{CPYTHON}, errors='replace': a replacing decoder (judged as replace)",
+        "codec:utf-8:replace",
+        python_version,
+        "",
     ),
     PythonAdapter(
         "cpython-surrogateescape",

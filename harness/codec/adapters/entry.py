@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from utf8cert.harness.codec.raised import describe_exception
+from utf8cert.harness.codec.strings import DEFAULT, StringModel, string_model
 
 PACKAGE = "utf8cert.harness.codec.adapters"
 
@@ -19,6 +20,11 @@ class Entry(Protocol):
 
     @property
     def description(self) -> str: ...
+
+    @property
+    def strings(self) -> StringModel:
+        """Return what the codec's strings hold (codec/strings.py): "utf-16" for JS, Java."""
+        ...
 
     def version(self) -> str:
         """Return the version of what is checked ('unknown' if it cannot be told)."""
@@ -49,6 +55,8 @@ class PythonAdapter:
     """Returns the version; raises ImportError or OSError when what it needs is missing."""
     extra: str = "adapters"
     """The pip extra that installs it ('' for the standard library and the system)."""
+    strings: StringModel = DEFAULT
+    """What the codec's strings hold: a Python str holds code points, lone surrogates too."""
 
     def version(self) -> str:
         """Return the version of the library checked ('unknown' when it cannot be told)."""
@@ -90,6 +98,11 @@ class Unversioned:
     def description(self) -> str:
         """Return the entry's description."""
         return str(self.entry.description)
+
+    @property
+    def strings(self) -> StringModel:
+        """Return the entry's strings ("code points" when it does not say)."""
+        return string_model(self.entry)
 
     def version(self) -> str:
         """Return 'unknown': the entry does not say."""

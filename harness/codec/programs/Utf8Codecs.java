@@ -2,7 +2,8 @@
 //
 //   java -cp DIR Utf8Codecs MODE
 //
-//   new-string              decode, replace: new String(bytes, UTF_8), which never refuses
+//   new-string              replace: new String(bytes, UTF_8), a replacing decoder (it never
+//                           refuses, so it fills the replace slot, not the strict one)
 //   charsetdecoder-report   decode, incremental: a CharsetDecoder with CodingErrorAction.REPORT
 //                           (offset: the input position at the error); streamed with
 //                           endOfInput false until the final chunk, unread bytes carried over
@@ -12,9 +13,9 @@
 //                           its message says only "around" where, so no offset is reported
 //   getbytes                encode: String.getBytes(UTF_8)
 //
-// A Java String is UTF-16: an encode request for a value above U+10FFFF, or for a high surrogate
-// followed by a low one (which a String cannot keep apart from the character they encode), is
-// answered inapplicable.
+// A Java String is UTF-16: the handshake says so (strings=utf-16), and utf8cert then never asks
+// to encode what no String holds (a value above U+10FFFF; a high surrogate followed by a low
+// one, which a String holds as the character they encode).
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -68,22 +69,10 @@ public final class Utf8Codecs {
         return hex.length() == 0 ? EMPTY : hex.toString();
     }
 
-    private static String textOf(String field) throws Inapplicable {
-        List<Long> values = new ArrayList<>();
-        for (int i = 0; !field.equals(EMPTY) && i < field.length(); i += 8) {
-            values.add(Long.parseLong(field.substring(i, i + 8), 16));
-        }
+    private static String textOf(String field) {
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < values.size(); i++) {
-            long value = values.get(i);
-            if (value > 0x10FFFF) {
-                throw new Inapplicable(String.format("U+%X is not in a Java String", value));
-            }
-            boolean high = value >= 0xD800 && value <= 0xDBFF;
-            if (high && i + 1 < values.size() && values.get(i + 1) >= 0xDC00 && values.get(i + 1) <= 0xDFFF) {
-                throw new Inapplicable("a Java String cannot keep a surrogate pair apart from its character");
-            }
-            text.appendCodePoint((int) value);
+        for (int i = 0; !field.equals(EMPTY) && i < field.length(); i += 8) {
+            text.appendCodePoint(Integer.parseUnsignedInt(field.substring(i, i + 8), 16));
         }
         return text.toString();
     }
@@ -142,7 +131,6 @@ public final class Utf8Codecs {
         String operation = fields[0];
         try {
             switch (mode + " " + operation) {
-                case "new-string decode":
                 case "new-string replace":
                     return "ok " + hexOfText(new String(bytesOf(fields[1]), StandardCharsets.UTF_8));
                 case "charsetdecoder-report decode":
@@ -177,7 +165,7 @@ public final class Utf8Codecs {
 
     public static void main(String[] arguments) throws IOException {
         String capabilities = arguments.length == 1 ? switch (arguments[0]) {
-            case "new-string" -> "decode replace";
+            case "new-string" -> "replace";
             case "charsetdecoder-report" -> "decode incremental";
             case "charsetdecoder-replace" -> "replace incremental";
             case "readutf" -> "decode";
@@ -190,7 +178,7 @@ public final class Utf8Codecs {
             System.exit(2);
         }
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        out.print("utf8cert-protocol 1 " + capabilities + "\n");
+        out.print("utf8cert-protocol 1 " + capabilities + " strings=utf-16\n");
         out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         for (String line; (line = in.readLine()) != null; ) {

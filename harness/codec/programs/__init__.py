@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
+from utf8cert.harness.codec.strings import StringModel
 
 __all__ = ["PROGRAMS", "Program", "ProgramError"]
 
@@ -30,6 +31,12 @@ class Program:
     description: str
     runtime: Runtime
     mode: str
+
+    @property
+    def strings(self) -> StringModel:
+        """Return what the runtime's strings hold: UTF-16 in JavaScript and Java (each program
+        declares it in its handshake too), code points elsewhere."""
+        return self.runtime.strings
 
     def version(self) -> str:
         """Return the runtime's version line (e.g. 'v20.20.2'), or 'unknown'."""
@@ -86,7 +93,7 @@ _ALL = (
     Program("node-textencoder", "Node.js: TextEncoder.encode", NODE, "textencoder"),
     Program(
         "java-new-string",
-        "Java: new String(bytes, UTF_8), as a decoder and as a replacing decoder",
+        "Java: new String(bytes, UTF_8), a replacing decoder (judged as replace: it never refuses)",
         JAVA,
         "new-string",
     ),

@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.codec.strings import DEFAULT, StringModel
+
 SOURCES: Final = Path(__file__).resolve().parent
 """Where the programs' sources are: this package's own directory."""
 TOOL_TIMEOUT: Final = 300.0
@@ -72,6 +74,8 @@ class Runtime:
     run: tuple[str, ...] = ()
     """How to run what was built, `{dir}` standing for the build directory; empty: the source
     itself is given to the first tool."""
+    strings: StringModel = DEFAULT
+    """What the language's strings hold (codec/strings.py): UTF-16 for JavaScript and Java."""
 
     def unavailable(self) -> str | None:
         """Return None when every tool is on PATH, else which one is not (one line)."""
@@ -133,7 +137,9 @@ class Runtime:
         return target
 
 
-NODE: Final = Runtime("Node.js", ("node",), ("node", "--version"), "node_codecs.js")
+NODE: Final = Runtime(
+    "Node.js", ("node",), ("node", "--version"), "node_codecs.js", strings="utf-16"
+)
 JAVA: Final = Runtime(
     "Java",
     ("java", "javac"),
@@ -141,6 +147,7 @@ JAVA: Final = Runtime(
     "Utf8Codecs.java",
     build=lambda source, into: ["javac", "-encoding", "UTF-8", "-d", str(into), str(source)],
     run=("java", "-cp", "{dir}", "Utf8Codecs"),
+    strings="utf-16",
 )
 RUST: Final = Runtime(
     "Rust",
