@@ -91,7 +91,10 @@ function flush() {
   pending = [];
 }
 
-process.stdout.write("utf8cert-protocol 2 decode replace validate encode incremental strings=utf-16\n");
+// incremental=strict: the incremental decoder refuses ill-formed input, as decode does.
+process.stdout.write(
+  "utf8cert-protocol 2 decode replace validate encode incremental strings=utf-16 incremental=strict\n",
+);
 readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => {
   const space = line.indexOf(" ");
   if (pending.length === 0) setImmediate(flush);

@@ -15,18 +15,16 @@ other mode is a `must` difference:
 
 from __future__ import annotations
 
-from typing import Literal
+from utf8cert.harness.codec.interface import (
+    Codec,
+    IncrementalMode,
+    Outcome,
+    Refused,
+    Returned,
+    declared_mode,
+)
 
-from utf8cert.harness.codec.interface import Codec, Outcome, Refused, Returned
-
-Mode = Literal["strict", "replace"]
-MODES: tuple[Mode, ...] = ("strict", "replace")
-
-
-def declared_mode(codec: object) -> Mode | None:
-    """Return the incremental mode `codec` declares (its `incremental_mode`), None for none."""
-    declared = getattr(codec, "incremental_mode", None)
-    return declared if declared in MODES else None
+Mode = IncrementalMode
 
 
 class HeldMode:

@@ -12,6 +12,17 @@ Capability = Literal["decode", "replace", "validate", "encode", "incremental"]
 
 CAPABILITIES: tuple[Capability, ...] = ("decode", "replace", "validate", "encode", "incremental")
 
+IncrementalMode = Literal["strict", "replace"]
+"""How an incremental decoder meets ill-formed input: it refuses it, or replaces it with U+FFFD
+(a codec declares it as its `incremental_mode`; check/modes.py holds it for a run)."""
+INCREMENTAL_MODES: tuple[IncrementalMode, ...] = ("strict", "replace")
+
+
+def declared_mode(codec: object) -> IncrementalMode | None:
+    """Return the incremental mode `codec` declares (its `incremental_mode`), None for none."""
+    declared = getattr(codec, "incremental_mode", None)
+    return next((mode for mode in INCREMENTAL_MODES if mode == declared), None)
+
 
 _MOVING = r"\t\n\r\x0b\x0c\x1c-\x1f\x85\u2028\u2029"
 _BREAKS: Final = re.compile(f"[ {_MOVING}]*[{_MOVING}][ {_MOVING}]*")

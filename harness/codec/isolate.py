@@ -22,7 +22,13 @@ from typing import Final
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
-from utf8cert.harness.codec.interface import Capability, Failed, FailureKind, Outcome
+from utf8cert.harness.codec.interface import (
+    Capability,
+    Failed,
+    FailureKind,
+    IncrementalMode,
+    Outcome,
+)
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
@@ -75,6 +81,8 @@ class ProcessCodec(AskingCodec):
         self.capabilities: frozenset[Capability] = frozenset()
         self.strings: StringModel = DEFAULT
         """What the program's strings hold, as its handshake says (codec/strings.py)."""
+        self.incremental_mode: IncrementalMode | None = None
+        """The mode its incremental decoder declares in its handshake (None: not declared)."""
         self.distrusted = False
         """Whether the program has broken the protocol (it is then watched for a second line
         after each answer: matching.py)."""
@@ -123,6 +131,7 @@ class ProcessCodec(AskingCodec):
         announced = (handshake.capabilities, handshake.version, handshake.strings)
         if not self.capabilities:  # the first start
             self.capabilities, self.version, self.strings = announced
+            self.incremental_mode = handshake.incremental_mode
         elif announced != (self.capabilities, self.version, self.strings):
             self._close(channel)
             self.broken = (

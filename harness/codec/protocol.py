@@ -14,15 +14,18 @@ be in flight at once. A program chooses its version in its handshake; utf8cert s
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
+    INCREMENTAL_MODES,
     Capability,
     Codec,
     Failed,
     Inapplicable,
+    IncrementalMode,
     Outcome,
     Refused,
     Returned,
@@ -96,39 +99,62 @@ def scalars_of_hex(field: str) -> tuple[int, ...]:
     return struct.unpack(f">{len(data) // 4}I", data)
 
 
+MODE_KEY: Final = "incremental"
+"""A handshake word `incremental=strict` or `incremental=replace` declares the mode of the
+program's incremental decoder (check/modes.py); without it, the mode is inferred."""
+
+
 def handshake_line(
-    capabilities: frozenset[Capability], version: int = VERSION, strings: StringModel = DEFAULT
+    capabilities: frozenset[Capability],
+    version: int = VERSION,
+    strings: StringModel = DEFAULT,
+    mode: IncrementalMode | None = None,
 ) -> str:
     """Return the first line a program writes: the protocol, its version, its capabilities and,
-    when they are not code points, what its strings hold (`strings=utf-16`)."""
+    when they are not code points, what its strings hold (`strings=utf-16`), and the mode of
+    its incremental decoder when it declares one (`incremental=replace`)."""
     words = [GREETING, str(version), *(c for c in CAPABILITIES if c in capabilities)]
+    if mode is not None and "incremental" in capabilities:
+        words.append(f"{MODE_KEY}={mode}")
     return " ".join([*words, handshake_word(strings)]).rstrip()
 
 
 @dataclass(frozen=True)
 class Handshake:
-    """What a program announced: the version it speaks, the capabilities it offers, and what
-    its strings hold (codec/strings.py)."""
+    """What a program announced: the version it speaks, the capabilities it offers, what its
+    strings hold (codec/strings.py), and the mode of its incremental decoder (None: not said)."""
 
     version: int
     capabilities: frozenset[Capability]
     strings: StringModel = DEFAULT
+    incremental_mode: IncrementalMode | None = None
+
+
+def _declared(words: list[str], key: str, values: Iterable[str]) -> str | None:
+    """Return the value a handshake's `KEY=VALUE` word declares (None without one);
+    ProtocolError for an unknown value or a second declaration."""
+    declared = [word.partition("=")[2] for word in words if word.startswith(f"{key}=")]
+    if len(declared) > 1:
+        raise ProtocolError(f"handshake failure: {key}= declared {len(declared)} times")
+    if not declared:
+        return None
+    if declared[0] not in values:
+        known = ", ".join(values)
+        raise ProtocolError(f"handshake failure: unknown {key}={declared[0]} (known: {known})")
+    return declared[0]
 
 
 def _declared_strings(words: list[str]) -> StringModel:
     """Return the strings a handshake's `strings=VALUE` word declares (the default without one);
     ProtocolError for an unknown value or a second declaration."""
-    declared = [word.partition("=")[2] for word in words if word.startswith(f"{HANDSHAKE_KEY}=")]
-    if len(declared) > 1:
-        raise ProtocolError(f"handshake failure: {HANDSHAKE_KEY}= declared {len(declared)} times")
-    if not declared:
-        return DEFAULT
-    if declared[0] not in HANDSHAKE_VALUES:
-        known = ", ".join(HANDSHAKE_VALUES)
-        raise ProtocolError(
-            f"handshake failure: unknown {HANDSHAKE_KEY}={declared[0]} (known: {known})"
-        )
-    return HANDSHAKE_VALUES[declared[0]]
+    declared = _declared(words, HANDSHAKE_KEY, HANDSHAKE_VALUES)
+    return DEFAULT if declared is None else HANDSHAKE_VALUES[declared]
+
+
+def _declared_mode(words: list[str]) -> IncrementalMode | None:
+    """Return the mode a handshake's `incremental=MODE` word declares (None without one)."""
+    declared = _declared(words, MODE_KEY, INCREMENTAL_MODES)
+    return next((mode for mode in INCREMENTAL_MODES if mode == declared), None)
 
 
 def read_handshake(line: str) -> Handshake:
@@ -142,8 +168,9 @@ def read_handshake(line: str) -> Handshake:
     if words[1] not in {str(version) for version in VERSIONS}:
         spoken = f"{GREETING} {words[1]}"
         raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {known}")
-    strings = _declared_strings(words[2:])
-    words = [word for word in words if not word.startswith(f"{HANDSHAKE_KEY}=")]
+    strings, mode = _declared_strings(words[2:]), _declared_mode(words[2:])
+    keys = (f"{HANDSHAKE_KEY}=", f"{MODE_KEY}=")
+    words = [word for word in words if not word.startswith(keys)]
     unknown = [word for word in words[2:] if word not in CAPABILITIES]
     if unknown:
         names = ", ".join(CAPABILITIES)
@@ -153,7 +180,9 @@ def read_handshake(line: str) -> Handshake:
     if len(words) == 2:
         raise ProtocolError("handshake failure: the program announces no capability")
     capabilities = frozenset(c for c in CAPABILITIES if c in words[2:])
-    return Handshake(int(words[1]), capabilities, strings)
+    if mode is not None and "incremental" not in capabilities:
+        raise ProtocolError(f"handshake failure: {MODE_KEY}={mode} without incremental")
+    return Handshake(int(words[1]), capabilities, strings, mode)
 
 
 def parse_handshake(line: str) -> frozenset[Capability]:

@@ -17,12 +17,13 @@ these becomes an outcome: raised.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import (
     Capability,
     Inapplicable,
+    IncrementalMode,
     Outcome,
     Refused,
     Returned,
@@ -82,7 +83,7 @@ class PythonCodec:
         refusals: tuple[type[BaseException], ...] = (),
         refusal_offset: OffsetReader | None = None,
         strings: StringModel = DEFAULT,
-        incremental_mode: Literal["strict", "replace"] | None = None,
+        incremental_mode: IncrementalMode | None = None,
     ) -> None:
         """`refusals`: exceptions besides ValueError that mean the input was refused;
         `refusal_offset`: reads the offset from one of those (default: its `start`);

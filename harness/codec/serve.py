@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable
 from typing import BinaryIO
 
-from utf8cert.harness.codec.interface import Codec, Failed
+from utf8cert.harness.codec.interface import Codec, Failed, declared_mode
 from utf8cert.harness.codec.protocol import (
     VERSION,
     VERSIONS,
@@ -59,7 +59,8 @@ def serve(
     codec: Codec, requests: Iterable[bytes], answers: BinaryIO, version: int = VERSION
 ) -> None:
     """Return when `requests` end, having written the handshake and one answer per request."""
-    greeting = handshake_line(codec.capabilities, version, string_model(codec))
+    mode = declared_mode(codec)  # a Python codec's own declaration, passed on to the judge
+    greeting = handshake_line(codec.capabilities, version, string_model(codec), mode)
     answers.write(f"{greeting}\n".encode("ascii"))
     answers.flush()
     respond = answer_numbered if version >= 2 else answer

@@ -17,10 +17,10 @@ import shlex
 import sys
 from operator import methodcaller
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any
 
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
-from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.interface import Capability, Codec, IncrementalMode, declared_mode
 from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_codec
 from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec
@@ -218,11 +218,6 @@ def registry_codec(spec: str) -> PythonCodec:
     )
 
 
-MODES: dict[str, Literal["strict", "replace"]] = {"strict": "strict", "replace": "replace"}
-"""The incremental mode a handler declares (check/modes.py); any other is held as strict, the
-mode of its strict slot, unless it answers otherwise."""
-
-
 def decoding_slot(errors: str) -> Capability:
     """Return the capability a decoder with the error handler `errors` is judged as: `replace`
     for 'replace' (it never refuses: judged as strict, every replacement would be "accepted
@@ -277,12 +272,28 @@ def object_codec(spec: str) -> PythonCodec:
             validate=found["validate"],
             encode=found["encode"],
             incremental_decoder=found["incremental"],
+            incremental_mode=declared_incremental_mode(spec, target, path),
             **declared_refusals(spec, target, path),
         )
     if callable(target):
         return PythonCodec(spec, f"{description}, as a strict decoder", decode=target)
     wanted = ", ".join(name for names in ATTRIBUTES.values() for name in names)
     raise CodecSpecError(spec, f"{path} is not callable and has none of {wanted}")
+
+
+def declared_incremental_mode(spec: str, target: object, path: str) -> IncrementalMode | None:
+    """Return the mode a codec object declares for its incremental decoder (its
+    `incremental_mode`, 'strict' or 'replace'; None when it declares none: check/modes.py then
+    infers it); CodecSpecError for another value."""
+    declared = getattr(target, "incremental_mode", None)
+    if declared is None:
+        return None
+    mode = declared_mode(target)
+    if mode is None:
+        raise CodecSpecError(
+            spec, f"{path}.incremental_mode must be 'strict' or 'replace', not {declared!r}"
+        )
+    return mode
 
 
 def declared_refusals(spec: str, target: object, path: str) -> dict[str, Any]:

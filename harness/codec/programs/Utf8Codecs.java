@@ -166,8 +166,8 @@ public final class Utf8Codecs {
     public static void main(String[] arguments) throws IOException {
         String capabilities = arguments.length == 1 ? switch (arguments[0]) {
             case "new-string" -> "replace";
-            case "charsetdecoder-report" -> "decode incremental";
-            case "charsetdecoder-replace" -> "replace incremental";
+            case "charsetdecoder-report" -> "decode incremental incremental=strict";
+            case "charsetdecoder-replace" -> "replace incremental incremental=replace";
             case "readutf" -> "decode";
             case "getbytes" -> "encode";
             default -> null;

@@ -105,7 +105,10 @@ function answer(line) {
   }
 }
 
-process.stdout.write(`utf8cert-protocol 1 ${Object.keys(mode).join(" ")} strings=utf-16\n`);
+// The mode of each incremental decoder, declared so that utf8cert holds it (PROTOCOL.md).
+const DECLARED = { "textdecoder-fatal": "strict", "textdecoder-stream": "replace", "string-decoder": "replace" };
+const declared = Object.hasOwn(DECLARED, process.argv[2]) ? ` incremental=${DECLARED[process.argv[2]]}` : "";
+process.stdout.write(`utf8cert-protocol 1 ${Object.keys(mode).join(" ")} strings=utf-16${declared}\n`);
 readline
   .createInterface({ input: process.stdin, crlfDelay: Infinity })
   .on("line", (line) => process.stdout.write(`${answer(line)}\n`));
