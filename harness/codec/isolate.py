@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import sys
 import time
 import weakref
 from collections.abc import Sequence
+from typing import Final
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
@@ -24,6 +26,21 @@ from utf8cert.harness.codec.interface import Capability, Failed, FailureKind, Ou
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
+
+TELLING: Final = re.compile(
+    r"error|exception|cannot|can't|could not|not found|no such|denied|fatal|panic|abort|fail"
+    r"|invalid|unable",
+    re.IGNORECASE,
+)
+"""Words of the line in which a runtime says why a program stopped; the last line of its stderr
+is often no reason: Node.js ends with its version, the JVM with a hint, Python with a blank."""
+
+
+def telling_line(lines: Sequence[str]) -> str | None:
+    """Return the last of `lines` (stripped, none blank) that says why the program stopped (an
+    error, an exception, a file not found), None when none does."""
+    return next((line for line in reversed(lines) if TELLING.search(line)), None)
+
 
 SERVER_MODULE = "utf8cert.harness.codec.serve"
 EXIT_GRACE = 5.0
@@ -170,10 +187,12 @@ class ProcessCodec(AskingCodec):
         self._close(channel)
         lines = [line.strip() for line in tail.split("\n") if line.strip()]
         last = f"; its stderr ends: {lines[-1]}" if lines else ""
+        why = telling_line(lines)
+        last += f"; its stderr says: {why}" if why is not None and why != lines[-1] else ""
         ended = f"the program {describe_status(status)}{when}"
         said = children.out_of_memory(tail, status)
         if said is not None:
-            said = "" if lines and said == lines[-1] else f"; its stderr says: {said}"
+            said = "" if lines and said in (lines[-1], why) else f"; its stderr says: {said}"
             limit = f" (memory limit {self.memory_mb} MiB)" if self.memory_mb else ""
             return "memory", f"{ended}{last}{said}{limit}"
         return "crash", f"{ended}{last}"
