@@ -12,6 +12,7 @@ written does not stop the others, nor the verdict: it is named on stderr, exit 2
 from __future__ import annotations
 
 import argparse
+import errno
 import functools
 import os
 import stat
@@ -71,11 +72,14 @@ def output_problem(path: Path) -> str | None:
 
 def check_paths(paths: Iterable[tuple[str, str | None]], *, stdout_closed: bool = False) -> None:
     """Raise UsageFailure (one line) for the first (option, path) whose path cannot take a
-    report, before anything is run; `-` is standard output, which one option at most may take."""
+    report, before anything is run; `-` is standard output, which one option at most may take
+    (matrix has three that might)."""
     given = [(option, path) for option, path in paths if path is not None]
     to_stdout = [option for option, path in given if path == STDOUT]
     if len(to_stdout) > 1:
-        raise UsageFailure(f"{' and '.join(to_stdout)} all write to standard output: choose one")
+        named = " and ".join(f"{option} -" for option in to_stdout)
+        every = "both" if len(to_stdout) == 2 else "all"
+        raise UsageFailure(f"{named} {every} write to standard output: choose one")
     if to_stdout and stdout_closed:
         raise UsageFailure(f"{to_stdout[0]} -: standard output is closed")
     for option, path in given:
@@ -222,11 +226,21 @@ def write_new_baseline(
     return Baseline(path, report.codec, profile, known), written, []
 
 
+class _Console(Console):
+    """A rich Console whose broken pipe is the command's (main: exit 141), not rich's exit 1,
+    which would read as a verdict of differences."""
+
+    def on_broken_pipe(self) -> None:
+        """Never return: stop writing, and raise BrokenPipeError for main to end quietly."""
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
 def console_for(stream: TextIO, color: str) -> Console:
     """Return the console of the terminal report: coloured by `color` (auto: on a terminal,
     unless NO_COLOR is set), never hard-wrapped when `stream` is not a terminal."""
     terminal = stream.isatty()
-    return Console(
+    return _Console(
         file=stream,
         highlight=False,
         soft_wrap=not terminal,
