@@ -36,6 +36,19 @@ TELLING: Final = re.compile(
 is often no reason: Node.js ends with its version, the JVM with a hint, Python with a blank."""
 
 
+def _allocated(pid: int) -> int | None:
+    """Return the KiB of private writable memory process `pid` holds (VmData, what the memory
+    limit counts: children.LIMIT), None where it cannot be read (not Linux, or it has gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def telling_line(lines: Sequence[str]) -> str | None:
     """Return the last of `lines` (stripped, none blank) that says why the program stopped (an
     error, an exception, a file not found), None when none does."""
@@ -89,6 +102,8 @@ class ProcessCodec(AskingCodec):
         self._env = env
         self._ids = 0
         self._channel: Channel | None = None
+        self._allocated: int | None = None
+        """The running program's private memory (KiB) when `growing` last looked."""
         self._finalizer: weakref.finalize[[], ProcessCodec] | None = None
         self._channel = self._start()
 
@@ -113,12 +128,24 @@ class ProcessCodec(AskingCodec):
         except StartError:
             self._close(channel)
             raise
+        self._allocated = _allocated(channel.process.pid)
         if not self.capabilities:  # the first start
             self.capabilities, self.version = handshake.capabilities, handshake.version
         elif (handshake.capabilities, handshake.version) != (self.capabilities, self.version):
             self._close(channel)
             raise StartError("the restarted program announces another version or capabilities")
         return channel
+
+    def growing(self) -> bool:
+        """Return whether the running program holds more memory than when last looked at (at
+        its start, or the last call): it is allocating, on its way to an answer or to its memory
+        limit, not hung. False when no program runs or its memory cannot be read (no /proc)."""
+        channel = self._channel
+        if channel is None:
+            return False
+        now = _allocated(channel.process.pid)
+        before, self._allocated = self._allocated, now
+        return now is not None and before is not None and now > before
 
     def channel(self) -> Channel:
         """Return the running program's pipes, starting a fresh program if there is none;
