@@ -36,6 +36,12 @@ TELLING: Final = re.compile(
 is often no reason: Node.js ends with its version, the JVM with a hint, Python with a blank."""
 
 
+LOOK: Final = 0.5
+"""Seconds between looks at a running program's memory as it is asked: what it held when a wait
+began, give or take LOOK (a look reads /proc, some 40 µs: one a request would be 15,000 in a
+check)."""
+
+
 def _allocated(pid: int) -> int | None:
     """Return the KiB of private writable memory process `pid` holds (VmData, what the memory
     limit counts: children.LIMIT), None where it cannot be read (not Linux, or it has gone)."""
@@ -103,7 +109,9 @@ class ProcessCodec(AskingCodec):
         self._ids = 0
         self._channel: Channel | None = None
         self._allocated: int | None = None
-        """The running program's private memory (KiB) when `growing` last looked."""
+        """The running program's private memory (KiB) when last looked at (_look)."""
+        self._looked = 0.0
+        """When that was (time.monotonic)."""
         self._finalizer: weakref.finalize[[], ProcessCodec] | None = None
         self._channel = self._start()
 
@@ -128,7 +136,7 @@ class ProcessCodec(AskingCodec):
         except StartError:
             self._close(channel)
             raise
-        self._allocated = _allocated(channel.process.pid)
+        self._look(channel, time.monotonic())
         if not self.capabilities:  # the first start
             self.capabilities, self.version = handshake.capabilities, handshake.version
         elif (handshake.capabilities, handshake.version) != (self.capabilities, self.version):
@@ -138,14 +146,20 @@ class ProcessCodec(AskingCodec):
 
     def growing(self) -> bool:
         """Return whether the running program holds more memory than when last looked at (at
-        its start, or the last call): it is allocating, on its way to an answer or to its memory
-        limit, not hung. False when no program runs or its memory cannot be read (no /proc)."""
+        most LOOK seconds before the wait for its answer began, or the last call): it is
+        allocating, on its way to an answer or to its memory limit, not hung. False when no
+        program runs or its memory cannot be read (no /proc)."""
         channel = self._channel
         if channel is None:
             return False
-        now = _allocated(channel.process.pid)
-        before, self._allocated = self._allocated, now
+        before = self._allocated
+        now = self._look(channel, time.monotonic())
         return now is not None and before is not None and now > before
+
+    def _look(self, channel: Channel, now: float) -> int | None:
+        """Return the program's private memory now, remembered as the last look."""
+        self._allocated, self._looked = _allocated(channel.process.pid), now
+        return self._allocated
 
     def channel(self) -> Channel:
         """Return the running program's pipes, starting a fresh program if there is none;
@@ -157,6 +171,9 @@ class ProcessCodec(AskingCodec):
             if self.abandoned:  # while it started: it never answers
                 self.discard()
                 raise StartError("abandoned: the run has stopped")
+        now = time.monotonic()
+        if now - self._looked >= LOOK:  # a wait may begin: how much memory it begins with
+            self._look(self._channel, now)
         return self._channel
 
     def twin(self) -> ProcessCodec:
