@@ -74,7 +74,13 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
     from utf8cert.harness.check.run import check_one_input, run_check
     from utf8cert.harness.cli.check_input import only_vectors, read_input
     from utf8cert.harness.cli.check_rerun import fatal_note, rerun_of
-    from utf8cert.harness.cli.outputs import check_outputs, show, write_new_baseline, write_outputs
+    from utf8cert.harness.cli.outputs import (
+        check_outputs,
+        report_failures,
+        show,
+        write_new_baseline,
+        write_outputs,
+    )
     from utf8cert.harness.codec.isolate import ProcessCodec
     from utf8cert.harness.codec.spec import load_codec
     from utf8cert.harness.codec.stdout import codec_output_to_stderr
@@ -116,8 +122,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
                 report = check_one_input(codec, data, dialect, source, stop=stop)
         finally:
             codec.close()
-    with _one_line_errors():
-        baseline, written = write_new_baseline(arguments, report, baseline, profile)
+    baseline, written, failed = write_new_baseline(arguments, report, baseline, profile)
     view = View(
         report,
         arguments.fail_on,
@@ -125,9 +130,10 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         rerun_of(arguments, vectors, profile, source),
         arguments.strict_baseline,
     )
-    with _one_line_errors():
-        write_outputs(view, arguments)
+    failed += write_outputs(view, arguments)
     show(view, arguments, written)
+    if failed:  # the verdict is shown and every other report written: name what failed
+        return report_failures(failed)
     if report.incomplete:
         return stop.exit_status()
     return 0 if view.passed else 1

@@ -105,7 +105,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory",
         type=int,
-        metavar="MB",
+        metavar="MIB",
         default=DEFAULT_MEMORY_MB,
         help="memory allowed to an isolated codec or cmd: program, in MiB (default: "
         f"{DEFAULT_MEMORY_MB}); more is a finding",
@@ -141,14 +141,16 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_vectors_argument(parser: argparse.ArgumentParser, use: str) -> None:
-    """Add --vectors: the user's vector files or directories; `use` ends its help line."""
+    """Add --vectors: the user's vector files or directories; `use` ends its help line.
+
+    One path an option (repeat it for more): with nargs="+" it would take the SPEC after it
+    (`check --vectors DIR SPEC` checked CPython's codec, loading SPEC as vectors)."""
     parser.add_argument(
         "--vectors",
-        action="extend",
-        nargs="+",
+        action="append",
         default=[],
         metavar="PATH",
-        help=f"extra vector files or directories{use}",
+        help=f"an extra vector file or directory{use} (repeatable)",
     )
 
 

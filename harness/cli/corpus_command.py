@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from utf8cert.harness.cli.check_options import add_vectors_argument
+
 
 def register(subcommands: Any) -> None:
     """Add the `corpus` subcommand's parser and its `build` action."""
@@ -24,9 +26,7 @@ def register(subcommands: Any) -> None:
         metavar="DIR",
         help="where to write (default: corpus/seeds/ of utf8cert's source tree)",
     )
-    build.add_argument(
-        "--vectors", action="extend", nargs="+", default=[], metavar="PATH", help="extra vectors"
-    )
+    add_vectors_argument(build, ", whose inputs are seeds too")
     build.set_defaults(run=run_corpus_build)
 
 

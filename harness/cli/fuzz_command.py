@@ -53,6 +53,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
     from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.cli.outputs import OutputFailure, open_log
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary
     from utf8cert.harness.fuzzing.corpus import default_seeds
@@ -116,7 +117,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     stop = Stop()
     try:
         artifacts.mkdir(parents=True, exist_ok=True)
-        with (artifacts / "libfuzzer.log").open("w", encoding="utf-8") as log:
+        with open_log(artifacts / "libfuzzer.log") as log:
             status, progress = fuzz(campaign, vectors, view.show, log)
         view.close()  # the campaign has ended: no more progress lines while triaging
         # The input a codec died on without libFuzzer seeing it becomes a crash file.
@@ -147,7 +148,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                 known=known,
                 profile=campaign.profile,
             )
-    except (OSError, CodecSpecError) as error:
+    except (OSError, CodecSpecError, OutputFailure) as error:
         raise UsageFailure(str(error)) from None
     except Interrupted:
         say(f"utf8cert fuzz: stopped by {stop.reason} while making findings; the inputs left")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import select
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -27,6 +29,10 @@ COMMANDS: list[str] = [
 """Modules that each register one subcommand."""
 
 USAGE_ERROR = 2
+
+BROKEN_PIPE = 141
+"""The exit status when whatever read standard output stopped reading (128 + SIGPIPE, as a
+shell reports a program that SIGPIPE killed): `utf8cert vectors list | head -3`."""
 
 PASSING_THROUGH: frozenset[str] = frozenset({"fuzz"})
 """Subcommands that hand the words after `--` to another program (fuzz: libFuzzer's flags), as
@@ -76,10 +82,12 @@ def split_passed(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Return the exit status of `utf8cert ARGS` (sys.argv when None), printing one line on
     stderr for a usage or load error instead of a traceback."""
+    stdout_closed = _reopen_closed_stdout()
     parser = build_parser()
     own, passed = split_passed(sys.argv[1:] if argv is None else argv)
     arguments = parser.parse_args(own)
     arguments.passed = passed
+    arguments.stdout_closed = stdout_closed
     if arguments.command is None:  # plain `utf8cert`: check CPython's own codec
         arguments = parser.parse_args(["check"])
     from utf8cert.harness.codec.isolate import ResourceFailure
@@ -95,4 +103,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("utf8cert: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        if not _stdout_broken():
+            raise
+        return BROKEN_PIPE
     return status
+
+
+def _reopen_closed_stdout() -> bool:
+    """Return whether standard output was closed (`utf8cert check >&-`); if so, descriptor 1
+    is opened on /dev/null (so that no file utf8cert opens takes its place, to be written by a
+    stray print or a child) and what is printed for the user goes to standard error."""
+    if sys.stdout is not None:
+        return False
+    descriptor = os.open(os.devnull, os.O_WRONLY)
+    if descriptor != 1:
+        os.dup2(descriptor, 1)
+        os.close(descriptor)
+    sys.stdout = sys.stderr if sys.stderr is not None else open(os.devnull, "w")  # noqa: SIM115
+    return True
+
+
+def _stdout_broken() -> bool:
+    """Return whether standard output is a pipe nobody reads any more (poll says POLLERR on
+    its writing end); if so it is pointed at /dev/null, so that the interpreter's last flush
+    does not fail in turn."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    poll = select.poll()
+    poll.register(descriptor, select.POLLOUT)
+    if not any(events & select.POLLERR for _, events in poll.poll(0)):
+        return False
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+    return True

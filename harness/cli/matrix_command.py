@@ -1,5 +1,7 @@
 """`utf8cert matrix`: returns 0 after checking every available adapter (or those named) and
-writing the conformance matrix (2 for an unknown adapter name or an unwritable file)."""
+writing the conformance matrix (2 for an unknown adapter name or an output path that cannot
+be written, checked before the run; 2 after the run when a file could not be written after all,
+the others written)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 
@@ -23,9 +24,15 @@ def register(subcommands: Any) -> None:
     parser.add_argument(
         "--python", action="store_true", help="only the Python adapters (no programs)"
     )
-    parser.add_argument("--markdown", metavar="FILE", help="write the Markdown matrix to FILE")
-    parser.add_argument("--json", metavar="FILE", help="write the matrix as JSON to FILE")
-    parser.add_argument("--html", metavar="FILE", help="write a self-contained HTML page to FILE")
+    parser.add_argument(
+        "--markdown", metavar="FILE", help="write the Markdown matrix to FILE (- for stdout)"
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="write the matrix as JSON to FILE (- for stdout)"
+    )
+    parser.add_argument(
+        "--html", metavar="FILE", help="write a self-contained HTML page to FILE (- for stdout)"
+    )
     parser.add_argument(
         "--isolate", action="store_true", help="run Python adapters in child processes"
     )
@@ -37,6 +44,7 @@ def run(arguments: argparse.Namespace) -> int:
     matrix written (Markdown on stdout when no file is named)."""
     from utf8cert.harness.check.run import run_check
     from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.cli.outputs import check_paths, report_failures, write_reports
     from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.reports.matrix import Column, build, to_html, to_json, to_markdown
@@ -47,6 +55,9 @@ def run(arguments: argparse.Namespace) -> int:
     if unknown:
         raise UsageFailure(f"no adapter named {', '.join(unknown)} (see utf8cert adapters)")
     chosen = arguments.names or list(entries)
+    paths = [("--markdown", arguments.markdown), ("--json", arguments.json)]
+    paths.append(("--html", arguments.html))
+    check_paths(paths, stdout_closed=getattr(arguments, "stdout_closed", False))
     vectors = load_vectors()
     columns: list[Column] = []
     for name in chosen:
@@ -69,18 +80,11 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"{name}: {state} ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
         columns.append(column)
     matrix = build(columns)
-    outputs: list[tuple[str | None, Callable[[], str]]] = [
-        (arguments.markdown, lambda: to_markdown(matrix)),
-        (arguments.json, lambda: json.dumps(to_json(matrix), indent=1) + "\n"),
-        (arguments.html, lambda: to_html(matrix)),
-    ]
-    if not any(path for path, _ in outputs):
+    renders: dict[str, Callable[[], str]] = {
+        "--markdown": lambda: to_markdown(matrix),
+        "--json": lambda: json.dumps(to_json(matrix), indent=1) + "\n",
+        "--html": lambda: to_html(matrix),
+    }
+    if not any(path for _, path in paths):
         sys.stdout.write(to_markdown(matrix))
-    for path, render in outputs:
-        if path is None:
-            continue
-        try:
-            Path(path).write_text(render(), encoding="utf-8")
-        except OSError as error:
-            raise UsageFailure(f"{path}: {error.strerror or error}") from None
-    return 0
+    return report_failures(write_reports((name, path, renders[name]) for name, path in paths))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any
+
+from utf8cert.harness.cli.check_options import add_vectors_argument
 
 
 def register(subcommands: Any) -> None:
@@ -15,19 +15,14 @@ def register(subcommands: Any) -> None:
     export = actions.add_parser(
         "export", help="write every vector as one JSON document (for harnesses in any language)"
     )
-    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    export.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (default and -: stdout)"
+    )
     listing = actions.add_parser(
         "list", help="list the vectors: id, kind, expectation, description"
     )
     for action in (export, listing):
-        action.add_argument(
-            "--vectors",
-            action="extend",
-            nargs="+",
-            default=[],
-            metavar="PATH",
-            help="extra vector files or directories",
-        )
+        add_vectors_argument(action, "")
     export.set_defaults(run=run_export)
     listing.set_defaults(run=run_list)
 
@@ -47,18 +42,13 @@ def _load(paths: list[str]) -> Any:
 
 def run_export(arguments: argparse.Namespace) -> int:
     """Return 0 once the JSON document is written to the output file or stdout."""
-    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.cli.outputs import check_paths, report_failures, write_reports
     from utf8cert.harness.vectors.export import export_json
 
+    output = ("--output", arguments.output or "-")
+    check_paths([output], stdout_closed=getattr(arguments, "stdout_closed", False))
     document = export_json(_load(arguments.vectors))
-    if arguments.output is None:
-        sys.stdout.write(document)
-        return 0
-    try:
-        Path(arguments.output).write_text(document, encoding="utf-8")
-    except OSError as error:
-        raise UsageFailure(f"{arguments.output}: {error.strerror or error}") from None
-    return 0
+    return report_failures(write_reports([(*output, lambda: document)]))
 
 
 def run_list(arguments: argparse.Namespace) -> int:

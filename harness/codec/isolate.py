@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import errno
 import os
+import re
 import sys
 import time
 import weakref
@@ -33,6 +34,40 @@ from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
 from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
+
+TELLING: Final = re.compile(
+    r"error|exception|cannot|can't|could not|not found|no such|denied|fatal|panic|abort|fail"
+    r"|invalid|unable",
+    re.IGNORECASE,
+)
+"""Words of the line in which a runtime says why a program stopped; the last line of its stderr
+is often no reason: Node.js ends with its version, the JVM with a hint, Python with a blank."""
+
+
+LOOK: Final = 0.5
+"""Seconds between looks at a running program's memory as it is asked: what it held when a wait
+began, give or take LOOK (a look reads /proc, some 40 µs: one a request would be 15,000 in a
+check)."""
+
+
+def _allocated(pid: int) -> int | None:
+    """Return the KiB of private writable memory process `pid` holds (VmData, what the memory
+    limit counts: children.LIMIT), None where it cannot be read (not Linux, or it has gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def telling_line(lines: Sequence[str]) -> str | None:
+    """Return the last of `lines` (stripped, none blank) that says why the program stopped (an
+    error, an exception, a file not found), None when none does."""
+    return next((line for line in reversed(lines) if TELLING.search(line)), None)
+
 
 SERVER_MODULE = "utf8cert.harness.codec.serve"
 EXIT_GRACE = 5.0
@@ -99,6 +134,10 @@ class ProcessCodec(AskingCodec):
         self._env = env
         self._ids = 0
         self._channel: Channel | None = None
+        self._allocated: int | None = None
+        """The running program's private memory (KiB) when last looked at (_look)."""
+        self._looked = 0.0
+        """When that was (time.monotonic)."""
         self._finalizer: weakref.finalize[[], ProcessCodec] | None = None
         self._channel = self._start()
 
@@ -128,6 +167,7 @@ class ProcessCodec(AskingCodec):
         except StartError:
             self._close(channel)
             raise
+        self._look(channel, time.monotonic())
         announced = (handshake.capabilities, handshake.version, handshake.strings)
         if not self.capabilities:  # the first start
             self.capabilities, self.version, self.strings = announced
@@ -141,6 +181,23 @@ class ProcessCodec(AskingCodec):
             raise StartError(self.broken)
         return channel
 
+    def growing(self) -> bool:
+        """Return whether the running program holds more memory than when last looked at (at
+        most LOOK seconds before the wait for its answer began, or the last call): it is
+        allocating, on its way to an answer or to its memory limit, not hung. False when no
+        program runs or its memory cannot be read (no /proc)."""
+        channel = self._channel
+        if channel is None:
+            return False
+        before = self._allocated
+        now = self._look(channel, time.monotonic())
+        return now is not None and before is not None and now > before
+
+    def _look(self, channel: Channel, now: float) -> int | None:
+        """Return the program's private memory now, remembered as the last look."""
+        self._allocated, self._looked = _allocated(channel.process.pid), now
+        return self._allocated
+
     def channel(self) -> Channel:
         """Return the running program's pipes, starting a fresh program if there is none;
         StartError if it cannot be started, or once the codec is abandoned."""
@@ -153,6 +210,9 @@ class ProcessCodec(AskingCodec):
             if self.abandoned:  # while it started: it never answers
                 self.discard()
                 raise StartError("abandoned: the run has stopped")
+        now = time.monotonic()
+        if now - self._looked >= LOOK:  # a wait may begin: how much memory it begins with
+            self._look(self._channel, now)
         return self._channel
 
     def twin(self) -> ProcessCodec:
@@ -210,10 +270,12 @@ class ProcessCodec(AskingCodec):
         self._close(channel)
         lines = [line.strip() for line in tail.split("\n") if line.strip()]
         last = f"; its stderr ends: {lines[-1]}" if lines else ""
+        why = telling_line(lines)
+        last += f"; its stderr says: {why}" if why is not None and why != lines[-1] else ""
         ended = f"the program {describe_status(status)}{when}"
         said = children.out_of_memory(tail, status)
         if said is not None:
-            said = "" if lines and said == lines[-1] else f"; its stderr says: {said}"
+            said = "" if lines and said in (lines[-1], why) else f"; its stderr says: {said}"
             limit = f" (memory limit {self.memory_mb} MiB)" if self.memory_mb else ""
             return "memory", f"{ended}{last}{said}{limit}"
         return "crash", f"{ended}{last}"

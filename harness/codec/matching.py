@@ -96,6 +96,8 @@ class Batch:
         self.window = WINDOW if program.version >= 2 else 1
         self.progress = time.monotonic()
         """When the last answer came: the oldest request in flight is being served since."""
+        self.growing_at = 0.0
+        """When the program was last seen growing its memory past a deadline (_allocating)."""
         self.unpinned: tuple[int, FailureKind, str, int] | None = None
         """A death with several requests in flight, not seen again with one: (the oldest's
         index, kind, message, how many were in flight)."""
@@ -151,6 +153,8 @@ class Batch:
                 message = f"a line longer than {self.line_limit} bytes, never ended"
                 self._fault(self.flight[0].index, "protocol", message)
                 continue
+            if not lines and self._allocating():
+                continue
             if not lines:
                 self._timed_out()
                 continue
@@ -163,6 +167,18 @@ class Batch:
                 f"{message}, with {count} requests in flight; asked again one at a time, "
                 "none of them failed (a fault that does not recur)",
             )
+
+    def _allocating(self) -> bool:
+        """Return whether to wait on past the oldest request's deadline: its program is still
+        growing its memory (not hung: on its way to an answer or to its memory limit, where it
+        fails as `memory`; on a loaded machine that may take longer than a deadline learnt from
+        quick answers), and the request has had less than the ceiling (the user's --timeout)."""
+        oldest = self.flight[0]
+        now = time.monotonic()
+        if now - oldest.sent >= self.program.pace.ceiling or not self.program.growing():
+            return False
+        self.growing_at = now
+        return True
 
     def _settle(self) -> float:
         """Return how long to wait for a second line after the last answer before asking on:
@@ -189,7 +205,8 @@ class Batch:
     def _deadline(self) -> float:
         """Return when the oldest request in flight times out (time.monotonic)."""
         oldest = self.flight[0]
-        return max(oldest.sent, self.progress) + self.program.pace.wait(oldest.size)
+        since = max(oldest.sent, self.progress, self.growing_at)
+        return since + self.program.pace.wait(oldest.size)
 
     def _timed_out(self) -> None:
         """Fail the oldest request in flight for a hang when it had the whole ceiling (the

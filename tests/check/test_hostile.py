@@ -392,15 +392,17 @@ def test_a_signal_while_the_codec_hangs_stops_the_run_with_its_reports(
 
 
 def test_the_deadline_stops_a_hanging_run_with_a_partial_report(tmp_path: Path) -> None:
+    # The deadline must fall in the hang, not in the start: on a loaded machine starting
+    # utf8cert and its isolated child took more than 3 s (the run then stops before any report).
     env, tag = environment()
     started = time.monotonic()
     done = utf8cert(
-        *MODES["isolated"], "--deadline", "3", *reports(tmp_path), cwd=tmp_path, env=env
+        *MODES["isolated"], "--deadline", "15", *reports(tmp_path), cwd=tmp_path, env=env
     )
     assert time.monotonic() - started < 100  # the call under way was cut, not waited for
     assert done.returncode == 3, done.stderr
-    assert_incomplete(tmp_path, "the deadline of 3 s")
-    assert "INCOMPLETE: stopped by the deadline of 3 s" in done.stdout
+    assert_incomplete(tmp_path, "the deadline of 15 s")
+    assert "INCOMPLETE: stopped by the deadline of 15 s" in done.stdout
     assert_clean(done, tag)
 
 
@@ -410,7 +412,7 @@ def test_an_incomplete_run_writes_no_baseline(tmp_path: Path) -> None:
     done = utf8cert(
         *MODES["isolated"],
         "--deadline",
-        "3",
+        "15",
         "--write-baseline",
         str(baseline),
         cwd=tmp_path,

@@ -303,6 +303,42 @@ def test_a_node_program_out_of_memory_is_a_memory_failure_quoting_what_node_said
         codec.close()
 
 
+SLOW_HOG = """
+import sys, time
+print("utf8cert-protocol 2 decode", flush=True)
+hoard = []
+for line in sys.stdin:
+    number, _, data = line.split()
+    while data == "c0":  # 64 MiB every 0.3 s: past the 1 s learnt from its quick answers
+        hoard.append(bytearray(1 << 26))
+        time.sleep(0.3)
+    print(number, "ok", "-", flush=True)
+"""
+
+
+def test_a_program_slowly_running_out_of_memory_is_a_memory_failure_not_a_timeout(
+    tmp_path: Path,
+) -> None:
+    # What a loaded machine does to a program on its way to its memory limit, done on purpose:
+    # it takes longer than the deadline its quick answers taught (pace.FLOOR), but it is not
+    # hung: its memory grows, and it dies of it, which is what it must be reported as.
+    (tmp_path / "hog.py").write_text(SLOW_HOG)
+    program = shlex.join([sys.executable, str(tmp_path / "hog.py")])
+    codec = load_codec(f"cmd:{program}", memory_mb=512)
+    try:
+        assert codec.decode(b"") == Returned("")
+        failure = codec.decode(b"\xc0")
+        assert isinstance(failure, Failed)
+        assert (failure.kind, failure.message.split(";")[0]) == (
+            "memory",
+            "the program exited with status 1",
+        )
+        assert "MemoryError" in failure.message
+        assert codec.decode(b"") == Returned("")
+    finally:
+        codec.close()
+
+
 @pytest.mark.parametrize("mode", ["hang", "exit", "garbage"])
 def test_asked_until_failure_the_answers_stop_at_the_failing_request(
     program: Callable[..., ProcessCodec], calm: list[Outcome], mode: str
