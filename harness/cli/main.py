@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from utf8cert.harness.check.report import utf8cert_version
+from utf8cert.harness.cli import environment
 
 COMMANDS: list[str] = [
     "utf8cert.harness.cli.check_command",
@@ -75,7 +76,21 @@ def split_passed(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Return the exit status of `utf8cert ARGS` (sys.argv when None), printing one line on
-    stderr for a usage or load error instead of a traceback."""
+    stderr for a usage or load error instead of a traceback.
+
+    As the command (argv None), it ends the process once its work is done, even if a codec
+    left a thread running that would keep Python from exiting.
+    """
+    if argv is not None:
+        return _main(argv)
+    environment.prepare()
+    status = environment.unwritable(_main, None)
+    if environment.lingering():
+        environment.end_now(status)
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     own, passed = split_passed(sys.argv[1:] if argv is None else argv)
     arguments = parser.parse_args(own)

@@ -110,12 +110,21 @@ def spawn(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**(os.environ if env is None else env), descendants.MARK: mark},
+        cwd=None if _working_directory_exists() else os.sep,  # Python cannot start in none
         start_new_session=True,  # so a kill reaches what a wrapper script started, too
         preexec_fn=_preparation(memory_mb),
     )
     _live[process.pid] = process
     _marks[process.pid] = mark
     return process
+
+
+def _working_directory_exists() -> bool:
+    try:
+        os.getcwd()
+    except OSError:  # deleted
+        return False
+    return True
 
 
 def kill_group(process: subprocess.Popen[bytes]) -> None:

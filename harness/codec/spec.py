@@ -276,8 +276,12 @@ def declared_refusals(spec: str, target: object, path: str) -> dict[str, Any]:
 
 def import_module(spec: str, name: str) -> ModuleType:
     """Return the module `name`, imported from sys.path and the current directory."""
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was deleted: it holds no module any more
+        here = ""
+    if "" not in sys.path and here and here not in sys.path:
+        sys.path.append(here)
     try:
         return importlib.import_module(name)
     except (Exception, SystemExit) as error:
