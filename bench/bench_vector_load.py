@@ -70,7 +70,8 @@ def main() -> None:
             seconds, peak = measure(path)
             size = path.stat().st_size / 1e6
             per = seconds / count * 1e6
-            print(f"| {count:,} | {size:.1f} | {seconds:.1f} | {per:.0f} | {peak:.0f} |", flush=True)
+            row = f"| {count:,} | {size:.1f} | {seconds:.1f} | {per:.0f} | {peak:.0f} |"
+            print(row, flush=True)
 
 
 if __name__ == "__main__":
