@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.codec.interface import CAPABILITIES
+from utf8cert.harness.vectors.named_file import read_named
 
 FORMAT: Final = 2
 READABLE: Final = (1, 2)
@@ -118,7 +119,7 @@ def _document(path: Path) -> Any:
     """Return the JSON value in a file; BaselineError (one line: file:line, the problem) for
     bytes that are not UTF-8, text that is not JSON, or JSON nested deeper than MAX_DEPTH. The
     depth is checked before parsing, so that no nesting costs more than reading the file."""
-    raw = path.read_bytes()
+    raw = read_named(path)  # a regular file, bounded: a FIFO or a device would never end
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

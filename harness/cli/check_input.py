@@ -7,9 +7,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.vectors.named_file import read_named
 
 
 def parse_hex(text: str) -> bytes:
@@ -36,7 +36,8 @@ def read_input(arguments: argparse.Namespace) -> tuple[bytes, str | None] | None
             raise UsageFailure(f"{option} has no effect on a check of one input (--input)")
     if arguments.input_file is not None:
         try:
-            return Path(arguments.input_file).read_bytes(), arguments.input_file
+            # any size, but a regular file: a FIFO or a device would never end
+            return read_named(arguments.input_file, bounded=False), arguments.input_file
         except OSError as error:
             problem = error.strerror or str(error)
             raise UsageFailure(f"--input-file {arguments.input_file}: {problem}") from None

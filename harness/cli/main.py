@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from utf8cert.harness.check.report import utf8cert_version
+from utf8cert.harness.cli import environment
 
 COMMANDS: list[str] = [
     "utf8cert.harness.cli.check_command",
@@ -81,23 +82,35 @@ def split_passed(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Return the exit status of `utf8cert ARGS` (sys.argv when None), printing one line on
-    stderr for a usage or load error instead of a traceback."""
+    stderr for a usage or load error instead of a traceback.
+
+    As the command (argv None), it ends the process once its work is done, even if a codec
+    left a thread running that would keep Python from exiting.
+    """
+    if argv is not None:
+        return _main(argv)
+    environment.prepare()
+    status = environment.unwritable(_main, None)
+    if environment.lingering():
+        environment.end_now(status)
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """Return the exit status of `main`, in this process."""
+    from utf8cert.harness.codec.isolate import ResourceFailure
+
     stdout_closed = _reopen_closed_stdout()
     parser = build_parser()
     own, passed = split_passed(sys.argv[1:] if argv is None else argv)
     arguments = parser.parse_args(own)
-    arguments.passed = passed
-    arguments.stdout_closed = stdout_closed
     if arguments.command is None:  # plain `utf8cert`: check CPython's own codec
         arguments = parser.parse_args(["check"])
-    from utf8cert.harness.codec.isolate import ResourceFailure
-
+    arguments.passed = passed
+    arguments.stdout_closed = stdout_closed
     try:
         status: int = arguments.run(arguments)
-    except (
-        UsageFailure,
-        ResourceFailure,
-    ) as failure:  # ResourceFailure: utf8cert's, not the codec's
+    except (UsageFailure, ResourceFailure) as failure:  # a ResourceFailure is utf8cert's own
         print(f"utf8cert: error: {failure}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:

@@ -2,7 +2,8 @@
 death with the parent.
 
 Every program utf8cert starts (a `cmd:` program, a Python codec under `--isolate`) is started by
-`spawn`: in a session of its own, so that a kill reaches whatever it started; on Linux with
+`spawn`: in a session of its own, so that a kill reaches whatever it started, and marked, so
+that what leaves that session is found and ended too (descendants.py); on Linux with
 PR_SET_PDEATHSIG, so that the kernel kills it when utf8cert dies, even by SIGKILL; with its
 private writable memory limited (`memory_mb`), so that a runaway allocation fails inside the
 child instead of taking the machine. `kill_all` kills every child still alive: the command line
@@ -11,6 +12,7 @@ calls it from its SIGTERM, SIGINT and SIGHUP handlers.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import os
@@ -21,6 +23,8 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from typing import Final
+
+from utf8cert.harness.codec import descendants
 
 DEFAULT_MEMORY_MB: Final = 2048
 """The memory a child may allocate, in MiB, unless told otherwise (None or 0: no limit)."""
@@ -43,6 +47,8 @@ OUT_OF_MEMORY: Final = re.compile(
 _live: dict[int, subprocess.Popen[bytes]] = {}
 """Every child started and not yet reaped, by pid. No lock: a signal handler reads it, and each
 single dict operation is atomic under the GIL."""
+_marks: dict[int, str] = {}
+"""The descendants.MARK of each child started, by pid."""
 
 
 def death_signal(signum: int = signal.SIGKILL) -> Callable[[], None] | None:
@@ -95,17 +101,30 @@ def spawn(
     tied to the thread that starts the child: start children from a thread that lives as long
     as they should (utf8cert starts them from the thread that asks the codec).
     """
+    if not _marks:  # the first child: what any of them leaves behind ends with utf8cert
+        atexit.register(end_descendants)
+    mark = descendants.new_mark()
     process = subprocess.Popen(
         list(argv),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=env,
+        env={**(os.environ if env is None else env), descendants.MARK: mark},
+        cwd=None if _working_directory_exists() else os.sep,  # Python cannot start in none
         start_new_session=True,  # so a kill reaches what a wrapper script started, too
         preexec_fn=_preparation(memory_mb),
     )
     _live[process.pid] = process
+    _marks[process.pid] = mark
     return process
+
+
+def _working_directory_exists() -> bool:
+    try:
+        os.getcwd()
+    except OSError:  # deleted
+        return False
+    return True
 
 
 def kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -121,7 +140,11 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
-    """Kill the program and everything in its process group, reap it, close its pipes."""
+    """Kill the program, everything in its process group and every process it started
+    wherever it went (descendants.py), reap it, close its pipes."""
+    mark = _marks.pop(process.pid, None)
+    if mark is not None:  # first, while the program's descendants are still its descendants
+        descendants.end(mark, owned=set(_live))
     kill_group(process)
     process.wait()
     _live.pop(process.pid, None)
@@ -144,8 +167,16 @@ def kill_all() -> int:
     children = list(_live.values())
     for process in children:
         kill_group(process)
+    end_descendants()
+    for process in children:
         process.poll()
     return len(children)
+
+
+def end_descendants() -> None:
+    """Kill every process a child started, wherever it went, and every child (left to their
+    subprocess.Popen to reap): at exit, and when the command line is stopped."""
+    descendants.end(None, owned=set(_live))
 
 
 def out_of_memory(stderr_tail: str, status: int | None) -> str | None:

@@ -342,8 +342,12 @@ def _shown(capabilities: frozenset[Capability], version: int, strings: str) -> s
 def child_environment() -> dict[str, str]:
     """Return this environment with PYTHONPATH set to this process's sys.path, so that a child
     Python imports a codec's module from the same place."""
-    path = [entry or os.getcwd() for entry in sys.path if isinstance(entry, str)]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was deleted: it holds no module any more
+        here = None
+    path = [entry or here for entry in sys.path if isinstance(entry, str)]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(entry for entry in path if entry)}
 
 
 def isolated_codec(

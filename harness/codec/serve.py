@@ -101,16 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     spec = options.spec
     exit_with_parent()
+    # Answers go to a copy of stdout; whatever the codec itself prints, from its import on,
+    # goes to stderr instead, where it cannot be taken for the handshake or an answer.
+    sys.stdout.flush()
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     try:
         codec = load_codec(spec)
     except CodecSpecError as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         return 2
-    # Answers go to a copy of stdout; whatever the codec itself prints goes to stderr instead,
-    # where it cannot be taken for an answer.
-    sys.stdout.flush()
-    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    except BaseException as error:  # KeyboardInterrupt raised by the module: a load error too
+        problem = f"cannot load it: {describe_exception(error)}"
+        print(f"{parser.prog}: codec spec {spec!r}: {problem}", file=sys.stderr)
+        return 2
     try:
         serve(codec, sys.stdin.buffer, answers, options.protocol)
     except BrokenPipeError:  # the harness went away: nobody is left to answer

@@ -80,13 +80,25 @@ def load_codec(
         return adapter_codec(spec, isolate=isolate, timeout=timeout, memory_mb=memory_mb)
     if spec.startswith("cmd:"):
         return command_codec(spec, timeout=timeout, memory_mb=memory_mb)
-    codec = python_codec(spec)
     if not isolate:
-        return codec
+        return python_codec(spec)
+    # Isolated, a module is imported by the child alone: importing it here would let its
+    # import-time code (a segfault, an exit, a 3 GB allocation, a patch of the judge) act on
+    # utf8cert itself. The child's handshake says what the codec offers.
+    if spec.startswith("codec:"):
+        description = python_codec(spec).description  # Python's registry: no user code runs
+    else:
+        module_name, colon, attribute = spec.partition(":")
+        if not module_name or (colon and not attribute):
+            raise CodecSpecError(spec, USAGE)
+        description = f"Python {'object' if attribute else 'module'} {spec.replace(':', '.')}"
     try:
-        return isolated_codec(spec, codec.description, timeout=timeout, memory_mb=memory_mb)
+        return isolated_codec(spec, description, timeout=timeout, memory_mb=memory_mb)
     except StartError as error:
-        raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
+        # The child's own load error (serve.py) is the line an in-process load would give.
+        _, said, problem = str(error).partition(f"codec spec {spec!r}: ")
+        problem = problem if said else f"cannot run it in a child process: {error}"
+        raise CodecSpecError(spec, problem) from None
 
 
 def adapter_codec(
@@ -313,8 +325,12 @@ def declared_refusals(spec: str, target: object, path: str) -> dict[str, Any]:
 
 def import_module(spec: str, name: str) -> ModuleType:
     """Return the module `name`, imported from sys.path and the current directory."""
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())
+    try:
+        here = os.getcwd()
+    except OSError:  # the working directory was deleted: it holds no module any more
+        here = ""
+    if "" not in sys.path and here and here not in sys.path:
+        sys.path.append(here)
     try:
         return importlib.import_module(name)
     except (Exception, SystemExit) as error:

@@ -22,6 +22,7 @@ import jsonschema
 
 from utf8cert.harness.vectors.build import build_file
 from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.vectors.named_file import read_named
 from utf8cert.harness.vectors.reader import VectorLoadError, YamlDocument, parse_yaml
 
 __all__ = ["SCHEMA_VERSION", "VectorLoadError", "builtin_files", "load_vectors", "schema"]
@@ -83,8 +84,8 @@ def _user_files(paths: Sequence[str | Path]) -> Iterator[Path]:
             if not found:
                 raise VectorLoadError(str(path), 1, "file", "directory holds no *.yaml file")
             yield from found
-        elif path.is_file():
-            yield path
+        elif path.exists() or path.is_symlink():
+            yield path  # read_named refuses what is not a regular file, saying what it is
         else:
             raise VectorLoadError(str(path), 1, "file", "no such file or directory")
 
@@ -92,12 +93,14 @@ def _user_files(paths: Sequence[str | Path]) -> Iterator[Path]:
 def _read(path: Path) -> str:
     """Return a file's text; `VectorLoadError` if it is not UTF-8 or cannot be read."""
     try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = path.read_bytes()[: error.start].count(b"\n") + 1
-        raise VectorLoadError(str(path), line, "file", f"not UTF-8: {error.reason}") from None
+        raw = read_named(path)
     except OSError as error:
         raise VectorLoadError(str(path), 1, "file", error.strerror or str(error)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise VectorLoadError(str(path), line, "file", f"not UTF-8: {error.reason}") from None
 
 
 def _validate(document: YamlDocument) -> None:

@@ -17,10 +17,12 @@ VERSION is the protocol version it speaks (1 or 2). MODE, on an input holding C0
 - exit: exits with status 7 at once, saying why on stderr;
 - segfault: kills itself with SIGSEGV;
 - once: exits with status 9 the first time only (FILE marks that it happened);
+- escape: starts a process that leaves the program's session (setsid), then exits;
 - spawn: starts `sleep 600` (which inherits its process group), writes the child's pid to FILE,
   then hangs.
 
 In any mode:
+- daemon: at start, a daemon (double fork and setsid) that sleeps 600 s;
 - early: writes an answer right after the handshake, in the same write, before any request;
 - slow: every answer takes 0.1 s, except an input holding C0: 1.5 s.
 """
@@ -101,15 +103,32 @@ def misbehave(mode: str, prefix: str, line: str, argument: str) -> bool:
         with open(argument, "w") as mark:
             mark.write(str(child.pid))
         time.sleep(3600)
+    elif mode == "escape":
+        escape()
+        os._exit(7)
     else:
         return False
     return True
+
+
+def escape() -> None:
+    """Start a process that leaves this one's session and group (setsid) and sleeps, its pipes
+    closed: a kill of this program's group does not reach it."""
+    if os.fork() == 0:
+        os.setsid()
+        for fd in range(3):
+            os.close(fd)
+        time.sleep(600)
+        os._exit(0)
 
 
 def main() -> None:
     version, mode = int(sys.argv[1]), sys.argv[2]
     argument = sys.argv[3] if len(sys.argv) > 3 else ""
     handshake = f"utf8cert-protocol {version} {CAPABILITIES}\n"
+    if mode == "daemon" and os.fork() == 0:  # a daemon: a grandchild in a session of its own
+        escape()
+        os._exit(0)
     write(handshake + ("1 ok -\n" if version == 2 else "ok -\n") if mode == "early" else handshake)
     for request in sys.stdin:
         words = request.split()

@@ -1,0 +1,3 @@
+"""Raises KeyboardInterrupt at import, as if the user had pressed Ctrl-C."""
+
+raise KeyboardInterrupt

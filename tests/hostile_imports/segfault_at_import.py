@@ -1,0 +1,5 @@
+"""Kills the process that imports it with SIGSEGV."""
+
+import ctypes
+
+ctypes.string_at(0)
