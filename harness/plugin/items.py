@@ -167,16 +167,27 @@ def suite_function(
     fail_on: str = "must",
     baseline: str | Path | None = None,
 ) -> Callable[..., None]:
-    """Return a test function parametrized over the suite's (vector, capability) cases."""
+    """Return a test function parametrized over the suite's (vector, capability) cases, then
+    over its capabilities (vector None: whether the capability is certified)."""
     try:
         suite = load_suite(codec, vectors=vectors, fail_on=fail_on, baseline=baseline)
     except SuiteError as error:
         raise pytest.UsageError(f"utf8cert: {error}") from None
-    cases = suite.cases()
+    cases: list[tuple[Vector | None, Capability]] = [*suite.cases()]
+    offered = {capability for _, capability in cases}
+    cases += [(None, capability) for capability in CAPABILITIES if capability in offered]
+    ids = [f"{v.id}-{c}" if v is not None else f"coverage-{c}" for v, c in cases]
 
-    @pytest.mark.parametrize(("vector", "capability"), cases, ids=[f"{v.id}-{c}" for v, c in cases])
-    def test_conformance(vector: Vector, capability: Capability) -> None:
-        """Return if the codec passes the vector on the capability; fail, explained, if not."""
+    @pytest.mark.parametrize(("vector", "capability"), cases, ids=ids)
+    def test_conformance(vector: Vector | None, capability: Capability) -> None:
+        """Return if the codec passes the vector on the capability, or (vector None) if the
+        capability is certified; fail, explained, if not."""
+        if vector is None:
+            coverage = suite.coverage(capability)
+            if not coverage.certified:
+                reason = f"{coverage.why_not_certified()} ({coverage.summary()})"
+                pytest.fail(f"not certified for {capability}: {reason}", pytrace=False)
+            return
         failing = suite.failing(suite.check(vector, capability))
         if failing:
             pytest.fail(suite.failure_text(failing), pytrace=False)
