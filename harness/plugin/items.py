@@ -1,25 +1,26 @@
 """The conformance suite as pytest items: one per vector and capability, named
-`THEME/VECTOR-ID[CAPABILITY]`, failing with the same explanation as `utf8cert check`. An item
-whose only differences are known from the baseline is an expected failure (xfail, strict): once
-the codec no longer shows them it is an XPASS(strict) failure, the baseline to update."""
+`THEME/VECTOR-ID[CAPABILITY]`, failing with the same explanation as `utf8cert check`, then one per
+capability, `coverage[CAPABILITY]`, failing when the capability is not certified (too few of its
+questions answered), as `utf8cert check` exits 1 then. An item whose only differences are known
+from the baseline is an expected failure (xfail, strict): once the codec no longer shows them it
+is an XPASS(strict) failure, the baseline to update.
+
+The items are collected as any plugin's are: a collector, `utf8cert`, beside the session's
+files, so that the counts, node ids (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), -k, --collect-only,
+--lf and naming one item on the command line behave as for any test. When the codec comes from
+the ini file alone, naming test files on the command line leaves the suite out."""
 
 from __future__ import annotations
 
-import os
-import shlex
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
-from utf8cert.harness.check.report import utf8cert_version
-from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
-from utf8cert.harness.codec.interface import Capability, Codec
-from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.plugin.suite import SUITE_NODE_ID, Suite, SuiteError, fatal_note, load_suite
+from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
+from utf8cert.harness.plugin.suite import Suite, SuiteError, load_suite
 from utf8cert.harness.vectors.model import Vector
 
 
@@ -29,6 +30,28 @@ class ConformanceFailure(Exception):
 
 class KnownDeviation(Exception):
     """An item's differences, all known from the baseline, explained (the item's xfail)."""
+
+
+class NotCertified(Exception):
+    """A capability answered too few of its questions, explained."""
+
+
+Result = TypeVar("Result")
+
+
+def stoppable(check: Callable[[Stop], Result]) -> Result:
+    """Return what `check` returns, run under a Stop that SIGINT, SIGTERM and SIGHUP set: they
+    stop it, even in a codec call that never returns, and end the session as a Ctrl-C does (its
+    summary and --junitxml written); a KeyboardInterrupt the codec raises itself is a crash of
+    the item alone."""
+    stop = Stop()
+    try:
+        with watching(stop):
+            result = check(stop)
+            stop.check()
+    except Interrupted:
+        raise KeyboardInterrupt(f"utf8cert: stopped by {stop.reason}") from None
+    return result
 
 
 class VectorItem(pytest.Item):
@@ -48,20 +71,10 @@ class VectorItem(pytest.Item):
 
     def runtest(self) -> None:
         """Raise ConformanceFailure when the codec fails the vector at the chosen level in a way
-        the baseline does not know, KnownDeviation when it deviates only as the baseline says.
-
-        SIGINT, SIGTERM and SIGHUP stop the item, even in a codec call that never returns, and
-        end the session as a Ctrl-C does (its summary and --junitxml written); a
-        KeyboardInterrupt the codec raises itself is a crash of this item alone."""
-        stop = Stop()
-        try:
-            with watching(stop):
-                found = self.suite.check(self.vector, self.capability, stop)
-                stop.check()
-        except Interrupted:
-            raise KeyboardInterrupt(f"utf8cert: stopped by {stop.reason}") from None
+        the baseline does not know, KnownDeviation when it deviates only as the baseline says
+        (a signal stops it: `stoppable`)."""
+        found = stoppable(lambda stop: self.suite.check(self.vector, self.capability, stop))
         failing = self.suite.failing(found)
-        self.user_properties.append(("differences", len(failing)))
         if failing:
             raise ConformanceFailure(self.suite.failure_text(failing))
         known = [d for d in found if d.key in self.suite.known]
@@ -80,115 +93,71 @@ class VectorItem(pytest.Item):
         return Path(origin.file), origin.line - 1, f"{self.vector.id} [{self.capability}]"
 
 
-class SuiteNode(pytest.Collector):
-    """The suite's collector: one VectorItem per vector and capability."""
+class CoverageItem(pytest.Item):
+    """Whether one capability is certified: enough of its questions, over every vector,
+    answered."""
 
-    def __init__(self, *, suite: Suite, **kw: Any):
+    def __init__(self, *, suite: Suite, capability: Capability, **kw: Any):
         super().__init__(**kw)
         self.suite = suite
+        self.capability = capability
+
+    def runtest(self) -> None:
+        """Raise NotCertified when the capability is not certified; the cases not checked in
+        this process (-k, xdist, --lf) are checked now (a signal stops it: `stoppable`)."""
+        coverage = stoppable(lambda stop: self.suite.coverage(self.capability, stop))
+        if not coverage.certified:
+            raise NotCertified(
+                f"{self.suite.codec.spec} is not certified for {self.capability}: "
+                f"{coverage.why_not_certified()} ({coverage.summary()})"
+            )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """Return why the capability is not certified (a traceback only for a bug elsewhere)."""
+        if isinstance(excinfo.value, NotCertified):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, None, str]:
+        """Return the item's title (it is written in no file)."""
+        return self.path, None, f"coverage [{self.capability}]"
+
+
+class SuiteNode(pytest.Collector):
+    """The suite's collector: one VectorItem per vector and capability, then one CoverageItem
+    per capability (of those named on the command line only, when some are)."""
+
+    def __init__(self, *, suite: Suite, named: Sequence[str] = (), **kw: Any):
+        super().__init__(**kw)
+        self.suite = suite
+        self.named = tuple(named)
+
+    def _wanted(self, name: str) -> bool:
+        """Return True when the item `name` is to be collected: no item was named, or it was
+        (a name without brackets names every capability: bom/bom-1 names bom/bom-1[decode])."""
+        return not self.named or any(
+            name == each or name.startswith(f"{each}[") for each in self.named
+        )
 
     def collect(self) -> list[pytest.Item]:
-        """Return the items, in vector order, named THEME/VECTOR-ID[CAPABILITY]."""
+        """Return the items, in vector order, named THEME/VECTOR-ID[CAPABILITY], then
+        coverage[CAPABILITY] in the usual order of capabilities."""
         themes = self.suite.themes()
-        return [
+        cases = self.suite.cases()
+        items: list[pytest.Item] = [
             VectorItem.from_parent(
-                self,
-                name=f"{themes[vector.id]}/{vector.id}[{capability}]",
-                suite=self.suite,
-                vector=vector,
-                capability=capability,
+                self, name=name, suite=self.suite, vector=vector, capability=capability
             )
-            for vector, capability in self.suite.cases()
+            for vector, capability in cases
+            if self._wanted(name := f"{themes[vector.id]}/{vector.id}[{capability}]")
         ]
-
-
-class SuitePlugin:
-    """The plugin object registered for `--utf8-codec`: adds the items and the header."""
-
-    def __init__(self, suite: Suite, reproduce: str) -> None:
-        self.suite = suite
-        self.reproduce = reproduce
-
-    @classmethod
-    def from_options(
-        cls,
-        spec: str,
-        *,
-        vectors: Sequence[str],
-        fail_on: str,
-        baseline: str | None,
-        profile: str | None,
-        isolate: bool,
-        timeout: float,
-        depth: str = "default",
-        memory_mb: int = DEFAULT_MEMORY_MB,
-    ) -> SuitePlugin:
-        """Return the plugin for the command-line options; pytest.UsageError (one line) if bad."""
-        try:
-            suite = load_suite(
-                spec,
-                vectors=vectors,
-                fail_on=fail_on,
-                baseline=baseline,
-                profile=profile,
-                isolate=isolate,
-                timeout=timeout,
-                depth=depth,
-                memory_mb=memory_mb,
-            )
-        except SuiteError as error:
-            raise pytest.UsageError(f"utf8cert: {error}") from None
-        words = ["pytest", "--utf8-codec", spec, "--utf8-fail-on", fail_on]
-        words += [word for path in vectors for word in ("--utf8-vectors", path)]
-        words += ["--utf8-baseline", baseline] if baseline else []
-        words += ["--utf8-profile", profile] if profile else []
-        words += ["--utf8-isolate", "--utf8-timeout", f"{timeout:g}"] if isolate else []
-        if memory_mb != DEFAULT_MEMORY_MB and (isolate or spec.startswith("cmd:")):
-            words += ["--utf8-memory", str(memory_mb)]
-        words += ["--utf8-depth", depth] if depth != "default" else []
-        if not isinstance(suite.codec, ProcessCodec):
-            suite.note = fatal_note(words)
-            suite.stderr = _uncaptured_stderr()
-        return cls(suite, shlex.join(words))
-
-    def pytest_report_header(self, config: pytest.Config) -> list[str]:
-        """Return the lines that say what is checked and how to run it again."""
-        suite = self.suite
-        capabilities = ", ".join(sorted(suite.codec.capabilities)) or "none"
-        return [
-            f"utf8cert {utf8cert_version()}: codec {suite.codec.spec} ({capabilities}), "
-            f"profile {suite.profile.name}, "
-            f"{len(suite.vectors)} vectors in {len(suite.vectors.files)} files, "
-            f"fail on {suite.fail_on}, {len(suite.known)} known deviations",
-            f"utf8cert reproduce: {self.reproduce}",
+        offered = {capability for _, capability in cases}
+        items += [
+            CoverageItem.from_parent(self, name=name, suite=self.suite, capability=capability)
+            for capability in CAPABILITIES
+            if capability in offered and self._wanted(name := f"coverage[{capability}]")
         ]
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_collection_modifyitems(
-        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-    ) -> None:
-        """Add the suite's items, before -k and -m deselect (hence tryfirst)."""
-        node = SuiteNode.from_parent(
-            session, name=SUITE_NODE_ID, nodeid=SUITE_NODE_ID, suite=self.suite
-        )
-        items.extend(node.collect())
-
-    def close(self) -> None:
-        """Release the codec under test, and the copy of stderr."""
-        self.suite.codec.close()
-        if self.suite.stderr is not None:
-            os.close(self.suite.stderr)
-            self.suite.stderr = None
-
-
-def _uncaptured_stderr() -> int | None:
-    """Return a copy of the file descriptor of stderr, taken while pytest does not capture it
-    (it captures nothing while plugins are configured), or None when there is none."""
-    stream = sys.__stderr__
-    try:
-        return os.dup(stream.fileno()) if stream is not None else None
-    except (OSError, ValueError):  # no file descriptor behind it
-        return None
+        return items
 
 
 def suite_function(
@@ -198,16 +167,27 @@ def suite_function(
     fail_on: str = "must",
     baseline: str | Path | None = None,
 ) -> Callable[..., None]:
-    """Return a test function parametrized over the suite's (vector, capability) cases."""
+    """Return a test function parametrized over the suite's (vector, capability) cases, then
+    over its capabilities (vector None: whether the capability is certified)."""
     try:
         suite = load_suite(codec, vectors=vectors, fail_on=fail_on, baseline=baseline)
     except SuiteError as error:
         raise pytest.UsageError(f"utf8cert: {error}") from None
-    cases = suite.cases()
+    cases: list[tuple[Vector | None, Capability]] = [*suite.cases()]
+    offered = {capability for _, capability in cases}
+    cases += [(None, capability) for capability in CAPABILITIES if capability in offered]
+    ids = [f"{v.id}-{c}" if v is not None else f"coverage-{c}" for v, c in cases]
 
-    @pytest.mark.parametrize(("vector", "capability"), cases, ids=[f"{v.id}-{c}" for v, c in cases])
-    def test_conformance(vector: Vector, capability: Capability) -> None:
-        """Return if the codec passes the vector on the capability; fail, explained, if not."""
+    @pytest.mark.parametrize(("vector", "capability"), cases, ids=ids)
+    def test_conformance(vector: Vector | None, capability: Capability) -> None:
+        """Return if the codec passes the vector on the capability, or (vector None) if the
+        capability is certified; fail, explained, if not."""
+        if vector is None:
+            coverage = suite.coverage(capability)
+            if not coverage.certified:
+                reason = f"{coverage.why_not_certified()} ({coverage.summary()})"
+                pytest.fail(f"not certified for {capability}: {reason}", pytrace=False)
+            return
         failing = suite.failing(suite.check(vector, capability))
         if failing:
             pytest.fail(suite.failure_text(failing), pytrace=False)

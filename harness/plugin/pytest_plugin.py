@@ -7,11 +7,14 @@
                              [--utf8-depth default|full]
 
 collects the conformance suite, from any directory, as one test item per vector and capability
-(`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), so -k (by theme or id), -x, --junitxml and -n (xdist)
-apply. Each option has an ini key of the same name with underscores (`utf8_codec = ...` in
-`[tool.pytest.ini_options]`), so that `pytest` alone certifies a project's codec; the command line
-wins over the ini file. This module imports only pytest: the suite itself
-(harness/plugin/suite.py, items.py) is imported when it is asked for.
+(`utf8cert::THEME/VECTOR-ID[CAPABILITY]`) and one per capability
+(`utf8cert::coverage[CAPABILITY]`, failing when it is not certified), so -k (by theme or id), -x,
+--lf, --collect-only, --junitxml, -n (xdist) and naming an item on the command line apply. Each
+option has an ini key of the same name with underscores (`utf8_codec = ...` in
+`[tool.pytest.ini_options]`), so that `pytest` alone certifies a project's codec (and `pytest
+tests/test_x.py` runs that file alone); the command line wins over the ini file. This module
+imports only pytest: the suite itself (harness/plugin/suite.py, items.py) is imported when it is
+asked for.
 """
 
 from __future__ import annotations
@@ -117,8 +120,9 @@ def pytest_configure(config: pytest.Config) -> None:
     spec = setting(config, CODEC)
     if not spec:
         return
-    from utf8cert.harness.plugin.items import SuitePlugin
+    from utf8cert.harness.plugin.session import SuitePlugin, take_suite_arguments
 
+    collected, named = take_suite_arguments(config)
     seconds = _number(config, TIMEOUT, DEFAULT_TIMEOUT, float)
     memory = _number(config, MEMORY, DEFAULT_MEMORY_MB, int)
     config.pluginmanager.register(
@@ -132,6 +136,8 @@ def pytest_configure(config: pytest.Config) -> None:
             timeout=seconds,
             depth=str(setting(config, DEPTH) or "default"),
             memory_mb=memory,
+            collected=collected,
+            named=named,
         ),
         PLUGIN_NAME,
     )

@@ -1,6 +1,7 @@
 """The conformance suite under pytest: the codec, vectors, baseline and profile loaded once
-(`load_suite`), the (vector, capability) cases, and the check and explanation of one case (the
-pytest items that run them: items.py). Imported by the plugin only when the suite is asked for."""
+(`load_suite`), the (vector, capability) cases, the check and explanation of one case, and the
+coverage of a capability over every case (the pytest items that run them: items.py). Imported by
+the plugin only when the suite is asked for."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from utf8cert.harness.check.baseline import Baseline, BaselineError, load_baseline
 from utf8cert.harness.check.breaker import Guard, Note
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.coverage import CapabilityCoverage, Coverage
 from utf8cert.harness.check.fatal import enabled_to_stderr
 from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.prefetch import prefetched
@@ -53,6 +55,12 @@ class Suite:
     stderr: int | None = None
     """For an in-process codec: where that goes, a copy of the file descriptor of stderr taken
     before pytest captured it (None: stderr)."""
+
+    counted: dict[tuple[str, Capability], CapabilityCoverage] = dataclasses.field(
+        default_factory=dict
+    )
+    """The questions of each case checked in this process, by how they ended (vector id,
+    capability): what the coverage of a capability is made of."""
 
     @cached_property
     def schedule(self) -> Schedule:
@@ -111,12 +119,32 @@ class Suite:
         plan = self.schedule.plan(vector)
         guard = Guard(Stop() if stop is None else stop, self.note)
         asking = prefetched(self.codec, vector, (capability,), plan, guard.stop)  # pipelined
+        counted = Coverage()  # kept only once the case is checked whole
         # In process, a codec that calls os._exit first leaves the note of the question.
         with enabled_to_stderr(self.stderr) if self.note is not None else nullcontext():
             found = check_vector(
-                asking, vector, (capability,), self.profile, plan=plan, guard=guard
+                counted.watch(asking),
+                vector,
+                (capability,),
+                self.profile,
+                counted,
+                plan=plan,
+                guard=guard,
             )
+        self.counted[vector.id, capability] = counted.of(capability)
         return [difference for difference in found if not difference.allowed_by]
+
+    def coverage(self, capability: Capability, stop: Stop | None = None) -> CapabilityCoverage:
+        """Return the questions of every case of `capability` by how they ended: those checked
+        in this process already, the others checked now (under -k, xdist or --lf an item runs
+        without the others); Interrupted when `stop` is told to stop."""
+        total = Coverage()
+        for vector, each in self.cases():
+            if each == capability:
+                if (vector.id, capability) not in self.counted:
+                    self.check(vector, capability, stop)
+                total.add(Coverage({capability: self.counted[vector.id, capability]}))
+        return total.of(capability)
 
 
 def load_suite(

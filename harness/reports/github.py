@@ -4,8 +4,11 @@ new behaviour, on the vector file and line of its simplest example.
     ::error file=vectors/ill-formed-overlong.yaml,line=12,title=utf8cert%3A ...::explanation
 
 A behaviour that fails the gate is an `error`; one below it a `warning` (should) or a `notice`
-(may). Values are escaped as the workflow-command format requires: `%`, CR and LF everywhere,
-and `:` and `,` in properties as well.
+(may). The run's verdict is carried as the exit status carries it: an `error` for each capability
+not certified (too few questions answered) and one for a run stopped before its end.
+
+Values are escaped as the workflow-command format requires: `%`, CR and LF everywhere, and `:`
+and `,` in properties as well.
 """
 
 from __future__ import annotations
@@ -64,6 +67,26 @@ def annotation(view: View, each: Group) -> str:
     return f"::{command} {','.join(properties)}::{message}"
 
 
+def verdict_errors(view: View) -> list[str]:
+    """Return an `error` for a run stopped before its end and one per capability not certified
+    ([] for a complete run whose capabilities are all certified)."""
+    report, codec = view.report, view.report.codec
+    errors = []
+    if report.incomplete:
+        title = f"utf8cert: INCOMPLETE run of {codec}"
+        errors.append((title, view.gate()))
+    if not report.subject:
+        for capability, coverage in report.coverage.ordered():
+            if capability in report.coverage.uncertified():
+                title = f"utf8cert: {codec} not certified for {capability}"
+                errors.append((title, f"{coverage.why_not_certified()}; {report.verdict()}"))
+    return [
+        f"::error title={escape_property(title)}::{escape_data(message)}"
+        for title, message in errors
+    ]
+
+
 def workflow_commands(view: View) -> list[str]:
-    """Return one workflow command per new behaviour ([] when there is none)."""
-    return [annotation(view, each) for each in view.groups]
+    """Return the verdict's errors (`verdict_errors`), then one workflow command per new
+    behaviour ([] when the run is complete, certified and finds nothing new)."""
+    return verdict_errors(view) + [annotation(view, each) for each in view.groups]

@@ -4,6 +4,12 @@ test case per vector and capability checked, in a test suite per vector file (th
 A case fails (`<failure>`, its type the level) when a difference at the gate's level is not in
 the baseline; a case whose only differences are known from the baseline is `<skipped>`; other
 differences (below the gate) are told in the case's `<system-out>`.
+
+The document carries the run's verdict as the exit status does: a suite `utf8cert.coverage` holds a
+case per capability checked, failing when the capability is not certified (too few questions
+answered), and a run stopped before its end (a signal, --deadline) has a suite `utf8cert.run`
+whose one case, `complete`, fails with why it stopped. The layout is the xunit2 family's, pytest's
+default (junit-10.xsd): no file or line on a case, no skipped count on the root.
 """
 
 from __future__ import annotations
@@ -44,8 +50,6 @@ def _case(
     """Return the <testcase> of one vector on one capability."""
     name, classname = f"{vector.id}[{capability}]", f"{SUITE_PREFIX}.{theme}"
     case = ElementTree.Element("testcase", name=name, classname=classname)
-    case.set("file", vector.origin.file)
-    case.set("line", str(vector.origin.line))
     failing_keys = {d.key for d in view.failing}
     failing = [d for d in found if d.key in failing_keys]
     known = [d for d in found if d.key in view.known]
@@ -63,6 +67,52 @@ def _case(
     return case
 
 
+def _coverage_cases(view: View) -> list[ElementTree.Element]:
+    """Return a <testcase> per capability checked, failing when it is not certified ([] for a
+    check of one input, whose verdict needs no coverage)."""
+    report = view.report
+    if report.subject:
+        return []
+    uncertified = report.coverage.uncertified()
+    cases = []
+    for capability, coverage in report.coverage.ordered():
+        if not coverage.offered:
+            continue
+        case = ElementTree.Element(
+            "testcase", name=f"coverage[{capability}]", classname=f"{SUITE_PREFIX}.coverage"
+        )
+        if capability in uncertified:
+            why = coverage.why_not_certified()
+            failure = ElementTree.SubElement(
+                case, "failure", message=f"not certified for {capability}: {why}"
+            )
+            failure.set("type", "not certified")
+            failure.text = _clean(f"not certified for {capability} ({why}): {view.gate()}")
+        cases.append(case)
+    return cases
+
+
+def _incomplete_case(view: View) -> ElementTree.Element:
+    """Return the <testcase> `complete`, failing with why the run stopped before its end."""
+    case = ElementTree.Element("testcase", name="complete", classname=f"{SUITE_PREFIX}.run")
+    stopped = view.report.incomplete
+    failure = ElementTree.SubElement(case, "failure", message=_clean(f"INCOMPLETE: {stopped}"))
+    failure.set("type", "incomplete")
+    failure.text = _clean(view.gate())
+    return case
+
+
+def _suite(root: ElementTree.Element, name: str, cases: list[ElementTree.Element]) -> None:
+    """Append a <testsuite> of `cases` to `root`, its counts set."""
+    suite = ElementTree.SubElement(root, "testsuite", name=name)
+    suite.extend(cases)
+    failures = sum(case.find("failure") is not None for case in cases)
+    skipped = sum(case.find("skipped") is not None for case in cases)
+    for key, number in (("tests", len(cases)), ("failures", failures), ("errors", 0)):
+        suite.set(key, str(number))
+    suite.set("skipped", str(skipped))
+
+
 def report_junit(view: View) -> str:
     """Return the JUnit XML document: a <testsuites> of one <testsuite> per vector file, each
     with a <testcase> per vector and capability checked."""
@@ -71,25 +121,21 @@ def report_junit(view: View) -> str:
     for difference in report.differences:
         by_case.setdefault((difference.vector, difference.capability), []).append(difference)
     root = ElementTree.Element("testsuites", name=_clean(f"utf8cert {report.codec}"))
-    totals = {"tests": 0, "failures": 0, "skipped": 0}
+    timestamp = report.date.replace(" UTC", "").replace(" ", "T") + ":00"
     for file in report.vectors.files:
-        suite = ElementTree.SubElement(root, "testsuite", name=f"{SUITE_PREFIX}.{file.theme}")
-        counts = {"tests": 0, "failures": 0, "skipped": 0}
-        for vector in file.vectors:
-            for capability in capabilities_for(vector, report.capabilities):
-                found = by_case.get((vector.id, capability), [])
-                case = _case(view, file.theme, vector, capability, found)
-                suite.append(case)
-                counts["tests"] += 1
-                counts["failures"] += case.find("failure") is not None
-                counts["skipped"] += case.find("skipped") is not None
-        for name, number in counts.items():
-            suite.set(name, str(number))
-            totals[name] += number
-        suite.set("errors", "0")
-        suite.set("timestamp", report.date.replace(" UTC", "").replace(" ", "T") + ":00")
-    for name, number in totals.items():
-        root.set(name, str(number))
-    root.set("errors", "0")
+        cases = [
+            _case(view, file.theme, vector, capability, by_case.get((vector.id, capability), []))
+            for vector in file.vectors
+            for capability in capabilities_for(vector, report.capabilities)
+        ]
+        _suite(root, f"{SUITE_PREFIX}.{file.theme}", cases)
+    if coverage := _coverage_cases(view):
+        _suite(root, f"{SUITE_PREFIX}.coverage", coverage)
+    if report.incomplete:
+        _suite(root, f"{SUITE_PREFIX}.run", [_incomplete_case(view)])
+    for suite in root:
+        suite.set("timestamp", timestamp)
+    for key in ("tests", "failures", "errors"):
+        root.set(key, str(sum(int(suite.get(key, "0")) for suite in root)))
     ElementTree.indent(root, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, "unicode") + "\n"

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import xmlschema
 from hostile_codecs import MARK, c0_vectors
 from leftovers import survivors, tagged_environment
 
@@ -27,6 +28,8 @@ TESTS = Path(__file__).resolve().parents[1]
 NO_CACHE = ("-p", "no:cacheprovider", "-p", "no:randomly")
 TIMEOUT = 300
 CHOSEN = ("sec-1", "sec-10", "sec-11")
+JUNIT_10 = xmlschema.XMLSchema(str(TESTS / "reports" / "junit-10.xsd"))
+"""The published schema of pytest's default JUnit family, xunit2 (its header says where from)."""
 """The vectors the items are chosen from (-k): sec-1 holds C0, the others do not."""
 
 
@@ -166,7 +169,14 @@ def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
     assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
     assert f"utf8cert: stopped by {number.name}" in out
     assert "INTERNALERROR" not in out + err
-    ElementTree.parse(report)  # written, and whole
+    # Written, whole, valid, and marked incomplete.
+    JUNIT_10.validate(str(report))
+    marks = [
+        prop.get("value")
+        for prop in ElementTree.parse(report).getroot().iter("property")
+        if prop.get("name") == "utf8cert"
+    ]
+    assert marks == [f"INCOMPLETE: stopped by {number.name}"]
     assert survivors(tag) == []
 
 

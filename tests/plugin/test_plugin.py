@@ -40,8 +40,9 @@ def builtin_vectors_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def items_for_cpython() -> int:
     """Return how many items CPython's codec gets: decode, replace and incremental for each
-    decoding vector, encode for each encoding vector (it has no validator)."""
-    return sum(1 if isinstance(vector, EncodeVector) else 3 for vector in builtin())
+    decoding vector, encode for each encoding vector (it has no validator), and the coverage
+    of each of those four capabilities."""
+    return sum(1 if isinstance(vector, EncodeVector) else 3 for vector in builtin()) + 4
 
 
 def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_capability(
@@ -53,7 +54,10 @@ def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_ca
     assert {
         "utf8cert::security/sec-10[decode]",
         "utf8cert::security/sec-10[incremental]",
+        "utf8cert::coverage[encode]",
     } <= set(items)
+    # pytest counts what it lists, and what would run.
+    result.stdout.fnmatch_lines([f"{items_for_cpython()} tests collected in *"])
 
 
 def test_cpython_passes_every_item_and_the_header_says_how_to_reproduce(
@@ -144,7 +148,8 @@ def test_a_bad_spec_is_a_usage_error_in_one_line(pytester: pytest.Pytester) -> N
 def test_fail_on_chooses_the_level_that_fails_an_item(pytester: pytest.Pytester) -> None:
     # One U+FFFD per byte of a maximal subpart is recommended practice only (Unicode §3.9).
     arguments = ("--utf8-codec", "broken_codecs:OneFffdPerByte", "-k", "replace", *NO_CACHE)
-    pytester.runpytest(*arguments).assert_outcomes(failed=0, passed=len(decoding_ids()))
+    # Every decoding vector on replace, and the coverage of replace.
+    pytester.runpytest(*arguments).assert_outcomes(failed=0, passed=len(decoding_ids()) + 1)
     result = pytester.runpytest(*arguments, "--utf8-fail-on", "should")
     assert result.parseoutcomes()["failed"] > 0
     result.stdout.fnmatch_lines(["* should: wrong U+FFFD count"])

@@ -18,7 +18,11 @@ from utf8cert.harness.reports.json_report import FORMAT, schema
 from utf8cert.harness.vectors.model import EncodeVector
 
 HERE = Path(__file__).parent
-JUNIT_SCHEMA = xmlschema.XMLSchema(str(HERE / "junit.xsd"))
+JUNIT_SCHEMA = xmlschema.XMLSchema(str(HERE / "junit-10.xsd"))
+"""The published schema of the xunit2 family, pytest's default (its header says where from)."""
+NODE_PROGRAM = "cmd:node examples/node/textdecoder.js"
+"""Node's TextEncoder cannot carry a lone surrogate: its encode is not certified (declines too
+many questions), while nothing else fails."""
 
 RUNS = {
     "conformant": ("codec:utf-8",),
@@ -85,7 +89,11 @@ def test_junit_xml_is_valid_with_a_case_per_vector_and_capability(tmp_path: Path
     cases = list(root.iter("testcase"))
     # CPython's codec: decode, replace and incremental per decoding vector, encode per encoding.
     due = sum(1 if isinstance(vector, EncodeVector) else 3 for vector in builtin())
-    assert len(cases) == due == int(root.get("tests", "0"))
+    coverage = [case for case in cases if case.get("classname") == "utf8cert.coverage"]
+    assert [case.get("name") for case in coverage] == [
+        f"coverage[{capability}]" for capability in ("decode", "replace", "encode", "incremental")
+    ]
+    assert len(cases) == due + 4 == int(root.get("tests", "0"))
     by_name = {case.get("name"): case for case in cases}
     failure = by_name["sec-10[decode]"].find("failure")
     assert failure is not None and failure.get("type") == "must"
@@ -101,11 +109,54 @@ def test_junit_xml_skips_known_deviations_and_tells_lesser_ones(tmp_path: Path) 
     baseline = tmp_path / "baseline.json"
     check("codec:utf-8:surrogatepass", "--write-baseline", str(baseline))
     root = junit_of("codec:utf-8:surrogatepass", "--baseline", str(baseline), tmp_path=tmp_path)
-    assert root.get("failures") == "0" and int(root.get("skipped", "0")) > 0
+    skipped = [case for case in root.iter("testcase") if case.find("skipped") is not None]
+    assert root.get("failures") == "0" and skipped
     # One U+FFFD per byte is `should`: below the default gate, told but not failed.
     root = junit_of("broken_codecs:OneFffdPerByte", tmp_path=tmp_path)
     told = [case for case in root.iter("testcase") if case.find("system-out") is not None]
     assert told and root.get("failures") == "0"
+
+
+def test_a_capability_not_certified_fails_in_junit_and_github_as_in_the_exit_status(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "junit.xml"
+    run = check(NODE_PROGRAM, "--junit-xml", str(path), "--github", "--quiet")
+    assert run.status == 1 and "not certified for encode" in run.out
+    JUNIT_SCHEMA.validate(str(path))
+    root = ElementTree.parse(path).getroot()
+    failed = [case for case in root.iter("testcase") if case.find("failure") is not None]
+    assert [(case.get("classname"), case.get("name")) for case in failed] == [
+        ("utf8cert.coverage", "coverage[encode]")
+    ]
+    assert root.get("failures") == "1"
+    errors = [line for line in run.out.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "not certified for encode" in unescape(errors[0])
+
+
+def test_an_incomplete_run_is_marked_in_every_format(tmp_path: Path) -> None:
+    files = {name: tmp_path / name for name in ("j.xml", "r.json", "r.md", "r.html")}
+    # The codec hangs at the first vector holding a C0 byte, and the deadline stops the run.
+    run = check(
+        "hostile_codecs:HangOnC0", "--isolate", "--timeout", "120", "--deadline", "3", "--github",
+        "--junit-xml", str(files["j.xml"]), "--json", str(files["r.json"]),
+        "--markdown", str(files["r.md"]), "--html", str(files["r.html"]),
+    )  # fmt: skip
+    assert run.status == 3 and "INCOMPLETE" in run.out
+    JUNIT_SCHEMA.validate(str(files["j.xml"]))
+    root = ElementTree.parse(files["j.xml"]).getroot()
+    (complete,) = [
+        case for case in root.iter("testcase") if case.get("classname") == "utf8cert.run"
+    ]
+    failure = complete.find("failure")
+    assert failure is not None and failure.get("type") == "incomplete"
+    assert "stopped by the deadline of 3 s" in (failure.get("message") or "")
+    errors = [line for line in run.out.splitlines() if line.startswith("::error")]
+    assert any("INCOMPLETE" in unescape(line) for line in errors)
+    document = json.loads(files["r.json"].read_text(encoding="utf-8"))
+    assert document["complete"] is False and document["summary"]["passed"] is False
+    for name in ("r.md", "r.html"):
+        assert "INCOMPLETE" in files[name].read_text(encoding="utf-8")
 
 
 def test_the_junit_schema_bites() -> None:

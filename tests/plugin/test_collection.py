@@ -1,0 +1,137 @@
+"""The suite collected as any plugin's tests are: counts, node ids, -k, --collect-only, --lf,
+naming one item, an ini-only codec beside named test files; and the same verdict as the CLI's
+for a capability not certified (node's TextDecoder/TextEncoder, a real runtime), in the exit
+status, the failing items, JUnit (valid against the published xunit2 schema) and GitHub."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+import pytest
+import xmlschema
+
+from utf8cert.harness.cli.main import main
+from utf8cert.harness.plugin import suite as pytest_suite
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import VectorSet
+
+pytest_plugins = ["pytester"]
+
+TESTS = Path(__file__).resolve().parents[1]
+NODE_PROGRAM = f"cmd:node {TESTS.parent / 'examples' / 'node' / 'textdecoder.js'}"
+JUNIT_10 = xmlschema.XMLSchema(str(TESTS / "reports" / "junit-10.xsd"))
+"""The published schema of pytest's default JUnit family, xunit2 (its header says where from)."""
+NO_CACHE = ("-p", "no:cacheprovider")
+node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+@cache
+def builtin() -> VectorSet:
+    return load_vectors()
+
+
+def cached_load(paths: Sequence[str | Path] = (), *, builtin_files: bool = True) -> VectorSet:
+    return builtin() if not paths else load_vectors(paths)
+
+
+@pytest.fixture(autouse=True)
+def builtin_vectors_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parse the built-in vector files once for every in-process pytest run of this module."""
+    monkeypatch.setattr(pytest_suite, "load_vectors", cached_load)
+
+
+def listed(result: pytest.RunResult) -> list[str]:
+    """Return the node ids `--collect-only -q` lists."""
+    return [line for line in result.outlines if line.startswith("utf8cert::")]
+
+
+def test_k_and_collect_only_count_the_items_that_run(pytester: pytest.Pytester) -> None:
+    arguments = ("--utf8-codec", "codec:utf-8", "-k", "sec-1", *NO_CACHE)
+    shown = listed(pytester.runpytest(*arguments, "--collect-only", "-q"))
+    assert shown and all("sec-1" in nodeid for nodeid in shown)
+    result = pytester.runpytest(*arguments)
+    result.assert_outcomes(passed=len(shown))
+    everything = len(listed(pytester.runpytest("--utf8-codec", "codec:utf-8", "--co", "-q")))
+    result.stdout.fnmatch_lines(
+        [f"collected {everything} items / {everything - len(shown)} deselected / "
+         f"{len(shown)} selected"]
+    )  # fmt: skip
+
+
+def test_an_item_named_on_the_command_line_runs_alone(pytester: pytest.Pytester) -> None:
+    one = pytester.runpytest(
+        "--utf8-codec", "codec:utf-8", "utf8cert::security/sec-1[decode]", "-v", *NO_CACHE
+    )
+    one.assert_outcomes(passed=1)
+    one.stdout.fnmatch_lines(["utf8cert::security/sec-1[[]decode[]] PASSED*"])
+    # Without a capability: the vector on each of CPython's decoding capabilities.
+    every = pytester.runpytest("--utf8-codec", "codec:utf-8", "utf8cert::security/sec-1", *NO_CACHE)
+    every.assert_outcomes(passed=3)
+
+
+def test_with_the_codec_in_the_ini_file_a_named_test_file_runs_alone(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyprojecttoml('[tool.pytest.ini_options]\nutf8_codec = "codec:utf-8"\n')
+    pytester.makepyfile(test_x="def test_y():\n    pass\n")
+    pytester.runpytest("test_x.py::test_y", *NO_CACHE).assert_outcomes(passed=1)
+    # With no path, the suite is collected beside the project's tests.
+    result = pytester.runpytest("-k", "test_y or sec-1", "-v", *NO_CACHE)
+    result.stdout.fnmatch_lines(["test_x.py::test_y PASSED*"])
+    result.stdout.fnmatch_lines(["utf8cert::security/sec-1[[]decode[]] PASSED*"])
+
+
+def test_lf_reruns_the_failing_items_alone(pytester: pytest.Pytester) -> None:
+    arguments = ("--utf8-codec", "codec:utf-8:surrogatepass", "-k", "sec-1")
+    first = pytester.runpytest(*arguments).parseoutcomes()
+    assert first["failed"] > 0 and first["passed"] > 0
+    again = pytester.runpytest(*arguments, "--lf")
+    again.assert_outcomes(failed=first["failed"])
+    again.stdout.fnmatch_lines([f"run-last-failure: rerun previous {first['failed']} failure*"])
+
+
+def cli(*arguments: str) -> tuple[int, str]:
+    """Return the exit status and standard output of `utf8cert check ARGUMENTS`."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        status = main(["check", *arguments])
+    return status, out.getvalue()
+
+
+@node
+def test_a_capability_not_certified_fails_alike_in_the_cli_its_reports_and_pytest(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    cli_junit, pytest_junit = tmp_path / "cli.xml", tmp_path / "pytest.xml"
+    status, out = cli(NODE_PROGRAM, "--junit-xml", str(cli_junit), "--github", "--quiet")
+    result = pytester.runpytest("--utf8-codec", NODE_PROGRAM, f"--junitxml={pytest_junit}")
+    # The encoder cannot carry a lone surrogate: encode is not certified, and that alone fails.
+    assert status == 1 and "not certified for encode" in out
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert result.parseoutcomes()["failed"] == 1
+    result.stdout.fnmatch_lines(["FAILED utf8cert::coverage[[]encode[]]*"])
+    errors = [line for line in out.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and "not certified for encode" in errors[0]
+    for junit in (cli_junit, pytest_junit):
+        JUNIT_10.validate(str(junit))
+        root = ElementTree.parse(junit).getroot()
+        failed = [case for case in root.iter("testcase") if case.find("failure") is not None]
+        assert [case.get("name") for case in failed] == ["coverage[encode]"], junit.name
+        assert "not certified for encode" in ElementTree.tostring(failed[0], "unicode")
+
+
+@node
+def test_the_coverage_item_judges_every_vector_when_it_runs_without_them(
+    pytester: pytest.Pytester,
+) -> None:
+    # -k selects the coverage items alone: each checks its capability's vectors itself.
+    result = pytester.runpytest("--utf8-codec", NODE_PROGRAM, "-k", "coverage", *NO_CACHE)
+    outcomes = result.parseoutcomes()  # one item per capability the program offers
+    assert outcomes["failed"] == 1 and outcomes["passed"] >= 3
+    result.stdout.fnmatch_lines(["*is not certified for encode: 94.5% of its questions answered*"])
