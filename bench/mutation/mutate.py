@@ -140,8 +140,9 @@ def apply(tree: ast.Module, site: Site, source: str) -> str:
         new = node.value + site.choice
         old_text, node.value = before, new
         return f"{old_text} -> 0x{new:02X}" if old_text.startswith("0x") else f"{old_text} -> {new}"
-    if site.kind == "not removed":
-        return f"`{before}` -> `{ast.unparse(node).removeprefix('not ')}`"
+    if isinstance(node, ast.UnaryOp):
+        after = ast.get_source_segment(source, node.operand) or ast.unparse(node.operand)
+        return f"`{before}` -> `{after}`"
     return f"`{before.splitlines()[0]}` deleted"
 
 
