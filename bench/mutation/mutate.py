@@ -16,7 +16,6 @@ gives the same mutants under the same ids; one whose text is the original's is d
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -120,9 +119,9 @@ def sites(node: ast.AST, rank: int) -> list[Site]:
     return found
 
 
-def apply(tree: ast.Module, site: Site, source: str) -> str:
-    """Return a description of the change `site` makes to `tree` (changed in place)."""
-    node = list(walk(tree))[site.rank]
+def apply(node: ast.AST, site: Site, source: str) -> str:
+    """Return a description of the change `site` makes to `node` (changed in place, except
+    for a removal, which `mutate_node` makes)."""
     before = ast.get_source_segment(source, node) or ast.unparse(node)
     if isinstance(node, ast.Compare):
         old = node.ops[site.choice]
@@ -146,39 +145,26 @@ def apply(tree: ast.Module, site: Site, source: str) -> str:
     return f"`{before.splitlines()[0]}` deleted"
 
 
-def mutate_node(tree: ast.Module, site: Site, source: str) -> tuple[ast.Module, str]:
-    """Return a changed copy of `tree` and the description of the change."""
-    tree = copy.deepcopy(tree)
-    description = apply(tree, site, source)
-    if site.kind == "not removed":
-        tree = NotRemover(site.rank).visit(tree)
+def mutate_node(source: str, site: Site) -> tuple[ast.Module, str]:
+    """Return the tree of `source` with the change `site` made, and its description."""
+    tree = ast.parse(source)  # a fresh tree per mutant: cheaper than a deep copy
+    node = list(walk(tree))[site.rank]
+    description = apply(node, site, source)
+    if isinstance(node, ast.UnaryOp) and site.kind == "not removed":
+        tree = Replacer(node, node.operand).visit(tree)
     elif site.kind == "statement deleted":
-        tree = StatementDeleter(site.rank).visit(tree)
+        tree = Replacer(node, ast.copy_location(ast.Pass(), node)).visit(tree)
     return ast.fix_missing_locations(tree), description
 
 
-class _ByRank(ast.NodeTransformer):
-    """Replaces the node of a given rank in `walk` order."""
+class Replacer(ast.NodeTransformer):
+    """Puts `replacement` where `target` stands in a tree."""
 
-    def __init__(self, rank: int) -> None:
-        self.target: ast.AST | None = None
-        self.rank = rank
+    def __init__(self, target: ast.AST, replacement: ast.AST) -> None:
+        self.target, self.replacement = target, replacement
 
-    def visit_Module(self, node: ast.Module) -> ast.AST:
-        self.target = list(walk(node))[self.rank]
-        return self.generic_visit(node)
-
-
-class NotRemover(_ByRank):
-    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
-        return node.operand if node is self.target else self.generic_visit(node)
-
-
-class StatementDeleter(_ByRank):
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        if node is self.target:
-            return ast.copy_location(ast.Pass(), node)
-        return super().generic_visit(node)
+        return self.replacement if node is self.target else super().generic_visit(node)
 
 
 def mutants(source: str) -> list[Mutant]:
@@ -189,7 +175,7 @@ def mutants(source: str) -> list[Mutant]:
     found: list[Mutant] = []
     for rank, node in enumerate(walk(tree)):
         for site in sites(node, rank):
-            changed, description = mutate_node(tree, site, source)
+            changed, description = mutate_node(source, site)
             text = ast.unparse(changed)
             if text == original:
                 continue
