@@ -93,7 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         wanted = set(arguments.only.split(","))
         unknown = wanted - {m.id for m in found}
         if unknown:
-            raise SystemExit(f"bench/mutants.py: no mutant {', '.join(sorted(unknown))}")
+            print(f"bench/mutants.py: no mutant {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
         found = [m for m in found if m.id in wanted]
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)

@@ -84,6 +84,13 @@ def test_the_recorded_results_are_of_todays_subject() -> None:
     assert {r["level"] for r in records} <= {*LEVELS, "equivalent", "survived"}
 
 
+def test_an_unknown_mutant_is_a_one_line_error() -> None:
+    command = [sys.executable, str(ROOT / "bench" / "mutants.py"), "--only", "m001,m999"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "bench/mutants.py: no mutant m999\n"
+
+
 @pytest.mark.slow
 def test_the_subject_codec_is_conformant_at_every_level() -> None:
     command = [sys.executable, "-m", "utf8cert.harness", "check"]
