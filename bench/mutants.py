@@ -1,0 +1,120 @@
+"""Mutation analysis: how many single-point defects of a hand-written codec the check misses.
+
+    python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE]
+
+Makes every single-point mutant of bench/mutation/subject.py (a clean, independent, conformant
+codec with all five capabilities; mutation/mutate.py lists the kinds of change), has
+`utf8cert check --fail-on may` judge each in a child process with a time limit
+(mutation/trial.py), and compares each survivor with the original codec on every short input,
+every code point and a Hypothesis campaign (mutation/equivalence.py) to tell the equivalent
+mutants from the defects the suite misses. Prints a markdown table: mutants, equivalents,
+killed at each level, and the survivors that are not equivalent, each with the shortest input
+that shows it. `--json` writes every mutant's verdict (bench/mutation/results.json is the one
+tests/bench/test_mutation.py samples from). Exit 0, or 2 on a bad option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
+    sys.path.insert(0, str(ROOT))
+
+from bench.mutation.mutate import Mutant, mutants  # noqa: E402
+from bench.mutation.trial import LEVELS, Verdict, equivalence, judge  # noqa: E402
+
+SUBJECT = ROOT / "bench" / "mutation" / "subject.py"
+
+
+def table(found: Sequence[Mutant], verdicts: dict[str, Verdict]) -> str:
+    """Return the markdown result table and the list of non-equivalent survivors."""
+    levels = Counter(v.level for v in verdicts.values())
+    hung = sum(v.how.startswith("timeout") for v in verdicts.values())
+    unloadable = sum(v.how.startswith("does not load") for v in verdicts.values())
+    equivalent = levels["equivalent"]
+    killed = sum(levels[level] for level in LEVELS)
+    score = killed / max(1, len(found) - equivalent)
+    lines = [
+        "| mutants | equivalent | killed at must | at should | at may | survivors | score |",
+        "|--:|--:|--:|--:|--:|--:|--:|",
+        f"| {len(found)} | {equivalent} | {levels['must']} ({hung} hang, {unloadable} do not"
+        f" load) | {levels['should']} | {levels['may']} | {levels['survived']} | {score:.1%} |",
+        "",
+        "| kind | mutants | equivalent | must | should | may | survivors |",
+        "|---|--:|--:|--:|--:|--:|--:|",
+    ]
+    for kind in sorted({m.kind for m in found}):
+        of_kind = Counter(verdicts[m.id].level for m in found if m.kind == kind)
+        counts = [of_kind[k] for k in ("equivalent", *LEVELS, "survived")]
+        lines.append(f"| {kind} | {sum(of_kind.values())} | " + " | ".join(map(str, counts)) + " |")
+    survivors = [m for m in found if verdicts[m.id].level == "survived"]
+    if survivors:
+        lines += ["", "| mutant | line | change | shortest input | original | mutant |"]
+        lines.append("|---|--:|---|---|---|---|")
+    for mutant in survivors:
+        verdict = verdicts[mutant.id]
+        change = mutant.description.replace("|", "\\|")
+        shown = verdict.difference or {"capability": verdict.how, "input": "", "original": ""}
+        lines.append(
+            f"| {mutant.id} | {mutant.line} | {change} "
+            f"| {shown['capability']}: `{shown['input']}` | {shown['original']} "
+            f"| {shown.get('mutant', '')} |"
+        )
+    return "\n".join(lines)
+
+
+def options(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Return the parsed command line."""
+    parser = argparse.ArgumentParser(prog="bench/mutants.py", description=__doc__.splitlines()[0])
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="mutants checked at once")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a check may take")
+    parser.add_argument("--only", default="", help="comma-separated mutant ids (default: all)")
+    parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
+    arguments = parser.parse_args(argv)
+    if arguments.jobs < 1 or arguments.timeout <= 0:
+        parser.error("--jobs and --timeout must be positive")
+    return arguments
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the result table of the mutation analysis; return 0."""
+    arguments = options(argv)
+    found = mutants(SUBJECT.read_text(encoding="utf-8"))
+    if arguments.only:
+        wanted = set(arguments.only.split(","))
+        unknown = wanted - {m.id for m in found}
+        if unknown:
+            print(f"bench/mutants.py: no mutant {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        found = [m for m in found if m.id in wanted]
+    with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
+        directory = Path(scratch)
+        with ThreadPoolExecutor(arguments.jobs) as pool:
+            judged = pool.map(lambda m: judge(m, directory, arguments.timeout), found)
+            verdicts: dict[str, Verdict] = {}
+            for mutant, verdict in zip(found, judged, strict=True):  # in order, as they finish
+                verdicts[mutant.id] = verdict
+                print(f"{mutant.id} {verdict.level:8} {mutant.description}", file=sys.stderr)
+            survivors = [m for m in found if verdicts[m.id].level == "survived"]
+            compared = pool.map(lambda m: equivalence(SUBJECT, m, directory, 600.0), survivors)
+            verdicts.update(zip([m.id for m in survivors], compared, strict=True))
+    print(table(found, verdicts))
+    if arguments.json:
+        records = [{**asdict(m), **asdict(verdicts[m.id])} for m in found]
+        for record in records:
+            del record["source"]
+        Path(arguments.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Returns how utf8cert's check judges one mutant: killed at must, should or may, or survived.
+
+Each mutant is written as a module of its own into a scratch directory and checked by
+`utf8cert check MODULE:Subject --fail-on may --quiet --json -` in a child process, with a time
+limit and a memory limit (a mutant can loop forever or grow a list without end). The verdict is
+the most binding level among the behaviours the report finds. A mutant the check never gets an
+answer from is killed at must too, for the reason given: a hang (the time limit), or a module
+that does not load (utf8cert's exit 2). Survivors are then compared with the original codec in
+another child (equivalence.py), which says whether they are equivalent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.mutation.mutate import Mutant
+
+LEVELS = ("must", "should", "may")
+MEMORY = 2 << 30
+"""Bytes a child may map: far above a check's needs, far below what would hurt the machine."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What became of one mutant: `level` is must/should/may (killed) or "survived"; `how` the
+    first behaviour found, "timeout", "does not load", or for a survivor its equivalence."""
+
+    level: str
+    how: str
+    difference: dict[str, str] | None = None
+
+
+def limit_memory() -> None:
+    """Cap the child's address space (run in the child before exec)."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def child_env(directory: Path) -> dict[str, str]:
+    """Return the environment of a child: the scratch directory first on the import path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(directory), env.get("PYTHONPATH", "")]).rstrip(":")
+    return env
+
+
+def write(mutant: Mutant, directory: Path) -> Path:
+    """Return the path of `mutant` written as a module into `directory`."""
+    path = directory / f"subject_{mutant.id}.py"
+    path.write_text(mutant.source, encoding="utf-8")
+    return path
+
+
+def judge(mutant: Mutant, directory: Path, timeout: float) -> Verdict:
+    """Return utf8cert's verdict on `mutant` (killed at a level, or "survived")."""
+    path = write(mutant, directory)
+    command = [sys.executable, "-m", "utf8cert.harness", "check", f"{path.stem}:Subject"]
+    command += ["--fail-on", "may", "--quiet", "--json", "-"]
+    try:
+        done = subprocess.run(
+            command, cwd=directory, env=child_env(directory), capture_output=True, text=True,
+            timeout=timeout, preexec_fn=limit_memory,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return Verdict("must", f"timeout ({timeout:g} s)")
+    if done.returncode == 2 or not done.stdout.strip():
+        line = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return Verdict("must", f"does not load: {line[:100]}")
+    report = json.loads(done.stdout)
+    behaviours = [b for b in report["behaviours"] if b["level"] in LEVELS]
+    if not behaviours:
+        if done.returncode == 0:
+            return Verdict("survived", "")
+        return Verdict("must", f"not certified: {report['summary']['gate'][:100]}")
+    worst = min(behaviours, key=lambda b: LEVELS.index(b["level"]))
+    return Verdict(worst["level"], f"{worst['id']}")
+
+
+def equivalence(original: Path, mutant: Mutant, directory: Path, timeout: float) -> Verdict:
+    """Return the survivor `mutant`'s verdict: "equivalent", or its shortest difference."""
+    path = write(mutant, directory)
+    command = [sys.executable, str(Path(__file__).with_name("equivalence.py"))]
+    command += [str(original), str(path)]
+    try:
+        done = subprocess.run(
+            command, cwd=directory, capture_output=True, text=True, timeout=timeout,
+            preexec_fn=limit_memory,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return Verdict("survived", "hangs on an input the check never feeds")
+    if done.returncode != 0:
+        line = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return Verdict("survived", f"comparison failed: {line[:100]}")
+    difference = json.loads(done.stdout)
+    if difference is None:
+        return Verdict("equivalent", "no input found that tells it from the original")
+    return Verdict("survived", "differs", difference)

@@ -1,0 +1,132 @@
+"""The mutation analysis of bench/mutants.py: its mutator, its subject codec, and its score.
+
+The fast tests hold the mutator to the mutants it says it makes, in a fixed order, and hold
+bench/mutation/results.json (the measured verdicts docs/mutation.md reports) to the mutants the
+subject codec gives today. The slow ones rerun the measure: the subject is conformant, a fixed
+sample of killed mutants is still killed at the level recorded (so the score cannot fall
+unnoticed when vectors or judgements change), and the equivalence check still tells a recorded
+survivor from an equivalent mutant.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.mutation.mutate import mutants  # noqa: E402
+from bench.mutation.trial import LEVELS, equivalence, judge  # noqa: E402
+
+SUBJECT = ROOT / "bench" / "mutation" / "subject.py"
+RESULTS = ROOT / "bench" / "mutation" / "results.json"
+SAMPLE = 20
+SEED = 20  # issue 20: a fixed sample, the same every run
+
+SNIPPET = '''def f(x):
+    """Doc."""
+    if not x < 0x80:
+        return x | 1
+    return 0
+'''
+
+
+def recorded() -> list[dict[str, Any]]:
+    """Return the verdicts bench/mutants.py measured, one record per mutant."""
+    records: list[dict[str, Any]] = json.loads(RESULTS.read_text(encoding="utf-8"))
+    return records
+
+
+def test_the_mutator_makes_one_change_per_site_in_source_order() -> None:
+    found = mutants(SNIPPET)
+    assert [(m.id, m.kind, m.line, m.description) for m in found] == [
+        ("m001", "statement deleted", 3, "`if not x < 0x80:` deleted"),
+        ("m002", "not removed", 3, "`not x < 0x80` -> `x < 0x80`"),
+        ("m003", "relational", 3, "< -> <="),
+        ("m004", "constant", 3, "0x80 -> 0x81"),
+        ("m005", "constant", 3, "0x80 -> 0x7F"),
+        ("m006", "statement deleted", 4, "`return x | 1` deleted"),
+        ("m007", "operator", 4, "| -> &"),
+        ("m008", "constant", 4, "1 -> 2"),
+        ("m009", "constant", 4, "1 -> 0"),
+        ("m010", "statement deleted", 5, "`return 0` deleted"),
+        ("m011", "constant", 5, "0 -> 1"),
+        ("m012", "constant", 5, "0 -> -1"),
+    ]
+    assert "if x < 128:" in found[1].source
+    assert "return x & 1" in found[6].source
+    assert "return x | 1" not in found[5].source and "pass" in found[5].source
+
+
+def test_a_mutant_behaves_as_its_change_says() -> None:
+    original: dict[str, Any] = {}
+    changed: dict[str, Any] = {}
+    exec(SNIPPET, original)
+    exec(mutants(SNIPPET)[2].source, changed)  # < -> <=: 0x80 itself now counts as below
+    assert original["f"](0x80) == 0x81 and changed["f"](0x80) == 0
+
+
+def test_the_recorded_results_are_of_todays_subject() -> None:
+    found = mutants(SUBJECT.read_text(encoding="utf-8"))
+    assert found == mutants(SUBJECT.read_text(encoding="utf-8"))  # deterministic
+    records = recorded()
+    assert [(m.id, m.line, m.description) for m in found] == [
+        (r["id"], r["line"], r["description"]) for r in records
+    ], "bench/mutation/subject.py changed: rerun python bench/mutants.py -j 2 --json ..."
+    assert {r["level"] for r in records} <= {*LEVELS, "equivalent", "survived"}
+
+
+def test_an_unknown_mutant_is_a_one_line_error() -> None:
+    command = [sys.executable, str(ROOT / "bench" / "mutants.py"), "--only", "m001,m999"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "bench/mutants.py: no mutant m999\n"
+
+
+@pytest.mark.slow
+def test_the_subject_codec_is_conformant_at_every_level() -> None:
+    command = [sys.executable, "-m", "utf8cert.harness", "check"]
+    command += ["bench.mutation.subject:Subject", "--fail-on", "may", "--quiet"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "follows recommended practice throughout" in done.stdout
+
+
+def killed_sample() -> list[dict[str, Any]]:
+    """Return the fixed sample of mutants recorded as killed: every one killed at should or may
+    (the few the lower levels catch), then a seeded draw of those killed at must."""
+    records = recorded()
+    lower = [r for r in records if r["level"] in LEVELS[1:]]
+    # A hang costs the whole time limit: the sample keeps to mutants the check answers for.
+    must = [r for r in records if r["level"] == "must" and not r["how"].startswith("timeout")]
+    drawn = random.Random(SEED).sample(must, min(len(must), max(0, SAMPLE - len(lower))))
+    return lower + sorted(drawn, key=lambda r: str(r["id"]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("record", killed_sample(), ids=lambda r: str(r["id"]))
+def test_a_killed_mutant_is_still_killed_at_its_level(
+    record: dict[str, Any], tmp_path: Path
+) -> None:
+    mutant = {m.id: m for m in mutants(SUBJECT.read_text(encoding="utf-8"))}[record["id"]]
+    verdict = judge(mutant, tmp_path, timeout=300.0)
+    assert verdict.level == record["level"], f"{mutant.description}: {verdict.how}"
+
+
+@pytest.mark.slow
+def test_the_equivalence_check_tells_a_survivor_from_an_equivalent(tmp_path: Path) -> None:
+    records = recorded()
+    survivor = next(r for r in records if r["level"] == "survived" and r["difference"])
+    same = next(r for r in records if r["level"] == "equivalent")
+    by_id = {m.id: m for m in mutants(SUBJECT.read_text(encoding="utf-8"))}
+    found = equivalence(SUBJECT, by_id[survivor["id"]], tmp_path, timeout=600.0)
+    assert found.difference == survivor["difference"]
+    assert equivalence(SUBJECT, by_id[same["id"]], tmp_path, timeout=600.0).level == "equivalent"
