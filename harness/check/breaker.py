@@ -179,5 +179,7 @@ class Breaker:
                 continue
             failure = differences[at]
             skipped = f"{plural(count, 'more question')} of {self.vector} on {capability} skipped"
-            differences[at] = dataclasses.replace(failure, actual=f"{failure.actual}; {skipped}")
+            differences[at] = dataclasses.replace(
+                failure, actual=f"{failure.actual}; {skipped}", spared=count
+            )
         return differences

@@ -55,6 +55,10 @@ class Difference:
     """For a `must` difference from RFC 3629: the dialect profiles under which the answer has
     none (fingerprint.py)."""
     allowed_by: str = ""
+    spared: int = 0
+    """For a crash or a hang: how many questions of its vector and capability were skipped
+    after it (breaker.py), which a baseline that knows this difference excuses from the gate's
+    coverage (reports/view.py)."""
     """Set when the answer differs from RFC 3629 only as the profile of that name allows: a
     departure the run counts, never a difference that fails it."""
 

@@ -77,7 +77,7 @@ def verdict_errors(view: View) -> list[str]:
         errors.append((title, view.gate()))
     if not report.subject:
         for capability, coverage in report.coverage.ordered():
-            if capability in report.coverage.uncertified():
+            if capability in view.uncovered:
                 title = f"utf8cert: {codec} not certified for {capability}"
                 errors.append((title, f"{coverage.why_not_certified()}; {report.verdict()}"))
     return [

@@ -8,8 +8,9 @@ harness adds to `Report` is rendered from the view's `report`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from utf8cert.harness.check.baseline import Baseline, Key
@@ -18,6 +19,7 @@ from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import plural as plural  # where the reports take it
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import vector_index
+from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
 
@@ -89,13 +91,45 @@ class View:
         """Return the differences that fail the run (new, at `fail_on` or above)."""
         return self.report.failing(self.fail_on, self.known)
 
+    @cached_property
+    def uncovered(self) -> list[Capability]:
+        """Return the capabilities not certified, as the gate counts them: as the report says,
+        less the questions skipped after a crash or hang the baseline knows (a known crash may
+        pass the gate; the certificate still says the capability is not certified)."""
+        report = self.report
+        uncertified = report.coverage.uncertified()
+        if not uncertified or not self.known:
+            return uncertified
+        excused: Counter[str] = Counter()
+        for difference in report.differences:
+            if difference.spared and difference.key in self.known:
+                excused[difference.capability] += difference.spared
+        return [
+            capability
+            for capability in uncertified
+            if not replace(
+                coverage := report.coverage.of(capability),
+                skipped=coverage.skipped - excused[capability],
+            ).certified
+        ]
+
+    @property
+    def covered(self) -> bool:
+        """Return True when the gate counts every capability covered (`uncovered`) and some
+        question was answered."""
+        coverage = self.report.coverage
+        if coverage.asked and coverage.answered == 0:
+            return False
+        return bool(self.report.subject) or not self.uncovered
+
     @property
     def passed(self) -> bool:
         """Return True when the run passes its gate: complete, no failing difference, every
-        capability covered, and (under --strict-baseline) no fixed deviation."""
+        capability covered (less what a known crash spared), and (under --strict-baseline) no
+        fixed deviation."""
         stale = self.strict_baseline and bool(self.fixed)
         complete = not self.report.incomplete
-        return complete and not self.failing and self.report.covered and not stale
+        return complete and not self.failing and self.covered and not stale
 
     def verdict(self) -> str:
         """Return the verdict line of the report (`Report.verdict`: behaviours and vectors)."""
@@ -113,7 +147,7 @@ class View:
                 f"FAIL: {plural(failing, noun)} at level {self.fail_on} or above "
                 f"({plural(len(self.failing), 'difference')})"
             )
-        if not self.report.covered:
+        if not self.covered:
             return "FAIL: a capability is not certified (too few questions answered)"
         if self.strict_baseline and self.fixed:
             return f"FAIL: {plural(len(self.fixed), 'fixed deviation')} (--strict-baseline)"

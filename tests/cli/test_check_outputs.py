@@ -156,3 +156,21 @@ def test_a_bad_baseline_is_one_line_and_exit_2(case: str, tmp_path: Path) -> Non
     run = check("--baseline", str(path))
     assert run.status == 2 and "Traceback" not in run.err
     assert run.err == f"utf8cert: error: {path}{problem}\n"
+
+
+def test_a_known_crash_passes_the_gate_but_the_certificate_still_says_not_certified(
+    tmp_path: Path,
+) -> None:
+    # The crash on C0 spares the rest of each C0 vector's questions, which leaves decoding
+    # below the coverage threshold; the baseline knows the crash, so the gate excuses them.
+    crashing = "hostile_codecs:CrashOnC0"
+    baseline = tmp_path / "crash.json"
+    assert check(crashing, "--write-baseline", str(baseline)).status == 0
+    junit = tmp_path / "j.xml"
+    run = check(crashing, "--baseline", str(baseline), "--junit-xml", str(junit))
+    assert run.status == 0, run.out
+    assert "not certified for decode" in run.out  # the verdict, for a certificate
+    assert "<failure" not in junit.read_text(encoding="utf-8")  # the gate, for CI
+    without = check(crashing, "--json", str(tmp_path / "r.json"))
+    assert without.status == 1
+    assert "FAIL" in without.out.splitlines()[-1]
