@@ -56,6 +56,12 @@ the decoding and 75% of the encoding ones: neither passes. A codec that declines
 LARGEST_CODE_POINT: Final = 0x10FFFF
 
 
+def percent(share: float) -> str:
+    """Return a share as the reports write it, rounded down: '98.9%' for 0.98996 (rounded up,
+    it would read '99.0% ..., below 99%')."""
+    return f"{math.floor(share * 1000) / 10:.1f}%"
+
+
 class Answer(StrEnum):
     """How one question ended."""
 
@@ -128,9 +134,8 @@ class CapabilityCoverage:
             return ""
         reasons = []
         if self.share < THRESHOLD or not self.offered or self.answered == 0:
-            # Rounded down: 98.96% is not '99.0% ..., below 99%'.
-            shown = math.floor(self.share * 1000) / 10
-            reasons.append(f"{shown:.1f}% of its questions answered, below {THRESHOLD:.0%}")
+            shown = percent(self.share)
+            reasons.append(f"{shown} of its questions answered, below {THRESHOLD:.0%}")
         if self.declined_layouts:
             layouts = ", ".join(
                 f"{layout} ({self.layout_declined[layout]} of {self.layout_asked[layout]})"

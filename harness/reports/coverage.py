@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from utf8cert.harness.check.coverage import THRESHOLD
+from utf8cert.harness.check.coverage import THRESHOLD, percent
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.codec.interface import Capability
 
@@ -42,7 +42,7 @@ def coverage_lines(report: Report) -> list[str]:
         status = (
             "certified" if coverage.certified else f"NOT certified ({coverage.why_not_certified()})"
         )
-        share = f"{coverage.share:.1%} of those counted"
+        share = f"{percent(coverage.share)} of those counted"
         lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
         if capability == "incremental" and report.incremental_mode is not None:
             lines.append(f"    judged in mode {report.incremental_mode.describe()}")

@@ -147,8 +147,11 @@ def test_a_baseline_lets_only_new_differences_fail(tmp_path: Path) -> None:
     arguments = ["--baseline", str(baseline), "--vectors", str(extra), "--json", str(report)]
     assert check("codec:utf-8:surrogatepass", *arguments) == 1
     differences = read_json(report)["differences"]
-    assert {item["vector"] for item in differences if not item["known"]} == {"extra-1"}
-    assert all(item["known"] for item in differences if item["vector"] != "extra-1")
+    new = [item for item in differences if not item["known"]]
+    assert "extra-1" in {item["vector"] for item in new}
+    # A vector added may move a built-in one into a variant it did not have (the schedule is
+    # spread over the whole set): only such variants are new, never a vector as it is.
+    assert all(item["variant"] != "as-is" for item in new if item["vector"] != "extra-1")
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:

@@ -20,9 +20,9 @@ from utf8cert.harness.vectors.model import EncodeVector
 HERE = Path(__file__).parent
 JUNIT_SCHEMA = xmlschema.XMLSchema(str(HERE / "junit-10.xsd"))
 """The published schema of the xunit2 family, pytest's default (its header says where from)."""
-NODE_PROGRAM = "cmd:node examples/node/textdecoder.js"
-"""Node's TextEncoder cannot carry a lone surrogate: its encode is not certified (declines too
-many questions), while nothing else fails."""
+UNCERTIFIED = "uncertified_codecs:NoSurrogateEncoder"
+"""A codec whose encoder declines every surrogate: its encode is not certified (too many
+questions declined), while nothing else fails."""
 
 RUNS = {
     "conformant": ("codec:utf-8",),
@@ -121,7 +121,7 @@ def test_a_capability_not_certified_fails_in_junit_and_github_as_in_the_exit_sta
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "junit.xml"
-    run = check(NODE_PROGRAM, "--junit-xml", str(path), "--github", "--quiet")
+    run = check(UNCERTIFIED, "--junit-xml", str(path), "--github", "--quiet")
     assert run.status == 1 and "not certified for encode" in run.out
     JUNIT_SCHEMA.validate(str(path))
     root = ElementTree.parse(path).getroot()

@@ -46,7 +46,11 @@ def test_a_workflow_command_in_codec_text_never_starts_a_line(
         assert not line.lstrip().startswith("::error file=forged.py")  # ...never obeyed
     ours = [line for line in out.splitlines() if line.lstrip().startswith("::")]
     assert ours
-    assert all("vectors/" in line.split("::")[1] for line in ours)  # on a vector file
+    # Ours: on a vector file, or the verdict's own errors, titled utf8cert.
+    assert all(
+        "vectors/" in line.split("::")[1] or line.startswith("::error title=utf8cert")
+        for line in ours
+    )
 
 
 def test_the_html_page_escapes_codec_text(checked: tuple[str, str, str]) -> None:
