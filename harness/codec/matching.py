@@ -215,7 +215,7 @@ class Batch:
         waited = time.monotonic() - max(oldest.sent, self.progress)
         if waited >= pace.ceiling:
             pace.hang(_shortened(self.lines[oldest.index]))
-        message = pace.describe(oldest.size, waited)
+        message = pace.describe(waited)
         self._fault(oldest.index, "timeout", message, waited < pace.ceiling)
 
     def _take(self, lines: list[str]) -> None:

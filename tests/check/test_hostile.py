@@ -203,10 +203,11 @@ def assert_blames_exactly(document: dict[str, Any], c0: set[str], what: str) -> 
     if what != "timed out":
         assert found == Counter({(v, capability): 1 for v in c0 for capability in DECODING})
         return
-    [(vector, _)] = found
-    assert vector in c0
-    [hang] = document["differences"]
-    assert hang["actual"].startswith("timeout: no answer within 2 s")
+    # A hang fails only after the whole --timeout (2 s here): under load the paced time may
+    # reach it, and then each hang is one for real; the others are skipped.
+    assert found and {vector for vector, _ in found} <= c0
+    for hang in document["differences"]:
+        assert hang["actual"].startswith("timeout: no answer within 2 s")
     skipped = Counter[str]()
     for counted in document["coverage"].values():
         skipped.update(counted["skipped_for"])

@@ -281,5 +281,5 @@ def test_a_hang_fails_after_the_whole_timeout_and_later_hangs_are_cut_short_as_s
     again = codec.decode(b"xx")
     assert isinstance(again, Failed)
     assert (again.kind, again.cut_short) == ("timeout", True)
-    assert again.message == "skipped: no answer within 1 s after a hang on decode 78"
+    assert again.message == "skipped: no answer in its paced time after a hang on decode 78"
     assert codec.decode(b"ok") == Returned("ok")
