@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from utf8cert.harness.check.breaker import Breaker, Guard
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import describe_outcome
 from utf8cert.harness.check.prefetch import asked_ahead
-from utf8cert.harness.codec.interface import Codec, Outcome, Refused, Returned
+from utf8cert.harness.codec.interface import Capability, Codec, Outcome, Refused, Returned
 from utf8cert.harness.codec.protocol import Request, outcome_of
 
 EVERY: Final = 16
@@ -67,13 +67,16 @@ class Recheck:
         """Return `codec`, keeping one question in EVERY of those asked of it on `vector`."""
         return _Keeping(codec, vector, self)
 
-    def consider(self, vector: str, request: Request, answer: Outcome) -> None:
-        """Keep a question just answered, when it is the one in EVERY, its answer was given and
-        its input is short."""
+    def consider(
+        self, vector: str, answer: Outcome, capability: Capability, **question: Any
+    ) -> None:
+        """Keep a question just answered (`question`: the fields of its Request, built only
+        for those kept), when it is the one in EVERY, its answer was given and its input is
+        short."""
         self._seen += 1
         if self._seen % EVERY or len(self.kept) >= LIMIT or not _given(answer):
             return
-        kept = Kept(vector, request, answer)
+        kept = Kept(vector, Request(capability, **question), answer)
         if len(kept.input) <= LARGEST_INPUT:
             self.kept.append(kept)
 
@@ -121,31 +124,30 @@ class _Keeping:
         self.spec, self.description = codec.spec, codec.description
         self.capabilities = codec.capabilities
 
-    def _asked(self, request: Request, answer: Outcome) -> Outcome:
-        self.recheck.consider(self.vector, request, answer)
+    def _asked(self, answer: Outcome, capability: Capability, **question: Any) -> Outcome:
+        self.recheck.consider(self.vector, answer, capability, **question)
         return answer
 
     def decode(self, data: bytes) -> Outcome:
         """Return the codec's outcome."""
-        return self._asked(Request("decode", data=data), self.codec.decode(data))
+        return self._asked(self.codec.decode(data), "decode", data=data)
 
     def decode_replace(self, data: bytes) -> Outcome:
         """Return the codec's outcome."""
-        return self._asked(Request("replace", data=data), self.codec.decode_replace(data))
+        return self._asked(self.codec.decode_replace(data), "replace", data=data)
 
     def validate(self, data: bytes) -> Outcome:
         """Return the codec's outcome."""
-        return self._asked(Request("validate", data=data), self.codec.validate(data))
+        return self._asked(self.codec.validate(data), "validate", data=data)
 
     def encode(self, scalars: Sequence[int]) -> Outcome:
         """Return the codec's outcome."""
-        return self._asked(Request("encode", scalars=tuple(scalars)), self.codec.encode(scalars))
+        return self._asked(self.codec.encode(scalars), "encode", scalars=tuple(scalars))
 
     def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
         """Return the codec's outcome."""
         answer = self.codec.decode_chunks(chunks, final_empty)
-        request = Request("incremental", chunks=tuple(chunks), final_empty=final_empty)
-        return self._asked(request, answer)
+        return self._asked(answer, "incremental", chunks=tuple(chunks), final_empty=final_empty)
 
     def close(self) -> None:
         """Close the codec."""
