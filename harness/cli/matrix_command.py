@@ -7,10 +7,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
+
+
+def positive_jobs(text: str) -> int:
+    """Return the number of jobs `--jobs` names; ArgumentTypeError unless it is 1 or more."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of workers (1 or more), got {text!r}")
+    return jobs
 
 
 def register(subcommands: Any) -> None:
@@ -36,19 +47,24 @@ def register(subcommands: Any) -> None:
     parser.add_argument(
         "--isolate", action="store_true", help="run Python adapters in child processes"
     )
+    parser.add_argument(
+        "--jobs",
+        type=positive_jobs,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="check N adapters at a time, each in a worker process (default: one per CPU)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
     """Return 0 once every chosen adapter is checked (or skipped, with its reason) and the
     matrix written (Markdown on stdout when no file is named)."""
-    from utf8cert.harness.check.run import run_check
     from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.cli.matrix_jobs import check_adapters
     from utf8cert.harness.cli.outputs import check_paths, report_failures, write_reports
     from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
-    from utf8cert.harness.codec.spec import CodecSpecError, load_codec
     from utf8cert.harness.reports.matrix import Column, build, to_html, to_json, to_markdown
-    from utf8cert.harness.vectors.load import load_vectors
 
     entries = dict(PYTHON_ADAPTERS) if arguments.python else registry()
     unknown = [name for name in arguments.names if name not in entries]
@@ -58,27 +74,12 @@ def run(arguments: argparse.Namespace) -> int:
     paths = [("--markdown", arguments.markdown), ("--json", arguments.json)]
     paths.append(("--html", arguments.html))
     check_paths(paths, stdout_closed=getattr(arguments, "stdout_closed", False))
-    vectors = load_vectors()
-    columns: list[Column] = []
-    for name in chosen:
-        entry = entries[name]
-        started = time.perf_counter()
-        reason = entry.unavailable()
-        column = Column(name, entry.description, entry.version(), skipped=reason)
-        if reason is None:
-            try:
-                codec = load_codec(f"adapter:{name}", isolate=arguments.isolate)
-            except CodecSpecError as error:
-                column = Column(name, entry.description, column.version, skipped=error.problem)
-            else:
-                try:
-                    report = run_check(codec, vectors)
-                finally:
-                    codec.close()
-                column = Column(name, entry.description, column.version, report)
-        state = column.skipped or (column.report.verdict() if column.report else "")
-        print(f"{name}: {state} ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
-        columns.append(column)
+
+    def progress(column: Column, seconds: float) -> None:
+        state = column.skipped or (column.cells.verdict if column.cells else "")
+        print(f"{column.name}: {state} ({seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    columns = check_adapters(chosen, arguments.jobs, arguments.isolate, progress)
     matrix = build(columns)
     renders: dict[str, Callable[[], str]] = {
         "--markdown": lambda: to_markdown(matrix),

@@ -25,14 +25,53 @@ NOT_OFFERED = "n/a"
 
 
 @dataclass(frozen=True)
+class Cells:
+    """What the matrix keeps of one codec's report: plain data, so that a worker process can
+    send it back (a Report holds functions and is not sent between processes)."""
+
+    verdict: str
+    fingerprint: str
+    behaviours: dict[str, list[str]]
+    """The kinds of difference found on each behaviour row the codec offers (empty: pass)."""
+    vectors: dict[str, list[str]]
+    """The same for each vector row."""
+
+
+@dataclass(frozen=True)
 class Column:
-    """One codec of the matrix: its report, or the reason it was skipped."""
+    """One codec of the matrix: what its report found, or the reason it was skipped."""
 
     name: str
     description: str
     version: str
-    report: Report | None = None
+    cells: Cells | None = None
     skipped: str | None = None
+
+
+def cells_of(report: Report) -> Cells:
+    """Return the matrix's cells of one report: for each row the codec offers (a capability it
+    was checked on), the kinds of difference found there ([] for a pass)."""
+    index = vector_index(report.vectors)
+    behaviours: dict[str, list[str]] = {}
+    vectors: dict[str, list[str]] = {}
+    for vector in report.vectors:
+        for capability in capabilities_for(vector, ("encode", *DECODING)):
+            if capability in report.checked:  # a cell not offered is n/a
+                behaviours.setdefault(behaviour_row(vector, capability), [])
+                vectors.setdefault(vector_row(vector, capability), [])
+    for difference in report.differences:
+        if difference.vector not in index:
+            continue
+        vector = index[difference.vector]
+        kind = kind_of(difference)
+        behaviours[behaviour_row(vector, difference.capability)].append(kind)
+        vectors[vector_row(vector, difference.capability)].append(kind)
+    return Cells(report.verdict(), fingerprint(report), behaviours, vectors)
+
+
+def checked_column(name: str, description: str, version: str, report: Report) -> Column:
+    """Return the column of a codec that was checked."""
+    return Column(name, description, version, cells_of(report))
 
 
 def theme_of(vector: Vector) -> str:
@@ -89,35 +128,20 @@ class Matrix:
     @property
     def checked(self) -> list[Column]:
         """Return the columns that ran (not skipped)."""
-        return [column for column in self.columns if column.report is not None]
+        return [column for column in self.columns if column.cells is not None]
 
 
 def build(columns: Sequence[Column]) -> Matrix:
-    """Return the matrix of the columns' reports (an empty one when none ran)."""
-    checked = [column for column in columns if column.report is not None]
+    """Return the matrix of the columns that were checked (an empty one when none ran); a row
+    no codec offers is left out."""
+    checked = [column for column in columns if column.cells is not None]
     behaviours: dict[str, dict[str, list[str]]] = {}
     vectors: dict[str, dict[str, list[str]]] = {}
     for column in checked:
-        report = column.report
-        assert report is not None
-        index = vector_index(report.vectors)
-        for vector in report.vectors:
-            wanted = capabilities_for(vector, ("encode", *DECODING))
-            for capability in wanted:
-                if capability not in report.checked:
-                    continue  # a row no codec offers is left out; a cell not offered is n/a
-                for rows, key in (
-                    (behaviours, behaviour_row(vector, capability)),
-                    (vectors, vector_row(vector, capability)),
-                ):
-                    rows.setdefault(key, {}).setdefault(column.name, [])
-        for difference in report.differences:
-            if difference.vector not in index:
-                continue
-            vector = index[difference.vector]
-            kind = kind_of(difference)
-            behaviours[behaviour_row(vector, difference.capability)][column.name].append(kind)
-            vectors[vector_row(vector, difference.capability)][column.name].append(kind)
+        assert column.cells is not None
+        for rows, found in ((behaviours, column.cells.behaviours), (vectors, column.cells.vectors)):
+            for key, kinds in found.items():
+                rows.setdefault(key, {}).setdefault(column.name, []).extend(kinds)
 
     def as_cells(rows: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, str]]:
         return {
@@ -142,9 +166,9 @@ def pruned(rows: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 def verdict_of(column: Column) -> str:
     """Return a column's verdict line, or that it was skipped and why."""
-    if column.report is None:
+    if column.cells is None:
         return f"skipped: {column.skipped}"
-    return column.report.verdict()
+    return column.cells.verdict
 
 
 def to_json(matrix: Matrix) -> dict[str, Any]:
@@ -156,8 +180,8 @@ def to_json(matrix: Matrix) -> dict[str, Any]:
                 "description": column.description,
                 "version": column.version,
                 "skipped": column.skipped,
-                "verdict": None if column.report is None else column.report.verdict(),
-                "fingerprint": None if column.report is None else fingerprint(column.report),
+                "verdict": None if column.cells is None else column.cells.verdict,
+                "fingerprint": None if column.cells is None else column.cells.fingerprint,
             }
             for column in matrix.columns
         ],
@@ -180,7 +204,7 @@ def to_markdown(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     lines = [f"# {title}", "", "## Codecs", "", "| codec | version | verdict | fingerprint |"]
     lines.append("|---|---|---|---|")
     for column in matrix.columns:
-        mark = "" if column.report is None else fingerprint(column.report)
+        mark = "" if column.cells is None else column.cells.fingerprint
         lines.append(
             f"| `adapter:{column.name}` | {column.version} | {verdict_of(column)} | {mark} |"
         )
@@ -222,7 +246,7 @@ def to_html(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     codecs = "".join(
         f"<tr><td>{html.escape(c.name)}</td><td>{html.escape(c.version)}</td>"
         f"<td>{html.escape(verdict_of(c))}</td>"
-        f"<td>{'' if c.report is None else fingerprint(c.report)}</td></tr>"
+        f"<td>{'' if c.cells is None else html.escape(c.cells.fingerprint)}</td></tr>"
         for c in matrix.columns
     )
     sections = [

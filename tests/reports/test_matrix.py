@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -13,7 +14,14 @@ import pytest
 from utf8cert.harness import load_codec, load_vectors, run_check
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
-from utf8cert.harness.reports.matrix import Column, build, pruned, to_html, to_json
+from utf8cert.harness.reports.matrix import (
+    Column,
+    build,
+    checked_column,
+    pruned,
+    to_html,
+    to_json,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "docs" / "matrix.md"
@@ -25,7 +33,7 @@ def two_codecs() -> list[Column]:
     """Return columns for CPython's strict and surrogatepass codecs and one skipped codec."""
     vectors = load_vectors()
     return [
-        Column(name, name, "1", run_check(load_codec(spec), vectors))
+        checked_column(name, name, "1", run_check(load_codec(spec), vectors))
         for name, spec in (("strict", "codec:utf-8"), ("pass", "codec:utf-8:surrogatepass"))
     ] + [Column("absent", "absent", "unknown", skipped="No module named 'absent'")]
 
@@ -110,9 +118,9 @@ WITHOUT_EXTRAS = """
 import sys
 for name in {modules!r}:
     sys.modules[name] = None  # what the import system does for a package that is not there
-from utf8cert.harness.cli.main import main
-sys.exit(main(sys.argv[1:]))
 """
+"""A sitecustomize.py: run at the start of every Python process that has it on its path, the
+matrix's worker processes too."""
 
 
 def test_with_only_the_core_installed_the_missing_adapters_are_skipped_with_reasons(
@@ -120,9 +128,12 @@ def test_with_only_the_core_installed_the_missing_adapters_are_skipped_with_reas
 ) -> None:
     output = tmp_path / "matrix.json"
     names = ["cpython-strict", "json", "orjson", "msgspec-msgpack", "msgpack", "cbor2", "lxml"]
-    script = WITHOUT_EXTRAS.format(modules=THIRD_PARTY)
-    command = [sys.executable, "-c", script, "matrix", *names, "--json", str(output)]
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    (tmp_path / "sitecustomize.py").write_text(WITHOUT_EXTRAS.format(modules=THIRD_PARTY))
+    command = [sys.executable, "-m", "utf8cert.harness", "matrix", *names, "--json", str(output)]
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    finished = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, check=False, env=environment
+    )
     assert finished.returncode == 0, finished.stderr
     columns = {c["name"]: c for c in json.loads(output.read_text(encoding="utf-8"))["columns"]}
     assert columns["cpython-strict"]["verdict"].startswith("conformant")
@@ -147,3 +158,62 @@ def test_adapters_lists_each_with_its_version_or_why_not(
     for name in PYTHON_ADAPTERS:
         assert f"adapter:{name} " in listing
     assert "CPython 3." in listing
+
+
+WITH_A_CRASHING_ADAPTER = """
+import sys
+sys.path.insert(0, {tests!r})
+from utf8cert.harness.codec import adapters
+from utf8cert.harness.codec.adapters.entry import PythonAdapter
+
+everything = adapters.registry
+
+
+def registry():
+    entries = everything()
+    entries["segfault"] = PythonAdapter(
+        "segfault", "dies of SIGSEGV on C0", "hostile_codecs:SegfaultOnC0", lambda: "planted 1"
+    )
+    return entries
+
+
+adapters.registry = registry
+"""
+"""A sitecustomize.py adding `adapter:segfault` (tests/hostile_codecs.py) to the matrix's
+parent and workers alike."""
+
+
+def test_an_adapter_that_kills_its_worker_is_marked_and_the_others_are_checked(
+    tmp_path: Path,
+) -> None:
+    tests = str(Path(__file__).resolve().parents[1])
+    (tmp_path / "sitecustomize.py").write_text(WITH_A_CRASHING_ADAPTER.format(tests=tests))
+    output = tmp_path / "matrix.json"
+    names = ["cpython-strict", "segfault", "cpython-surrogatepass", "json"]
+    command = [sys.executable, "-m", "utf8cert.harness", "matrix", *names, "--jobs", "2"]
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    finished = subprocess.run(
+        [*command, "--json", str(output)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env=environment,
+    )
+    assert finished.returncode == 0, finished.stderr
+    columns = [c for c in json.loads(output.read_text(encoding="utf-8"))["columns"]]
+    assert [c["name"] for c in columns] == names
+    by_name = {c["name"]: c for c in columns}
+    assert by_name["segfault"]["verdict"] is None
+    assert by_name["segfault"]["skipped"].startswith("crashed the process that checked it")
+    # Whatever was in flight beside it when it crashed is checked again, not lost.
+    assert by_name["cpython-strict"]["verdict"].startswith("conformant")
+    assert by_name["cpython-surrogatepass"]["verdict"].startswith("NOT conformant")
+    assert by_name["json"]["verdict"].startswith("NOT conformant")
+
+
+def test_jobs_must_be_a_positive_number(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["matrix", "cpython-strict", "--jobs", "0"])
+    assert stopped.value.code == 2
+    assert "expected a number of workers (1 or more), got '0'" in capsys.readouterr().err
