@@ -69,7 +69,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     only = os.environ.get(ONLY_VARIABLE)
     if not only:
         return
-    wanted = set(Path(only).read_text(encoding="utf-8").split())
+    wanted = set(Path(only).read_text(encoding="utf-8").splitlines())
     kept = [item for item in items if item.nodeid in wanted]
     config.hook.pytest_deselected(items=[item for item in items if item.nodeid not in wanted])
     items[:] = kept
@@ -91,7 +91,7 @@ def find() -> None:
         log = Path(scratch) / "log"
         log.touch()
         _pytest(["-n", "2"], {LOG_VARIABLE: str(log)})
-        found = sorted(set(log.read_text(encoding="utf-8").split()))
+        found = sorted(set(log.read_text(encoding="utf-8").splitlines()))
     LIST.write_text("".join(f"{nodeid}\n" for nodeid in found), encoding="utf-8")
     print(f"{len(found)} tests start a child process: {LIST.relative_to(ROOT)}")
 
@@ -106,7 +106,7 @@ def _failures(junit: Path) -> list[str]:
 
 def sweep(runs: int, busy: int) -> int:
     """Run the listed tests `runs` times beside `busy` spinning processes; 1 if any failed."""
-    nodeids = LIST.read_text(encoding="utf-8").split()
+    nodeids = LIST.read_text(encoding="utf-8").splitlines()
     files = sorted({nodeid.split("::")[0] for nodeid in nodeids})
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
     failed: Counter[str] = Counter()
