@@ -75,7 +75,9 @@ class GlibcWcrtomb:
 
 class SqliteEncoder:
     """SQLite's UTF-16 to UTF-8 translation: text bound as UTF-16 (bind_text16) and read back as
-    UTF-8 (column_text). Its strings are UTF-16, so a lone surrogate is bound as it is."""
+    UTF-8 (column_text). Its strings are UTF-16, so a lone surrogate is bound as it is. SQLite
+    takes a leading U+FEFF of UTF-16 text set through its API for a byte-order mark and drops it
+    (vdbemem.c, sqlite3VdbeMemHandleBom): the path a program's text takes, so it is seen here."""
 
     strings = "utf-16"
 
