@@ -77,6 +77,8 @@ def test_every_program_is_in_programs_with_its_capabilities(program: Started) ->
         "npm-text-encoding-utf-8": {"decode", "replace", "encode", "incremental"},
         "npm-text-encoding": {"decode", "replace", "encode", "incremental"},
         "npm-fast-text-encoding": {"replace", "encode"},
+        "npm-buffer": {"replace", "encode"},
+        "npm-stablelib-utf8": {"decode", "encode"},
         "java-writeutf": {"encode"},
         "java-charsetencoder-report": {"encode"},
         "java-charsetencoder-replace": {"encode"},
@@ -168,6 +170,29 @@ def test_the_polyfills_replace_by_maximal_subparts_and_substitute_a_lone_surroga
     assert codec.decode_replace(b"A\xc0\xaf\xe2\x82") == Returned("A\ufffd\ufffd\ufffd")
     assert check(codec, "replace", b"\xf4\x90\x80\x80A") == set()
     assert check_encode(codec, 0xD800) == {SUBSTITUTED}
+
+
+def test_stablelib_reads_a_stray_continuation_byte_as_a_two_byte_lead(program: Started) -> None:
+    codec = program("npm-stablelib-utf8")
+    direct = node(
+        "console.log(JSON.stringify(r('@stablelib/utf8').decode(Uint8Array.of(0xbf, 0xbf))))"
+    )
+    assert direct == "\u07ff"  # BF BF is two stray tails; RFC 3629 §4: no lead byte at all
+    assert codec.decode(b"A\xbf\xbf") == Returned("A\u07ff")
+    assert check(codec, "decode", b"A\xbf\xbf") == {("decode", "must", "accepted ill-formed input")}
+    assert check(codec, "decode", b"A\x80\x80") == set()  # it refuses where the value is small
+    assert check_encode(codec, 0x41, 0xD800) == set()
+
+
+def test_the_buffer_polyfill_replaces_a_truncated_character_byte_by_byte(
+    program: Started,
+) -> None:
+    codec = program("npm-buffer")
+    direct = node(
+        "console.log(JSON.stringify(r('buffer/').Buffer.from([0x41, 0xe2, 0x82]).toString()))"
+    )
+    assert codec.decode_replace(b"A\xe2\x82") == Returned(direct) == Returned("A\ufffd\ufffd")
+    assert check(codec, "replace", b"A\xe2\x82") == {("replace", "should", "wrong U+FFFD count")}
 
 
 def test_iconv_lite_streams_a_split_character(program: Started) -> None:

@@ -145,6 +145,19 @@ NPM: Final = (
         "text-encoding",
     ),
     NpmProgram(
+        "npm-buffer",
+        "npm buffer (the browser Buffer polyfill): toString('utf8') (replace), "
+        "Buffer.from(string, 'utf8') (encode)",
+        "buffer",
+        "buffer",
+    ),
+    NpmProgram(
+        "npm-stablelib-utf8",
+        "npm @stablelib/utf8: decode, encode",
+        "@stablelib/utf8",
+        "stablelib-utf8",
+    ),
+    NpmProgram(
         "npm-fast-text-encoding",
         "npm fast-text-encoding (polyfill): TextDecoder (replace), TextEncoder (encode)",
         "fast-text-encoding",

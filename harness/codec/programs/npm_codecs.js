@@ -19,6 +19,9 @@
 //   text-encoding        the same for the text-encoding polyfill
 //   fast-text-encoding   replace, encode: the polyfill's TextDecoder (no fatal mode, no
 //                        streaming) and TextEncoder
+//   buffer               replace: the browser Buffer polyfill's toString("utf8") (required as
+//                        "buffer/", not Node's own); encode: its Buffer.from(string, "utf8")
+//   stablelib-utf8       decode, encode: @stablelib/utf8 decode and encode
 //
 // A JS string is UTF-16: the handshake says so (strings=utf-16).
 "use strict";
@@ -166,6 +169,18 @@ const MODES = {
     packages: ["text-encoding"],
     make: ([api]) => whatwg(api, true),
     refuses: (error) => error instanceof TypeError && /Decoder error|not valid for encoding/.test(error.message),
+  },
+  buffer: {
+    packages: ["buffer/"],
+    make: ([polyfill]) => ({
+      replace: (bytes) => polyfill.Buffer.from(bytes).toString("utf8"),
+      encode: (text) => polyfill.Buffer.from(text, "utf8"),
+    }),
+  },
+  "stablelib-utf8": {
+    packages: ["@stablelib/utf8"],
+    make: ([utf8]) => ({ decode: (bytes) => utf8.decode(bytes), encode: (text) => utf8.encode(text) }),
+    refuses: (error) => error.constructor === Error && /^utf8: /.test(error.message),
   },
   "fast-text-encoding": {
     packages: ["fast-text-encoding"],
