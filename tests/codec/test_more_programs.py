@@ -191,7 +191,8 @@ def test_the_buffer_polyfill_replaces_a_truncated_character_byte_by_byte(
     direct = node(
         "console.log(JSON.stringify(r('buffer/').Buffer.from([0x41, 0xe2, 0x82]).toString()))"
     )
-    assert codec.decode_replace(b"A\xe2\x82") == Returned(direct) == Returned("A\ufffd\ufffd")
+    assert direct == "A\ufffd\ufffd"
+    assert codec.decode_replace(b"A\xe2\x82") == Returned("A\ufffd\ufffd")
     assert check(codec, "replace", b"A\xe2\x82") == {("replace", "should", "wrong U+FFFD count")}
 
 
