@@ -55,4 +55,35 @@ def test_the_readme_python_api_example_runs() -> None:
 
 def test_the_readme_conformance_suite_line_uses_the_public_api() -> None:
     imports = re.findall(r"^from (utf8cert\.harness\S*) import", README.read_text(), re.M)
-    assert imports and set(imports) == {"utf8cert.harness"}
+    # the adapter kit is public as a module of its own (utf8cert.harness.codec.kit)
+    assert imports and set(imports) == {"utf8cert.harness", "utf8cert.harness.codec.kit"}
+
+
+def test_the_adapter_kit_is_public_and_documented() -> None:
+    """Every name of utf8cert.harness.codec.kit imports from it, is the one the harness uses,
+    and is named in the README's section on the kit."""
+    kit = import_module("utf8cert.harness.codec.kit")
+    text = README.read_text()
+    section = text[text.index("### The adapter kit") :]
+    section = section[: section.index("\n## ")]
+    for name in kit.__all__:
+        assert getattr(kit, name) is not None
+        assert f"`{name}" in section, name
+    assert kit.wrapped_decoder is harness.wrapped_decoder
+    assert kit.JSON_STRING is harness.JSON_STRING
+
+
+def test_the_readme_adapter_kit_example_prints_what_its_comments_say() -> None:
+    text = README.read_text()
+    section = text[text.index("### The adapter kit") :]
+    example = re.search(r"```python\n(.*?)```", section, re.S)
+    assert example is not None
+    ran = subprocess.run(
+        [sys.executable, "-c", example.group(1)], capture_output=True, text=True, check=True
+    )
+    said = [
+        line.split("  # ")[1].split(":")[0]
+        for line in example.group(1).splitlines()
+        if line.startswith("    print(") or line.startswith("print(")
+    ]
+    assert ran.stdout.splitlines() == said

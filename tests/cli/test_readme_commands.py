@@ -60,6 +60,10 @@ def project(directory: Path) -> None:
     shutil.copy(
         REPOSITORY / "examples" / "node" / "textdecoder.js", directory / "examples" / "node"
     )
+    (directory / "examples" / "python").mkdir()
+    shutil.copy(
+        REPOSITORY / "examples" / "python" / "template.py", directory / "examples" / "python"
+    )
 
 
 def test_the_readme_shows_the_commands_this_test_knows() -> None:

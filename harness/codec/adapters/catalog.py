@@ -226,3 +226,5 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
     ),
 )
 """The Python adapters, in the order the matrix shows them."""
+
+PYTHON_ADAPTERS = {**PYTHON_ADAPTERS, **import_module(f"{__package__}.catalog_more").ADAPTERS}

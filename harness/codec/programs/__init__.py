@@ -15,6 +15,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import import_module
 from types import MappingProxyType
 
 from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
@@ -124,6 +125,8 @@ _ALL = (
     ),
     Program("rust-from-utf8-lossy", "Rust: String::from_utf8_lossy", RUST, "from-utf8-lossy"),
 )
+
+_ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
 
 PROGRAMS: Mapping[str, Program] = MappingProxyType({program.name: program for program in _ALL})
 """Every shipped program by name, Node.js first, then Java, then Rust."""

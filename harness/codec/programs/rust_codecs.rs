@@ -6,6 +6,9 @@
 //   from-utf8        decode: String::from_utf8 (refused at Utf8Error::valid_up_to);
 //                    validate: std::str::from_utf8(..).is_ok()
 //   from-utf8-lossy  replace: String::from_utf8_lossy
+//   into-bytes       encode: each code point made a char (char::from_u32, which refuses a
+//                    surrogate and a value above U+10FFFF: no String can hold them), pushed
+//                    onto a String, then String::into_bytes
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
@@ -31,9 +34,32 @@ fn hex_of_text(text: &str) -> String {
     text.chars().map(|c| format!("{:08x}", c as u32)).collect()
 }
 
+fn into_bytes(field: &str) -> String {
+    let mut text = String::new();
+    let digits = if field == EMPTY { "" } else { field };
+    for (index, start) in (0..digits.len()).step_by(8).enumerate() {
+        let Some(Ok(value)) = digits.get(start..start + 8).map(|d| u32::from_str_radix(d, 16))
+        else {
+            return format!("crash bad request: {field:.20}");
+        };
+        match char::from_u32(value) {
+            Some(character) => text.push(character),
+            None => return format!("refused {index} char::from_u32({value:#x}) is None"),
+        }
+    }
+    let bytes = text.into_bytes();
+    if bytes.is_empty() {
+        return format!("ok {EMPTY}");
+    }
+    format!("ok {}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
 fn answer(mode: &str, line: &str) -> String {
     let mut fields = line.split(' ');
     let operation = fields.next().unwrap_or("");
+    if (mode, operation) == ("into-bytes", "encode") {
+        return into_bytes(fields.next().unwrap_or(EMPTY));
+    }
     let data = match bytes_of(fields.next().unwrap_or(EMPTY)) {
         Ok(data) => data,
         Err(error) => return format!("crash bad request: {error}"),
@@ -59,8 +85,9 @@ fn main() -> ExitCode {
     let capabilities = match mode.as_str() {
         "from-utf8" => "decode validate",
         "from-utf8-lossy" => "replace",
+        "into-bytes" => "encode",
         _ => {
-            eprintln!("usage: rust_codecs MODE (from-utf8, from-utf8-lossy)");
+            eprintln!("usage: rust_codecs MODE (from-utf8, from-utf8-lossy, into-bytes)");
             return ExitCode::from(2);
         }
     };
