@@ -17,13 +17,19 @@ from pathlib import Path
 
 import pytest
 
+from utf8cert.harness.codec.programs.libraries import npm_prefix
+
 FINDINGS = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
 SECTION = re.compile(r"^## (\d+)\. (.*?)$(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 REPRODUCER = re.compile(
     r"^( *)```sh\n(?P<commands>.*?)^ *```\n\s*prints\n\s*^ *```text\n(?P<output>.*?)^ *```",
     re.MULTILINE | re.DOTALL,
 )
-MISSING = re.compile(r"ModuleNotFoundError: No module named '([^']+)'|(\S+): command not found")
+MISSING = re.compile(
+    r"ModuleNotFoundError: No module named '([^']+)'"
+    r"|(\S+): command not found"
+    r"|Cannot find module '([^']+)'"
+)
 """What a shell says when the reproducer's library or program is not installed."""
 
 
@@ -50,17 +56,19 @@ def test_every_finding_has_a_reproducer_with_its_output() -> None:
 def test_the_reproducer_prints_what_the_finding_says(
     title: str, commands: str, expected: str
 ) -> None:
-    # `python` in a reproducer is the reader's Python: here, the one running the tests.
+    # `python` in a reproducer is the reader's Python: here, the one running the tests; an npm
+    # package is where scripts/install-runtimes installs it.
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    modules = npm_prefix() / "node_modules"
     done = subprocess.run(
         ["bash", "-c", commands],
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, "PATH": path, "PYTHONIOENCODING": "utf-8"},
+        env={**os.environ, "PATH": path, "PYTHONIOENCODING": "utf-8", "NODE_PATH": str(modules)},
         check=False,
     )
     missing = MISSING.search(done.stderr + done.stdout)
     if missing:
-        pytest.skip(f"{title}: {missing[1] or missing[2]} is not installed here")
+        pytest.skip(f"{title}: {missing[1] or missing[2] or missing[3]} is not installed here")
     assert done.stdout == expected, f"{title}\nstderr: {done.stderr}"
