@@ -6,7 +6,8 @@ encoding is invalid, it returns (RuneError, 1)"; EncodeRune "writes the encoding
 for an invalid rune) and strings.ToValidUTF8 ("each run of invalid UTF-8 byte sequences replaced
 by the replacement string"); Ruby's pack directive U (a UTF-8 character from any integer) and
 Integer#chr (RangeError "invalid codepoint"); PHP's mb_chr (false for an invalid code point) and
-htmlspecialchars ("an empty string" on invalid input without ENT_SUBSTITUTE); Perl's Encode ('utf8'
+htmlspecialchars ("an empty string" on invalid input without ENT_SUBSTITUTE), IntlChar::chr (null
+when it cannot) and ICU's converters (U+FFFD per maximal subpart); Perl's Encode ('utf8'
 is the lax Perl-internal form, 'UTF-8' the strict one) and utf8::decode; the Lua 5.4 manual
 (utf8.char takes "all values up to 0x7FFFFFFF", and strict functions reject surrogates); Tcl 8.6's
 encoding (bytes that are not UTF-8 are taken as their Latin-1 characters). A program whose
@@ -24,7 +25,7 @@ from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.runtimes import cache_root
-from utf8cert.harness.codec.programs.scripting import GO, SCRIPTED
+from utf8cert.harness.codec.programs.scripting import GO, SCRIPTED, Installable
 from utf8cert.harness.codec.spec import load_codec
 
 OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
@@ -90,6 +91,7 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "ruby-encode-strict": {"decode", "incremental"},
         "ruby-pack-u": {"encode"},
         "ruby-integer-chr": {"encode"},
+        "ruby-encode-from-utf32": {"encode"},
         "php-mb-check-encoding": {"validate"},
         "php-mb-convert-encoding": {"replace", "encode"},
         "php-mb-scrub": {"replace"},
@@ -97,6 +99,8 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "php-iconv": {"decode", "encode"},
         "php-mb-chr": {"encode"},
         "php-preg-u": {"validate"},
+        "php-intlchar": {"encode"},
+        "php-uconverter": {"replace", "encode"},
         "perl-utf-8-croak": {"decode", "encode", "incremental"},
         "perl-utf-8-default": {"replace", "encode"},
         "perl-utf8-lax": {"decode", "replace", "encode"},
@@ -193,6 +197,15 @@ def test_ruby_pack_u_encodes_surrogates_and_integer_chr_refuses_them(program: St
     assert check_encode(chr_, 0x41, 0x20AC, 0x1F600) == set()
 
 
+def test_ruby_encode_from_utf32_refuses_at_the_surrogate(program: Started) -> None:
+    codec = program("ruby-encode-from-utf32")
+    refused = codec.encode([0x41, 0x42, 0xD800])
+    assert isinstance(refused, Refused) and refused.offset == 2
+    assert "InvalidByteSequenceError" in refused.message
+    assert check_encode(codec, 0x110000) == set()
+    assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
+
+
 # --- PHP ---------------------------------------------------------------------------------------
 
 
@@ -228,6 +241,18 @@ def test_php_iconv_and_mb_chr_refuse_a_surrogate(program: Started) -> None:
     assert mb_chr.encode([0x41, 0xDFFF]) == Refused("not encoded", 1)  # mb_chr returned false
     assert check_encode(mb_chr, 0x41, 0x20AC, 0x1F600) == set()
     assert program("php-preg-u").validate(OVERLONG_SLASH) == Returned(False)
+
+
+def test_php_intl_intlchar_encodes_a_surrogate_and_uconverter_replaces(program: Started) -> None:
+    intlchar = program("php-intlchar")
+    assert intlchar.encode([0xD800]) == Returned(SURROGATE)  # ICU's U8_APPEND, unchecked
+    assert check_encode(intlchar, 0xD800) == {ENCODED_SURROGATE}
+    assert isinstance(intlchar.encode([0x110000]), Refused)  # IntlChar::chr returned null
+    uconverter = program("php-uconverter")
+    assert uconverter.decode_replace(BEYOND + TRUNCATED) == Returned(FFFD * 5)
+    assert check(uconverter, "replace", SURROGATE + OVERLONG_SLASH) == set()
+    assert uconverter.encode([0xDFFF]) == Returned(b"\xef\xbf\xbd")  # ICU's substitute
+    assert check_encode(uconverter, 0xDFFF) == {SUBSTITUTED}
 
 
 # --- Perl --------------------------------------------------------------------------------------
@@ -317,6 +342,9 @@ def test_a_missing_runtime_names_the_package_to_install(monkeypatch: pytest.Monk
     assert PROGRAMS["php-iconv"].unavailable() == (
         "php not found on PATH (apt-get install php-cli php-mbstring)"
     )
+    assert PROGRAMS["php-uconverter"].unavailable() == (
+        "php not found on PATH (apt-get install php-cli php-intl)"
+    )
     assert PROGRAMS["lua-utf8"].unavailable() == "lua5.4 not found on PATH (apt-get install lua5.4)"
     assert (
         PROGRAMS["tcl-convertto"].unavailable() == "tclsh not found on PATH (apt-get install tcl)"
@@ -325,6 +353,25 @@ def test_a_missing_runtime_names_the_package_to_install(monkeypatch: pytest.Monk
         ProgramError, match=r"^Go: go not found on PATH \(apt-get install golang-go\)$"
     ):
         PROGRAMS["go-utf8"].spec()
+
+
+def test_a_runtime_whose_probe_fails_names_what_is_missing() -> None:
+    runtime = Installable(
+        "PHP intl",
+        ("sh",),
+        ("sh", "-c", "echo 1"),
+        "php_codecs.php",
+        install="php-cli php-intl",
+        probe=("sh", "-c", "exit 3"),
+        lacking="PHP's intl extension",
+    )
+    assert (
+        runtime.unavailable()
+        == "PHP's intl extension is missing (apt-get install php-cli php-intl)"
+    )
+    assert (
+        Installable("sh", ("sh",), ("sh",), "x", probe=("sh", "-c", "exit 0")).unavailable() is None
+    )
 
 
 def test_go_is_built_once_into_the_cache_and_scripts_run_as_they_are() -> None:

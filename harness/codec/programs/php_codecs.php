@@ -15,6 +15,9 @@
 //                        encode: iconv('UTF-32BE', 'UTF-8', ..)
 //   mb-chr               encode: mb_chr($value, 'UTF-8') for each code point (false: refused)
 //   preg-u               validate: preg_match('//u', $bytes) (PCRE's UTF check)
+//   intlchar             encode: IntlChar::chr($value) for each code point (null: refused)
+//   uconverter           replace: UConverter::transcode($bytes, 'UTF-32BE', 'UTF-8') (ICU);
+//                        encode: UConverter::transcode from UTF-32BE to UTF-8
 //
 // Code points travel as UTF-32BE, which is also what iconv and mbstring convert to and from.
 declare(strict_types=1);
@@ -89,6 +92,12 @@ function answer(string $mode, string $line): string
             return encode_each($data, fn (string $unit) => @iconv('UTF-32BE', 'UTF-8', $unit));
         case 'mb-chr encode':
             return encode_each($data, fn (string $unit) => mb_chr(unpack('N', $unit)[1], 'UTF-8'));
+        case 'intlchar encode':
+            return encode_each($data, fn (string $unit) => IntlChar::chr(unpack('N', $unit)[1]) ?? false);
+        case 'uconverter replace':
+            return 'ok ' . hex_of(UConverter::transcode($data, 'UTF-32BE', 'UTF-8'));
+        case 'uconverter encode':
+            return 'ok ' . hex_of(UConverter::transcode($data, 'UTF-8', 'UTF-32BE'));
         case 'preg-u validate':
             return 'ok ' . (@preg_match('//u', $data) === 1 ? 'true' : 'false');
     }
@@ -103,14 +112,17 @@ const CAPABILITIES = [
     'iconv' => 'decode encode',
     'mb-chr' => 'encode',
     'preg-u' => 'validate',
+    'intlchar' => 'encode',
+    'uconverter' => 'replace encode',
 ];
+const EXTENSIONS = ['intlchar' => ['intl'], 'uconverter' => ['intl']];
 
 $mode = $argv[1] ?? '';
 if (!isset(CAPABILITIES[$mode])) {
     fwrite(STDERR, 'usage: php php_codecs.php MODE (' . implode(', ', array_keys(CAPABILITIES)) . ")\n");
     exit(2);
 }
-foreach (['mbstring', 'iconv', 'pcre'] as $extension) {
+foreach (EXTENSIONS[$mode] ?? ['mbstring', 'iconv', 'pcre'] as $extension) {
     if (!extension_loaded($extension)) {
         fwrite(STDERR, "PHP extension $extension is not loaded (apt-get install php-$extension)\n");
         exit(1);

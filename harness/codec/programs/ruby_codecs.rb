@@ -11,6 +11,8 @@
 #                        (strict): Encoding::Converter#primitive_convert with partial_input
 #   pack-u               encode: Array#pack('U*')
 #   integer-chr          encode: Integer#chr(Encoding::UTF_8) for each code point, joined
+#   encode-from-utf32    encode: String#encode('UTF-8') of the code points as a UTF-32BE string,
+#                        refused where it raises (Encoding::Converter says at which code point)
 $stdout.sync = true
 EMPTY = '-'
 
@@ -69,6 +71,17 @@ rescue EncodingError => e
   [nil, offset, "#{e.class}: #{e.message}"]
 end
 
+def encode_from_utf32(field)
+  source = bytes_of(field).force_encoding(Encoding::UTF_32BE)
+  "ok #{hex_of_bytes(source.encode(Encoding::UTF_8).b)}"
+rescue EncodingError => e
+  rest = source.dup
+  converter = Encoding::Converter.new(Encoding::UTF_32BE, Encoding::UTF_8)
+  converter.primitive_convert(rest, +'')
+  at = error_offset(converter, source.bytesize, rest.bytesize)
+  "refused #{at / 4} #{e.class}: #{e.message}"
+end
+
 def encode_each(values)
   out = ''.b
   values.each_with_index do |value, i|
@@ -106,6 +119,7 @@ def answer(mode, line)
       # pack('U*') is asked in one go; the per-value pass above only locates its refusal.
       reply.start_with?('ok') ? "ok #{hex_of_bytes(values.pack('U*').b)}" : reply
     end
+  in ['encode-from-utf32', 'encode'] then encode_from_utf32(fields[0])
   in ['integer-chr', 'encode'] then encode_each(code_points_of(fields[0])) { |value| value.chr(Encoding::UTF_8).b }
   else "crash unknown request #{operation}"
   end
@@ -116,7 +130,7 @@ end
 CAPABILITIES = {
   'valid-encoding' => 'validate', 'scrub' => 'replace', 'encode-utf16-replace' => 'replace',
   'encode-utf8-replace' => 'replace', 'encode-strict' => 'decode incremental incremental=strict',
-  'pack-u' => 'encode', 'integer-chr' => 'encode'
+  'pack-u' => 'encode', 'integer-chr' => 'encode', 'encode-from-utf32' => 'encode'
 }.freeze
 
 mode = ARGV[0]

@@ -20,7 +20,7 @@ from typing import Final
 
 from utf8cert.harness.codec.programs.runtimes import SOURCES, Runtime, cache_root
 
-__all__ = ["GO", "LUA", "PERL", "PHP", "RUBY", "SCRIPTED", "TCL", "Installable"]
+__all__ = ["GO", "LUA", "PERL", "PHP", "PHP_INTL", "RUBY", "SCRIPTED", "TCL", "Installable"]
 
 
 @cache
@@ -93,6 +93,15 @@ PHP: Final = Installable(
     probe=("php", "-r", 'exit(extension_loaded("mbstring") && extension_loaded("iconv") ? 0 : 1);'),
     lacking="PHP's mbstring or iconv extension",
 )
+PHP_INTL: Final = Installable(
+    "PHP intl",
+    ("php",),
+    ("php", "-r", 'echo "PHP ", PHP_VERSION, ", ICU ", INTL_ICU_VERSION, "\\n";'),
+    "php_codecs.php",
+    install="php-cli php-intl",
+    probe=("php", "-r", 'exit(extension_loaded("intl") ? 0 : 1);'),
+    lacking="PHP's intl extension",
+)
 PERL: Final = Installable(
     "Perl", ("perl",), ("perl", "-e", "print qq(perl $^V)"), "perl_codecs.pl", install="perl"
 )
@@ -154,6 +163,12 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
     ("ruby-pack-u", "Ruby: Array#pack('U*') (encode)", RUBY, "pack-u"),
     ("ruby-integer-chr", "Ruby: Integer#chr(Encoding::UTF_8) (encode)", RUBY, "integer-chr"),
     (
+        "ruby-encode-from-utf32",
+        "Ruby: String#encode('UTF-8') of a UTF-32BE string (encode)",
+        RUBY,
+        "encode-from-utf32",
+    ),
+    (
         "php-mb-check-encoding",
         "PHP: mb_check_encoding($s, 'UTF-8') (validate)",
         PHP,
@@ -182,6 +197,13 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
     ),
     ("php-mb-chr", "PHP: mb_chr($c, 'UTF-8') per code point (encode)", PHP, "mb-chr"),
     ("php-preg-u", "PHP: preg_match('//u', $s) (validate: PCRE's UTF check)", PHP, "preg-u"),
+    ("php-intlchar", "PHP: IntlChar::chr per code point (encode)", PHP_INTL, "intlchar"),
+    (
+        "php-uconverter",
+        "PHP: UConverter::transcode (ICU): UTF-8 to UTF-32BE (replace) and back (encode)",
+        PHP_INTL,
+        "uconverter",
+    ),
     (
         "perl-utf-8-croak",
         "Perl: Encode 'UTF-8' with FB_CROAK: decode (strict), incremental (strict, with "
