@@ -1,4 +1,4 @@
-// Go's standard library UTF-8 decoding and encoding over utf8cert-protocol 1
+// Go's standard library UTF-8 decoding and encoding over utf8cert-protocol 2
 // (harness/PROTOCOL.md), one per MODE (built with plain `go build`, standard library only):
 //
 //	go_codecs MODE
@@ -15,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -182,7 +183,7 @@ func main() {
 		os.Exit(2)
 	}
 	out := bufio.NewWriter(os.Stdout)
-	fmt.Fprintf(out, "utf8cert-protocol 1 %s\n", offered)
+	fmt.Fprintf(out, "utf8cert-protocol 2 %s\n", offered)
 	out.Flush()
 	in := bufio.NewReaderSize(os.Stdin, 1<<16)
 	for {
@@ -191,8 +192,11 @@ func main() {
 			return
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		fmt.Fprintln(out, answer(mode, line))
-		if out.Flush() != nil {
+		id, request, _ := strings.Cut(line, " ")
+		fmt.Fprintf(out, "%s %s\n", id, answer(mode, request))
+		// Answers go out together, but never while the program waits for input: unless a
+		// whole next request is already buffered.
+		if next, _ := in.Peek(in.Buffered()); !bytes.Contains(next, []byte("\n")) && out.Flush() != nil {
 			return
 		}
 	}

@@ -1,4 +1,4 @@
--- Lua 5.4's utf8 library over utf8cert-protocol 1 (harness/PROTOCOL.md), one per MODE:
+-- Lua 5.4's utf8 library over utf8cert-protocol 2 (harness/PROTOCOL.md), one per MODE:
 --
 --   lua5.4 lua_codecs.lua MODE
 --
@@ -69,9 +69,9 @@ if modes[mode] == nil then
   os.exit(2)
 end
 io.stdout:setvbuf("line")
-io.stdout:write("utf8cert-protocol 1 decode validate encode\n")
+io.stdout:write("utf8cert-protocol 2 decode validate encode\n")
 for line in io.stdin:lines() do
-  line = line:gsub("\r$", "")
-  local ok, reply = pcall(answer, modes[mode], line)
-  io.stdout:write((ok and reply or ("crash " .. one_line(reply))) .. "\n")
+  local id, request = line:gsub("\r$", ""):match("^(%S*) ?(.*)$")
+  local ok, reply = pcall(answer, modes[mode], request)
+  io.stdout:write(id .. " " .. (ok and reply or ("crash " .. one_line(reply))) .. "\n")
 end

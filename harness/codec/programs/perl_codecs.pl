@@ -1,4 +1,4 @@
-# Perl's UTF-8 decoding and encoding over utf8cert-protocol 1 (harness/PROTOCOL.md), one per MODE:
+# Perl's UTF-8 decoding and encoding over utf8cert-protocol 2 (harness/PROTOCOL.md), one per MODE:
 #
 #   perl perl_codecs.pl MODE
 #
@@ -127,9 +127,10 @@ if (!exists $CAPABILITIES{$mode}) {
 binmode STDIN;
 binmode STDOUT;
 $| = 1;
-print "utf8cert-protocol 1 $CAPABILITIES{$mode}\n";
+print "utf8cert-protocol 2 $CAPABILITIES{$mode}\n";
 while (my $line = <STDIN>) {
     $line =~ s/\r?\n\z//;
-    my $reply = eval { answer($mode, $line) } // 'crash ' . one_line($@);
-    print "$reply\n";
+    my ($id, $request) = split / /, $line, 2;
+    my $reply = eval { answer($mode, $request // '') } // 'crash ' . one_line($@);
+    print "$id $reply\n";
 }

@@ -1,5 +1,5 @@
 <?php
-// PHP's UTF-8 decoding and encoding over utf8cert-protocol 1 (harness/PROTOCOL.md), one per MODE:
+// PHP's UTF-8 decoding and encoding over utf8cert-protocol 2 (harness/PROTOCOL.md), one per MODE:
 //
 //   php php_codecs.php MODE
 //
@@ -129,13 +129,14 @@ foreach (EXTENSIONS[$mode] ?? ['mbstring', 'iconv', 'pcre'] as $extension) {
     }
 }
 mb_substitute_character(0xFFFD);
-echo 'utf8cert-protocol 1 ' . CAPABILITIES[$mode] . "\n";
+echo 'utf8cert-protocol 2 ' . CAPABILITIES[$mode] . "\n";
 while (($line = fgets(STDIN)) !== false) {
+    [$id, $request] = array_pad(explode(' ', rtrim($line, "\r\n"), 2), 2, '');
     try {
-        $reply = answer($mode, rtrim($line, "\r\n"));
+        $reply = answer($mode, $request);
     } catch (Throwable $error) {
         $reply = 'crash ' . preg_replace('/\s+/', ' ', get_class($error) . ': ' . $error->getMessage());
     }
-    echo $reply, "\n";
+    echo $id, ' ', $reply, "\n";
     fflush(STDOUT);
 }

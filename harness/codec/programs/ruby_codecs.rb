@@ -1,4 +1,4 @@
-# Ruby's UTF-8 decoding and encoding over utf8cert-protocol 1 (harness/PROTOCOL.md), one per MODE:
+# Ruby's UTF-8 decoding and encoding over utf8cert-protocol 2 (harness/PROTOCOL.md), one per MODE:
 #
 #   ruby ruby_codecs.rb MODE
 #
@@ -138,7 +138,8 @@ unless CAPABILITIES.key?(mode)
   warn "usage: ruby ruby_codecs.rb MODE (#{CAPABILITIES.keys.join(', ')})"
   exit 2
 end
-puts "utf8cert-protocol 1 #{CAPABILITIES[mode]}"
+puts "utf8cert-protocol 2 #{CAPABILITIES[mode]}"
 $stdin.each_line do |line|
-  puts answer(mode, line.chomp)
+  id, request = line.chomp.split(' ', 2)
+  puts "#{id} #{answer(mode, request.to_s)}"
 end

@@ -4,7 +4,7 @@
     name, description, runtime, mode = SCRIPTED[0]  # "go-utf8", ..., GO, "utf8"
 
 Each source (go_codecs.go, ruby_codecs.rb, php_codecs.php, perl_codecs.pl, lua_codecs.lua,
-tcl_codecs.tcl) speaks utf8cert-protocol 1 and offers only what the API it wraps can do. Go is
+tcl_codecs.tcl) speaks utf8cert-protocol 2 and offers only what the API it wraps can do. Go is
 built with `go build` (standard library only, no module download) into the cache directory,
 with its own build cache there too; the others run as they are. A runtime that is missing is
 named with the Debian package that brings it (scripts/install-runtimes installs them all).

@@ -1,4 +1,4 @@
-# Tcl's utf-8 encoding over utf8cert-protocol 1 (harness/PROTOCOL.md), one per MODE:
+# Tcl's utf-8 encoding over utf8cert-protocol 2 (harness/PROTOCOL.md), one per MODE:
 #
 #   tclsh tcl_codecs.tcl MODE
 #
@@ -83,10 +83,12 @@ if {![info exists capabilities($mode)]} {
 }
 fconfigure stdout -translation lf -buffering line
 fconfigure stdin -translation auto
-puts "utf8cert-protocol 1 $capabilities($mode) strings=utf-16"
+puts "utf8cert-protocol 2 $capabilities($mode) strings=utf-16"
 while {[gets stdin line] >= 0} {
-    if {[catch {answer $mode $line} reply]} {
+    set space [string first " " $line]
+    set id [string range $line 0 [expr {$space - 1}]]
+    if {[catch {answer $mode [string range $line [expr {$space + 1}] end]} reply]} {
         set reply "crash [regsub -all {\s+} $reply " "]"
     }
-    puts $reply
+    puts "$id $reply"
 }
