@@ -81,7 +81,7 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
     offered = {
         "go-utf8": {"decode", "replace", "validate", "encode"},
         "go-to-valid-utf8": {"replace"},
-        "go-runes": {"replace"},
+        "go-runes": {"replace", "encode"},
         "go-range": {"replace"},
         "go-bufio-readrune": {"incremental"},
         "ruby-valid-encoding": {"validate"},
@@ -89,7 +89,7 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "ruby-encode-utf16-replace": {"replace"},
         "ruby-encode-utf8-replace": {"replace"},
         "ruby-encode-strict": {"decode", "incremental"},
-        "ruby-pack-u": {"encode"},
+        "ruby-pack-u": {"decode", "encode"},
         "ruby-integer-chr": {"encode"},
         "ruby-encode-from-utf32": {"encode"},
         "php-mb-check-encoding": {"validate"},
@@ -154,6 +154,13 @@ def test_go_rune_conversion_and_range_give_runeerror_per_bad_byte(
     assert check(codec, "replace", TRUNCATED) == wrong_count()
 
 
+def test_go_string_of_runes_writes_u_fffd_for_a_surrogate(program: Started) -> None:
+    codec = program("go-runes")
+    assert codec.encode([0x41, 0xD800]) == Returned(b"A\xef\xbf\xbd")  # "\uFFFD" for invalid
+    assert check_encode(codec, 0xDFFF) == {SUBSTITUTED}
+    assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
+
+
 def test_go_bufio_readrune_finishes_a_character_split_across_reads(program: Started) -> None:
     codec = program("go-bufio-readrune")
     assert codec.decode_chunks([b"A\xe2", b"\x82", b"\xac"], False) == Returned("A\u20ac")
@@ -185,10 +192,15 @@ def test_ruby_encode_strict_raises_at_the_first_bad_byte_in_any_chunking(
     assert check(codec, "incremental", EURO + OVERLONG_SLASH) == set()
 
 
-def test_ruby_pack_u_encodes_surrogates_and_integer_chr_refuses_them(program: Started) -> None:
+def test_ruby_pack_and_unpack_u_take_surrogates_and_integer_chr_refuses_them(
+    program: Started,
+) -> None:
     pack = program("ruby-pack-u")
     assert pack.encode([0xD800, 0x110000]) == Returned(b"\xed\xa0\x80\xf4\x90\x80\x80")
     assert check_encode(pack, 0xD800) == {ENCODED_SURROGATE}
+    assert pack.decode(b"A" + SURROGATE) == Returned("A\ud800")  # unpack('U*') takes it too
+    assert check(pack, "decode", SURROGATE) == {ACCEPTED}
+    assert pack.decode(OVERLONG_SLASH) == Refused("redundant UTF-8 sequence")
     chr_ = program("ruby-integer-chr")
     refused = chr_.encode([0x41, 0xD800])
     assert isinstance(refused, Refused) and refused.offset == 1

@@ -8,7 +8,8 @@
 //	                 encode: utf8.AppendRune (it writes U+FFFD for a surrogate or a value
 //	                 above U+10FFFF: that is its documented behaviour)
 //	to-valid-utf8    replace: strings.ToValidUTF8(s, "\uFFFD") (one U+FFFD for a whole run)
-//	runes            replace: the []rune(s) conversion
+//	runes            replace: the []rune(s) conversion; encode: the string(runes) conversion
+//	                 (U+FFFD for a surrogate or a value above U+10FFFF, as the spec says)
 //	range            replace: the runes a `for range` over the string yields
 //	bufio-readrune   incremental (replace): bufio.Reader.ReadRune over the chunks, read in turn
 package main
@@ -50,6 +51,16 @@ func hexOfBytes(data []byte) string {
 		return empty
 	}
 	return hex.EncodeToString(data)
+}
+
+// runesOf reads code points as UTF-32BE; a value above 0x7FFFFFFF becomes a negative rune,
+// which Go's encoders take as invalid, as they take any value they cannot encode.
+func runesOf(data []byte) []rune {
+	var values []rune
+	for i := 0; i+4 <= len(data); i += 4 {
+		values = append(values, rune(uint32(data[i])<<24|uint32(data[i+1])<<16|uint32(data[i+2])<<8|uint32(data[i+3])))
+	}
+	return values
 }
 
 // decodeRunes walks data with utf8.DecodeRune; strict stops at the first (RuneError, 1).
@@ -137,11 +148,12 @@ func answer(mode, line string) string {
 		return fmt.Sprintf("ok %t", utf8.Valid(data))
 	case "utf8 encode":
 		var out []byte
-		for i := 0; i+4 <= len(data); i += 4 {
-			value := uint32(data[i])<<24 | uint32(data[i+1])<<16 | uint32(data[i+2])<<8 | uint32(data[i+3])
-			out = utf8.AppendRune(out, rune(value))
+		for _, value := range runesOf(data) {
+			out = utf8.AppendRune(out, value)
 		}
 		return "ok " + hexOfBytes(out)
+	case "runes encode":
+		return "ok " + hexOfBytes([]byte(string(runesOf(data))))
 	case "to-valid-utf8 replace":
 		return "ok " + hexOfRunes([]rune(strings.ToValidUTF8(string(data), "\uFFFD")))
 	case "runes replace":
@@ -167,7 +179,7 @@ func answer(mode, line string) string {
 var capabilities = map[string]string{
 	"utf8":           "decode replace validate encode",
 	"to-valid-utf8":  "replace",
-	"runes":          "replace",
+	"runes":          "replace encode",
 	"range":          "replace",
 	"bufio-readrune": "incremental incremental=replace",
 }

@@ -9,7 +9,8 @@
 #   encode-strict        decode: String#encode('UTF-16LE'), refused where it raises (the offset is
 #                        the one Encoding::Converter, which it runs on, reports); incremental
 #                        (strict): Encoding::Converter#primitive_convert with partial_input
-#   pack-u               encode: Array#pack('U*')
+#   pack-u               encode: Array#pack('U*'); decode: String#unpack('U*') (refused where it
+#                        raises ArgumentError, which says not where)
 #   integer-chr          encode: Integer#chr(Encoding::UTF_8) for each code point, joined
 #   encode-from-utf32    encode: String#encode('UTF-8') of the code points as a UTF-32BE string,
 #                        refused where it raises (Encoding::Converter says at which code point)
@@ -120,6 +121,12 @@ def answer(mode, line)
       reply.start_with?('ok') ? "ok #{hex_of_bytes(values.pack('U*').b)}" : reply
     end
   in ['encode-from-utf32', 'encode'] then encode_from_utf32(fields[0])
+  in ['pack-u', 'decode']
+    begin
+      "ok #{hex_of_code_points(bytes_of(fields[0]).unpack('U*'))}"
+    rescue ArgumentError => e
+      "refused - #{e.message}"
+    end
   in ['integer-chr', 'encode'] then encode_each(code_points_of(fields[0])) { |value| value.chr(Encoding::UTF_8).b }
   else "crash unknown request #{operation}"
   end
@@ -130,7 +137,7 @@ end
 CAPABILITIES = {
   'valid-encoding' => 'validate', 'scrub' => 'replace', 'encode-utf16-replace' => 'replace',
   'encode-utf8-replace' => 'replace', 'encode-strict' => 'decode incremental incremental=strict',
-  'pack-u' => 'encode', 'integer-chr' => 'encode', 'encode-from-utf32' => 'encode'
+  'pack-u' => 'decode encode', 'integer-chr' => 'encode', 'encode-from-utf32' => 'encode'
 }.freeze
 
 mode = ARGV[0]

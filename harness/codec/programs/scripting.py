@@ -131,7 +131,12 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
         GO,
         "to-valid-utf8",
     ),
-    ("go-runes", "Go: the []rune(string) conversion (replace)", GO, "runes"),
+    (
+        "go-runes",
+        "Go: the []rune(string) conversion (replace) and string([]rune) (encode)",
+        GO,
+        "runes",
+    ),
     ("go-range", "Go: the runes of `for range` over a string (replace)", GO, "range"),
     (
         "go-bufio-readrune",
@@ -160,7 +165,12 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
         RUBY,
         "encode-strict",
     ),
-    ("ruby-pack-u", "Ruby: Array#pack('U*') (encode)", RUBY, "pack-u"),
+    (
+        "ruby-pack-u",
+        "Ruby: String#unpack('U*') (decode, strict: ArgumentError) and Array#pack('U*') (encode)",
+        RUBY,
+        "pack-u",
+    ),
     ("ruby-integer-chr", "Ruby: Integer#chr(Encoding::UTF_8) (encode)", RUBY, "integer-chr"),
     (
         "ruby-encode-from-utf32",
