@@ -8,9 +8,19 @@
 --   utf8-lax  the same with lax = true (utf8.codes(s, true), utf8.len(s, 1, -1, true))
 local EMPTY = "-"
 
+-- Each pair of hex digits (either case) to its byte, looked up rather than parsed.
+local BYTE_OF = {}
+local DIGITS = "0123456789abcdefABCDEF"
+for i = 1, #DIGITS do
+  for j = 1, #DIGITS do
+    local pair = DIGITS:sub(i, i) .. DIGITS:sub(j, j)
+    BYTE_OF[pair] = string.char(tonumber(pair, 16))
+  end
+end
+
 local function bytes_of(field)
   if field == EMPTY then return "" end
-  return (field:gsub("..", function(pair) return string.char(tonumber(pair, 16)) end))
+  return (field:gsub("..", BYTE_OF))
 end
 
 local function hex_of_bytes(data)
@@ -33,9 +43,17 @@ end
 local function decode(data, lax)
   local values = {}
   local ok, why = pcall(function()
-    for _, value in utf8.codes(data, lax) do values[#values + 1] = string.format("%08x", value) end
+    for _, value in utf8.codes(data, lax) do values[#values + 1] = value end
   end)
-  if ok then return "ok " .. (#values == 0 and EMPTY or table.concat(values)) end
+  if ok then
+    -- string.format takes the values in slices: one call per value is slow on a long text.
+    local out = {}
+    for first = 1, #values, 200 do
+      local last = math.min(first + 199, #values)
+      out[#out + 1] = string.format(string.rep("%08x", last - first + 1), table.unpack(values, first, last))
+    end
+    return "ok " .. (#out == 0 and EMPTY or table.concat(out))
+  end
   local length, at = utf8.len(data, 1, -1, lax)
   -- utf8.len's position is 1-based; the protocol's offsets start at 0.
   return "refused " .. (length == nil and tostring(at - 1) or "-") .. " " .. one_line(why)
