@@ -1,4 +1,4 @@
-"""The programs for Go, Ruby, PHP, Perl, Lua and Tcl: their runtimes and one Program per mode.
+"""The programs for Go, Ruby, PHP, Perl, Lua and Tcl: their runtimes and one program entry per mode.
 
     from utf8cert.harness.codec.programs.scripting import SCRIPTED
     name, description, runtime, mode = SCRIPTED[0]  # "go-utf8", ..., GO, "utf8"
