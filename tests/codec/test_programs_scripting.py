@@ -99,6 +99,8 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "php-iconv": {"decode", "encode"},
         "php-mb-chr": {"encode"},
         "php-preg-u": {"validate"},
+        "php-json-decode": {"decode", "replace"},
+        "php-json-encode": {"validate", "replace"},
         "php-intlchar": {"encode"},
         "php-uconverter": {"replace", "encode"},
         "perl-utf-8-croak": {"decode", "encode", "incremental"},
@@ -253,6 +255,19 @@ def test_php_iconv_and_mb_chr_refuse_a_surrogate(program: Started) -> None:
     assert mb_chr.encode([0x41, 0xDFFF]) == Refused("not encoded", 1)  # mb_chr returned false
     assert check_encode(mb_chr, 0x41, 0x20AC, 0x1F600) == set()
     assert program("php-preg-u").validate(OVERLONG_SLASH) == Returned(False)
+
+
+def test_php_json_refuses_bad_utf8_and_substitutes_on_request(program: Started) -> None:
+    decoder = program("php-json-decode")
+    assert decoder.decode(b'"\\\x00' + EURO) == Returned('"\\\x00\u20ac')  # escaped ASCII is intact
+    refused = decoder.decode(b"A" + OVERLONG_SLASH)
+    assert isinstance(refused, Refused) and "Malformed UTF-8" in refused.message  # JSON_ERROR_UTF8
+    assert decoder.decode_replace(TRUNCATED) == Returned(FFFD * 2)  # a U+FFFD per byte here
+    assert check(decoder, "replace", TRUNCATED) == wrong_count()
+    encoder = program("php-json-encode")
+    assert encoder.validate(SURROGATE) == Returned(False)  # json_encode returned false
+    assert encoder.decode_replace(b"A" + SURROGATE) == Returned("A" + FFFD)  # one for the three
+    assert check(encoder, "validate", OVERLONG_SLASH) == set()
 
 
 def test_php_intl_intlchar_encodes_a_surrogate_and_uconverter_replaces(program: Started) -> None:

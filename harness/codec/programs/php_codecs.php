@@ -15,6 +15,10 @@
 //                        encode: iconv('UTF-32BE', 'UTF-8', ..)
 //   mb-chr               encode: mb_chr($value, 'UTF-8') for each code point (false: refused)
 //   preg-u               validate: preg_match('//u', $bytes) (PCRE's UTF check)
+//   json-decode          decode: json_decode of the bytes as a JSON string (JSON_THROW_ON_ERROR:
+//                        refused on JSON_ERROR_UTF8); replace: with JSON_INVALID_UTF8_SUBSTITUTE
+//   json-encode          validate: json_encode($bytes) !== false; replace: json_encode with
+//                        JSON_INVALID_UTF8_SUBSTITUTE (its output read back with json_decode)
 //   intlchar             encode: IntlChar::chr($value) for each code point (null: refused)
 //   uconverter           replace: UConverter::transcode($bytes, 'UTF-32BE', 'UTF-8') (ICU);
 //                        encode: UConverter::transcode from UTF-32BE to UTF-8
@@ -43,6 +47,14 @@ function utf32_of(string $text): string
 function replace_by_mbstring(string $data): string
 {
     return 'ok ' . hex_of(utf32_of(mb_convert_encoding($data, 'UTF-8', 'UTF-8')));
+}
+
+/** The bytes as a JSON string: only the ASCII that JSON must escape is escaped, as \u00XX, so
+ * every other byte (every byte of a multi-byte sequence) reaches the decoder as it is. */
+function json_string_of(string $data): string
+{
+    $escape = fn (array $match): string => sprintf('\\u%04x', ord($match[0]));
+    return '"' . preg_replace_callback('/[\x00-\x1f"\\\\]/', $escape, $data) . '"';
 }
 
 /** Encodes UTF-32BE with $convert, refused at the first value it fails on. */
@@ -92,6 +104,20 @@ function answer(string $mode, string $line): string
             return encode_each($data, fn (string $unit) => @iconv('UTF-32BE', 'UTF-8', $unit));
         case 'mb-chr encode':
             return encode_each($data, fn (string $unit) => mb_chr(unpack('N', $unit)[1], 'UTF-8'));
+        case 'json-decode decode':
+            try {
+                return 'ok ' . hex_of(utf32_of(json_decode(json_string_of($data), false, 512, JSON_THROW_ON_ERROR)));
+            } catch (JsonException $error) {
+                return 'refused - ' . $error->getMessage();
+            }
+        case 'json-decode replace':
+            $text = json_decode(json_string_of($data), false, 512, JSON_INVALID_UTF8_SUBSTITUTE);
+            return 'ok ' . hex_of(utf32_of($text));
+        case 'json-encode validate':
+            return 'ok ' . (json_encode($data) !== false ? 'true' : 'false');
+        case 'json-encode replace':
+            $json = json_encode($data, JSON_INVALID_UTF8_SUBSTITUTE | JSON_UNESCAPED_UNICODE);
+            return 'ok ' . hex_of(utf32_of(json_decode($json, false, 512, JSON_THROW_ON_ERROR)));
         case 'intlchar encode':
             return encode_each($data, fn (string $unit) => IntlChar::chr(unpack('N', $unit)[1]) ?? false);
         case 'uconverter replace':
@@ -112,10 +138,13 @@ const CAPABILITIES = [
     'iconv' => 'decode encode',
     'mb-chr' => 'encode',
     'preg-u' => 'validate',
+    'json-decode' => 'decode replace',
+    'json-encode' => 'validate replace',
     'intlchar' => 'encode',
     'uconverter' => 'replace encode',
 ];
-const EXTENSIONS = ['intlchar' => ['intl'], 'uconverter' => ['intl']];
+const EXTENSIONS = ['intlchar' => ['intl'], 'uconverter' => ['intl'], 'json-decode' => ['json', 'mbstring'],
+    'json-encode' => ['json', 'mbstring']];
 
 $mode = $argv[1] ?? '';
 if (!isset(CAPABILITIES[$mode])) {

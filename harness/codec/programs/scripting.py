@@ -207,6 +207,20 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
     ),
     ("php-mb-chr", "PHP: mb_chr($c, 'UTF-8') per code point (encode)", PHP, "mb-chr"),
     ("php-preg-u", "PHP: preg_match('//u', $s) (validate: PCRE's UTF check)", PHP, "preg-u"),
+    (
+        "php-json-decode",
+        "PHP: json_decode of a JSON string: JSON_THROW_ON_ERROR (decode, strict), "
+        "JSON_INVALID_UTF8_SUBSTITUTE (replace)",
+        PHP,
+        "json-decode",
+    ),
+    (
+        "php-json-encode",
+        "PHP: json_encode of a string: !== false (validate), JSON_INVALID_UTF8_SUBSTITUTE "
+        "(replace)",
+        PHP,
+        "json-encode",
+    ),
     ("php-intlchar", "PHP: IntlChar::chr per code point (encode)", PHP_INTL, "intlchar"),
     (
         "php-uconverter",
