@@ -22,7 +22,7 @@ import pytest
 
 from utf8cert.harness.check.compare import Difference, compare, compare_encode
 from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
+from utf8cert.harness.codec.interface import Capability, Codec, Failed, Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.runtimes import cache_root
 from utf8cert.harness.codec.programs.scripting import GO, SCRIPTED, Installable
@@ -92,6 +92,7 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "ruby-pack-u": {"decode", "encode"},
         "ruby-integer-chr": {"encode"},
         "ruby-encode-from-utf32": {"encode"},
+        "ruby-json-parse": {"decode"},
         "php-mb-check-encoding": {"validate"},
         "php-mb-convert-encoding": {"replace", "encode"},
         "php-mb-scrub": {"replace"},
@@ -107,6 +108,7 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "perl-utf-8-default": {"replace", "encode"},
         "perl-utf8-lax": {"decode", "replace", "encode"},
         "perl-utf8-decode": {"decode", "encode"},
+        "perl-json-pp": {"decode", "encode"},
         "lua-utf8": {"decode", "validate", "encode"},
         "lua-utf8-lax": {"decode", "validate", "encode"},
         "tcl-convertfrom": {"replace"},
@@ -220,6 +222,15 @@ def test_ruby_encode_from_utf32_refuses_at_the_surrogate(program: Started) -> No
     assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
 
 
+def test_ruby_json_parse_returns_ill_formed_bytes_as_a_string(program: Started) -> None:
+    codec = program("ruby-json-parse")
+    assert codec.decode(b'"\\\x00' + EURO) == Returned('"\\\x00\u20ac')  # escaped ASCII is intact
+    failed = codec.decode(b"A" + OVERLONG_SLASH)  # JSON.parse neither refuses nor replaces
+    assert isinstance(failed, Failed) and failed.kind == "wrong-type"
+    assert failed.message.endswith("not valid UTF-8: 412fc0af")
+    assert check(codec, "decode", OVERLONG_SLASH) == {("decode", "must", "returned the wrong type")}
+
+
 # --- PHP ---------------------------------------------------------------------------------------
 
 
@@ -318,6 +329,17 @@ def test_perl_lax_utf8_and_utf8_decode_accept_a_surrogate(program: Started) -> N
         assert check(codec, "decode", SURROGATE) == {ACCEPTED}, name
         assert isinstance(codec.decode(OVERLONG_SLASH), Refused), name
         assert check_encode(codec, 0xD800) == {ENCODED_SURROGATE}, name
+
+
+def test_perl_json_pp_decodes_strictly_and_encodes_a_surrogate(program: Started) -> None:
+    codec = program("perl-json-pp")
+    # The croak's "character offset" counts the JSON text: the adapter maps it back to the input.
+    refused = codec.decode(b"\x00\x00\xfe\xff")
+    assert isinstance(refused, Refused) and refused.offset == 2
+    assert "malformed UTF-8 character in JSON string" in refused.message
+    assert check(codec, "decode", SURROGATE + b"\xef\xb7\x90") == set()
+    assert codec.encode([0x22, 0xD800]) == Returned(b'"' + SURROGATE)
+    assert check_encode(codec, 0xD800) == {ENCODED_SURROGATE}
 
 
 # --- Lua ---------------------------------------------------------------------------------------

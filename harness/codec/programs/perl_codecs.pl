@@ -10,12 +10,19 @@
 #   utf8-lax       decode: Encode::decode('utf8', $bytes, FB_CROAK); replace: the same with the
 #                  default check; encode: Encode::encode('utf8', $text, FB_CROAK): Perl's lax
 #                  'utf8', not 'UTF-8'
+#   json-pp        decode: JSON::PP->new->utf8->decode of the bytes as a JSON string (the offset is
+#                  the "character offset" its croak names, less the opening quote); encode:
+#                  JSON::PP->new->utf8->encode, its escapes (ASCII only) undone
 #   utf8-decode    decode: utf8::decode (false, string unchanged, on bytes it will not take);
 #                  encode: utf8::encode
 use strict;
 use warnings;
 no warnings qw(utf8 surrogate nonchar non_unicode portable);
 use Encode qw(FB_CROAK FB_QUIET LEAVE_SRC STOP_AT_PARTIAL);
+use JSON::PP ();
+
+my $JSON = JSON::PP->new->utf8->allow_nonref;
+my %UNESCAPED = ('b' => "\b", 'f' => "\f", 'n' => "\n", 'r' => "\r", 't' => "\t", '/' => '/');
 
 my $EMPTY = '-';
 
@@ -84,6 +91,36 @@ sub incremental {
     return hex_of_text($text);
 }
 
+# The bytes as a JSON string: only the ASCII that JSON must escape is escaped, as \u00XX, so
+# every other byte reaches the parser as it is.
+sub json_string_of {
+    my ($data) = @_;
+    $data =~ s/([\x00-\x1f"\\])/sprintf('\\u%04x', ord $1)/ge;
+    return qq("$data");
+}
+
+sub json_decode {
+    my ($data) = @_;
+    my $text = eval { $JSON->decode(json_string_of($data)) };
+    return hex_of_text($text) if defined $text;
+    my $why = one_line($@);
+    return "refused - $why" unless $why =~ /at character offset (\d+)/;
+    # The croak counts in the JSON text: from its opening quote, and six for each escaped byte.
+    my ($target, $position, $at) = ($1 - 1, 0, 0);
+    while ($at < length($data) && $position < $target) {
+        $position += substr($data, $at++, 1) =~ /[\x00-\x1f"\\]/ ? 6 : 1;
+    }
+    return 'refused ' . ($position == $target ? $at : '-') . " $why";
+}
+
+sub json_encode {
+    my ($text) = @_;
+    my $json = $JSON->encode($text);
+    $json =~ s/\A"|"\z//g;
+    $json =~ s/\\(?:u([0-9a-fA-F]{4})|(.))/defined $1 ? chr(hex $1) : ($UNESCAPED{$2} \/\/ $2)/ges;
+    return 'ok ' . hex_of_bytes($json);
+}
+
 sub answer {
     my ($mode, $line) = @_;
     my ($operation, @fields) = split / /, $line;
@@ -99,6 +136,8 @@ sub answer {
     return strict_decode('utf8', bytes_of($field)) if $request eq 'utf8-lax decode';
     return hex_of_text(Encode::decode('utf8', bytes_of($field))) if $request eq 'utf8-lax replace';
     return strict_encode('utf8', text_of($field)) if $request eq 'utf8-lax encode';
+    return json_decode(bytes_of($field)) if $request eq 'json-pp decode';
+    return json_encode(text_of($field)) if $request eq 'json-pp encode';
     if ($request eq 'utf8-decode decode') {
         my $text = bytes_of($field);
         return 'refused - utf8::decode returned false' unless utf8::decode($text);
@@ -117,6 +156,7 @@ my %CAPABILITIES = (
     'utf-8-default' => 'replace encode',
     'utf8-lax'      => 'decode replace encode',
     'utf8-decode'   => 'decode encode',
+    'json-pp'       => 'decode encode',
 );
 
 my $mode = $ARGV[0] // '';

@@ -11,9 +11,12 @@
 #                        (strict): Encoding::Converter#primitive_convert with partial_input
 #   pack-u               encode: Array#pack('U*'); decode: String#unpack('U*') (refused where it
 #                        raises ArgumentError, which says not where)
+#   json-parse           decode: JSON.parse of the bytes as a JSON string (JSON::ParserError:
+#                        refused); a String that is not valid UTF-8 is no text, so `wrong-type`
 #   integer-chr          encode: Integer#chr(Encoding::UTF_8) for each code point, joined
 #   encode-from-utf32    encode: String#encode('UTF-8') of the code points as a UTF-32BE string,
 #                        refused where it raises (Encoding::Converter says at which code point)
+require 'json'
 $stdout.sync = true
 EMPTY = '-'
 
@@ -83,6 +86,21 @@ rescue EncodingError => e
   "refused #{at / 4} #{e.class}: #{e.message}"
 end
 
+# The bytes as a JSON string: only the ASCII that JSON must escape is escaped, as \u00XX, so
+# every other byte reaches the parser as it is.
+def json_string_of(data)
+  %("#{data.gsub(/[\x00-\x1f"\\]/n) { |byte| format('\\u%04x', byte.ord) }}")
+end
+
+def json_parse(data)
+  text = JSON.parse(json_string_of(data))
+  return "ok #{hex_of_code_points(text.codepoints)}" if text.valid_encoding?
+
+  "wrong-type JSON.parse returned a String that is not valid UTF-8: #{text.b.unpack1('H*')}"
+rescue JSON::ParserError => e
+  "refused - #{e.message}".gsub(/\s+/, ' ')
+end
+
 def encode_each(values)
   out = ''.b
   values.each_with_index do |value, i|
@@ -127,6 +145,7 @@ def answer(mode, line)
     rescue ArgumentError => e
       "refused - #{e.message}"
     end
+  in ['json-parse', 'decode'] then json_parse(bytes_of(fields[0]))
   in ['integer-chr', 'encode'] then encode_each(code_points_of(fields[0])) { |value| value.chr(Encoding::UTF_8).b }
   else "crash unknown request #{operation}"
   end
@@ -137,7 +156,8 @@ end
 CAPABILITIES = {
   'valid-encoding' => 'validate', 'scrub' => 'replace', 'encode-utf16-replace' => 'replace',
   'encode-utf8-replace' => 'replace', 'encode-strict' => 'decode incremental incremental=strict',
-  'pack-u' => 'decode encode', 'integer-chr' => 'encode', 'encode-from-utf32' => 'encode'
+  'pack-u' => 'decode encode', 'integer-chr' => 'encode', 'encode-from-utf32' => 'encode',
+  'json-parse' => 'decode'
 }.freeze
 
 mode = ARGV[0]

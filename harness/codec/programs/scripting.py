@@ -179,6 +179,13 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
         "encode-from-utf32",
     ),
     (
+        "ruby-json-parse",
+        "Ruby: JSON.parse of a JSON string (decode, strict; a String that is not valid UTF-8 is "
+        "answered wrong-type)",
+        RUBY,
+        "json-parse",
+    ),
+    (
         "php-mb-check-encoding",
         "PHP: mb_check_encoding($s, 'UTF-8') (validate)",
         PHP,
@@ -253,6 +260,12 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
         "Perl: utf8::decode (decode, strict: false on bad input) and utf8::encode (encode)",
         PERL,
         "utf8-decode",
+    ),
+    (
+        "perl-json-pp",
+        "Perl: JSON::PP->new->utf8: decode of a JSON string (decode, strict) and encode (encode)",
+        PERL,
+        "json-pp",
     ),
     (
         "lua-utf8",
