@@ -83,6 +83,8 @@ def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> N
         "go-to-valid-utf8": {"replace"},
         "go-runes": {"replace", "encode"},
         "go-range": {"replace"},
+        "go-json-unmarshal": {"replace"},
+        "go-json-marshal": {"replace"},
         "go-bufio-readrune": {"incremental"},
         "ruby-valid-encoding": {"validate"},
         "ruby-scrub": {"replace"},
@@ -163,6 +165,17 @@ def test_go_string_of_runes_writes_u_fffd_for_a_surrogate(program: Started) -> N
     assert codec.encode([0x41, 0xD800]) == Returned(b"A\xef\xbf\xbd")  # "\uFFFD" for invalid
     assert check_encode(codec, 0xDFFF) == {SUBSTITUTED}
     assert check_encode(codec, 0x41, 0x20AC, 0x1F600) == set()
+
+
+@pytest.mark.parametrize("name", ["go-json-unmarshal", "go-json-marshal"])
+def test_go_json_coerces_to_valid_utf8_a_rune_error_per_bad_byte(
+    program: Started, name: str
+) -> None:
+    codec = program(name)
+    assert codec.decode_replace(b'<"\\\x00' + EURO) == Returned('<"\\\x00\u20ac')
+    assert codec.decode_replace(b"A" + TRUNCATED) == Returned("A" + FFFD * 2)
+    assert check(codec, "replace", TRUNCATED) == wrong_count()
+    assert check(codec, "replace", SURROGATE + BEYOND) == set()
 
 
 def test_go_bufio_readrune_finishes_a_character_split_across_reads(program: Started) -> None:

@@ -11,6 +11,9 @@
 //	runes            replace: the []rune(s) conversion; encode: the string(runes) conversion
 //	                 (U+FFFD for a surrogate or a value above U+10FFFF, as the spec says)
 //	range            replace: the runes a `for range` over the string yields
+//	json             replace: encoding/json's Unmarshal of the bytes as a JSON string, and
+//	                 json.Marshal of them as a Go string read back (both write U+FFFD: their
+//	                 documented coercion to valid UTF-8); two modes: json-unmarshal, json-marshal
 //	bufio-readrune   incremental (replace): bufio.Reader.ReadRune over the chunks, read in turn
 package main
 
@@ -18,6 +21,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +79,20 @@ func decodeRunes(data []byte, strict bool) ([]rune, int) {
 		i += size
 	}
 	return runes, -1
+}
+
+// jsonStringOf writes the bytes as a JSON string: only the ASCII that JSON must escape is
+// escaped, as \u00XX, so every other byte reaches the decoder as it is.
+func jsonStringOf(data []byte) []byte {
+	out := []byte{'"'}
+	for _, b := range data {
+		if b < 0x20 || b == '"' || b == '\\' {
+			out = append(out, fmt.Sprintf("\\u%04x", b)...)
+		} else {
+			out = append(out, b)
+		}
+	}
+	return append(out, '"')
 }
 
 // chunkReader hands out one chunk per Read, so that ReadRune meets every cut.
@@ -164,6 +182,22 @@ func answer(mode, line string) string {
 			runes = append(runes, r)
 		}
 		return "ok " + hexOfRunes(runes)
+	case "json-unmarshal replace":
+		var text string
+		if err := json.Unmarshal(jsonStringOf(data), &text); err != nil {
+			return "crash " + err.Error()
+		}
+		return "ok " + hexOfRunes([]rune(text))
+	case "json-marshal replace":
+		encoded, err := json.Marshal(string(data))
+		var text string
+		if err == nil {
+			err = json.Unmarshal(encoded, &text)
+		}
+		if err != nil {
+			return "crash " + err.Error()
+		}
+		return "ok " + hexOfRunes([]rune(text))
 	case "bufio-readrune incremental":
 		// F (fields[1]) only says whether an empty final chunk follows: a reader has no
 		// "final" flag, its end is the end of the input either way.
@@ -181,6 +215,8 @@ var capabilities = map[string]string{
 	"to-valid-utf8":  "replace",
 	"runes":          "replace encode",
 	"range":          "replace",
+	"json-unmarshal": "replace",
+	"json-marshal":   "replace",
 	"bufio-readrune": "incremental incremental=replace",
 }
 
@@ -191,7 +227,7 @@ func main() {
 	}
 	offered, known := capabilities[mode]
 	if !known {
-		fmt.Fprintln(os.Stderr, "usage: go_codecs MODE (utf8, to-valid-utf8, runes, range, bufio-readrune)")
+		fmt.Fprintln(os.Stderr, "usage: go_codecs MODE (utf8, to-valid-utf8, runes, range, json-unmarshal, json-marshal, bufio-readrune)")
 		os.Exit(2)
 	}
 	out := bufio.NewWriter(os.Stdout)

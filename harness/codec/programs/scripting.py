@@ -139,6 +139,18 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
     ),
     ("go-range", "Go: the runes of `for range` over a string (replace)", GO, "range"),
     (
+        "go-json-unmarshal",
+        "Go: encoding/json Unmarshal of a JSON string (replace: U+FFFD, as documented)",
+        GO,
+        "json-unmarshal",
+    ),
+    (
+        "go-json-marshal",
+        "Go: encoding/json Marshal of a string, read back (replace: U+FFFD, as documented)",
+        GO,
+        "json-marshal",
+    ),
+    (
         "go-bufio-readrune",
         "Go: bufio.Reader.ReadRune over chunked input (incremental, replace)",
         GO,
