@@ -132,6 +132,6 @@ UTF16_ENCODERS = ("sqlite-encode", "pyicu-encode")
 
 def test_python_adapters_hold_code_points() -> None:
     for name, entry in registry().items():
-        # UTF-16: JavaScript's and Java's strings, and the encoders taking UTF-16 (catalog_more)
-        if not name.startswith(("node-", "java-", "npm-")) and name not in UTF16_ENCODERS:
+        # UTF-16: JavaScript's, Java's and Tcl 8.6's strings, and the encoders taking UTF-16
+        if not name.startswith(("node-", "java-", "npm-", "tcl-")) and name not in UTF16_ENCODERS:
             assert entry.strings == "code points", name

@@ -1,4 +1,4 @@
-"""Programs that put the UTF-8 codecs of Node.js, Java and Rust to utf8cert, as `cmd:` specs.
+"""Programs that put the UTF-8 codecs of nine language runtimes to utf8cert, as `cmd:` specs.
 
     from utf8cert.harness.codec.programs import PROGRAMS
     program = PROGRAMS["java-readutf"]
@@ -6,8 +6,9 @@
     program.spec()  # "cmd:java -cp ~/.cache/utf8cert/Utf8Codecs-KEY Utf8Codecs readutf"
 
 Each program speaks utf8cert-protocol 1 (harness/PROTOCOL.md) and offers only the capabilities
-the codec it wraps has. The sources (node_codecs.js, Utf8Codecs.java, rust_codecs.rs) ship in
-this package; Java and Rust are compiled on first use (runtimes.py).
+the codec it wraps has. The sources (node_codecs.js, Utf8Codecs.java, rust_codecs.rs, and those
+of Go, Ruby, PHP, Perl, Lua and Tcl that scripting.py lists) ship in this package; Java, Rust and
+Go are compiled on first use (runtimes.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib import import_module
 from types import MappingProxyType
 
 from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
+from utf8cert.harness.codec.programs.scripting import SCRIPTED
 from utf8cert.harness.codec.strings import StringModel
 
 __all__ = ["PROGRAMS", "Program", "ProgramError"]
@@ -127,6 +129,10 @@ _ALL = (
 )
 
 _ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
+_SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
 
-PROGRAMS: Mapping[str, Program] = MappingProxyType({program.name: program for program in _ALL})
-"""Every shipped program by name, Node.js first, then Java, then Rust."""
+PROGRAMS: Mapping[str, Program] = MappingProxyType(
+    {program.name: program for program in _ALL + _SCRIPTED}
+)
+"""Every shipped program by name: Node.js, Java, Rust, the libraries of libraries.py, then
+those of scripting.py."""
