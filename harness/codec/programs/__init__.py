@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
 from utf8cert.harness.codec.strings import StringModel
 
@@ -124,6 +125,8 @@ _ALL = (
     ),
     Program("rust-from-utf8-lossy", "Rust: String::from_utf8_lossy", RUST, "from-utf8-lossy"),
 )
+
+_ALL += tuple(Program(name, description, library, name) for library, name, description in C_PROGRAMS)
 
 PROGRAMS: Mapping[str, Program] = MappingProxyType({program.name: program for program in _ALL})
 """Every shipped program by name, Node.js first, then Java, then Rust."""

@@ -1,0 +1,166 @@
+"""The UTF-8 functions of the C libraries people link, as shipped programs of c_codecs.c.
+
+    from utf8cert.harness.codec.programs import PROGRAMS
+    PROGRAMS["glib-utf8-make-valid"].spec()  # "cmd:~/.cache/utf8cert/c_codecs-KEY/c_codecs ..."
+
+One source, c_codecs.c, holds a section per library (GLib, libunistring, utf8proc, ICU4C, PCRE2,
+expat, libxml2); a library's build defines USE_<LIBRARY> and links what pkg-config names. Each
+library is a runtime of its own: missing when its development files are (the reason names the
+Debian package to install), its version the library's, and that version (with its name) keys
+its build in the cache, so two libraries never share a build directory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from utf8cert.harness.codec.programs.runtimes import Build, Runtime, tool_version
+from utf8cert.harness.codec.strings import DEFAULT, StringModel
+
+SOURCE: Final = "c_codecs.c"
+COMPILE: Final = 'gcc -O2 -o "$1/c_codecs" "$0" -DUSE_{macro} {flags}'
+"""The build, run by sh: $0 is the source, $1 the build directory."""
+UNISTRING_VERSION: Final = (
+    "v=$(echo '#include <unistring/version.h>' | gcc -E -dM - 2>/dev/null"
+    " | sed -n 's/^#define _LIBUNISTRING_VERSION //p'); [ -n \"$v\" ]"
+    " && echo $((v >> 16)).$((v >> 8 & 255)).$((v & 255))"
+)
+"""libunistring ships no pkg-config file: its version is its header's _LIBUNISTRING_VERSION."""
+
+
+@dataclass(frozen=True)
+class CLibrary(Runtime):
+    """A C library checked through its section of c_codecs.c."""
+
+    debian: str = ""
+    """The Debian package holding its development files."""
+
+    def unavailable(self) -> str | None:
+        """Return None when gcc, pkg-config and the library's development files are here, else
+        what is missing and the Debian package to install (one line)."""
+        missing = super().unavailable()
+        if missing is not None:
+            return f"{missing} (apt-get install gcc pkg-config {self.debian})"
+        if tool_version(self.version_command) == "unknown":
+            return f"{self.name}'s development files are missing (apt-get install {self.debian})"
+        return None
+
+    def version(self) -> str:
+        """Return the library's name and version ('GLib 2.74.6'), or 'unknown'."""
+        line = tool_version(self.version_command)
+        return "unknown" if line == "unknown" else f"{self.name} {line}"
+
+
+def compile_with(macro: str, flags: str) -> Build:
+    """Return the build of the section USE_`macro`, linked with `flags` (expanded by sh)."""
+
+    def build(source: Path, into: Path) -> list[str]:
+        return ["sh", "-c", COMPILE.format(macro=macro, flags=flags), str(source), str(into)]
+
+    return build
+
+
+def library(
+    name: str, macro: str, package: str, debian: str, strings: StringModel = DEFAULT
+) -> CLibrary:
+    """Return the runtime of one library, its flags and version from pkg-config's `package`
+    (libunistring, which has none: -lunistring and its header's version); `strings`: what the
+    library's strings hold (UTF-16 for ICU)."""
+    if package:
+        flags = f"$(pkg-config --cflags --libs {package})"
+        version_command: tuple[str, ...] = ("pkg-config", "--modversion", package)
+    else:
+        flags, version_command = "-lunistring", ("sh", "-c", UNISTRING_VERSION)
+    return CLibrary(
+        name,
+        ("gcc", "pkg-config"),
+        version_command,
+        SOURCE,
+        build=compile_with(macro, flags),
+        run=("{dir}/c_codecs",),
+        strings=strings,
+        debian=debian,
+    )
+
+
+GLIB: Final = library("GLib", "GLIB", "glib-2.0", "libglib2.0-dev")
+UNISTRING: Final = library("libunistring", "UNISTRING", "", "libunistring-dev")
+UTF8PROC: Final = library("utf8proc", "UTF8PROC", "libutf8proc", "libutf8proc-dev")
+ICU: Final = library("ICU4C", "ICU", "icu-uc", "libicu-dev", "utf-16")
+PCRE2: Final = library("PCRE2", "PCRE2", "libpcre2-8", "libpcre2-dev")
+EXPAT: Final = library("expat", "EXPAT", "expat", "libexpat1-dev")
+LIBXML2: Final = library("libxml2", "LIBXML2", "libxml-2.0", "libxml2-dev")
+
+C_PROGRAMS: Final = (
+    (GLIB, "glib-utf8-validate", "GLib: g_utf8_validate_len (validate)"),
+    (GLIB, "glib-utf8-make-valid", "GLib: g_utf8_make_valid (replace)"),
+    (
+        GLIB,
+        "glib-get-char-validated",
+        "GLib: g_utf8_get_char_validated at each character (strict decode, its offset)",
+    ),
+    (GLIB, "glib-unichar-to-utf8", "GLib: g_unichar_to_utf8 for each code point (encode)"),
+    (
+        GLIB,
+        "glib-utf8-to-ucs4",
+        "GLib: g_utf8_to_ucs4 (strict decode, items_read offset) and g_ucs4_to_utf8 (encode)",
+    ),
+    (
+        GLIB,
+        "glib-convert",
+        "GLib: g_convert from UTF-8 to UTF-16LE (strict decode, bytes_read offset; iconv)",
+    ),
+    (
+        UNISTRING,
+        "unistring-u8-check",
+        "libunistring: u8_check (validate; strict decode at its offset, text by u8_to_u32)",
+    ),
+    (UNISTRING, "unistring-u8-mbtoucr", "libunistring: u8_mbtoucr at each character (strict)"),
+    (UNISTRING, "unistring-u8-mbtouc", "libunistring: u8_mbtouc at each character (replace)"),
+    (UNISTRING, "unistring-u8-uctomb", "libunistring: u8_uctomb for each code point (encode)"),
+    (UTF8PROC, "utf8proc-iterate", "utf8proc: utf8proc_iterate at each character (strict)"),
+    (UTF8PROC, "utf8proc-encode-char", "utf8proc: utf8proc_encode_char (encode)"),
+    (
+        UTF8PROC,
+        "utf8proc-map",
+        "utf8proc: utf8proc_map with UTF8PROC_STABLE (strict decode, no offset)",
+    ),
+    (ICU, "icu-strfromutf8", "ICU4C: u_strFromUTF8 (strict decode, no offset)"),
+    (ICU, "icu-strfromutf8withsub", "ICU4C: u_strFromUTF8WithSub, U+FFFD (replace)"),
+    (ICU, "icu-strtoutf8", "ICU4C: u_strToUTF8 (encode)"),
+    (
+        ICU,
+        "icu-ucnv-stop",
+        "ICU4C: ucnv UTF-8 converter, UCNV_TO_U_CALLBACK_STOP (strict decode and incremental)",
+    ),
+    (
+        ICU,
+        "icu-ucnv-substitute",
+        "ICU4C: ucnv UTF-8 converter, SUBSTITUTE callback (replace and incremental, replacing)",
+    ),
+    (
+        PCRE2,
+        "pcre2-utf",
+        "PCRE2: pcre2_match's UTF check with PCRE2_UTF (validate; strict decode at "
+        "pcre2_get_startchar, the text read back from the accepted bytes)",
+    ),
+    (EXPAT, "expat", "expat: XML_Parse, the text of an XML element (strict decode, byte index)"),
+    (
+        LIBXML2,
+        "libxml2-read-memory",
+        "libxml2: xmlReadMemory, the text of an XML element (strict decode, line and column)",
+    ),
+    (
+        LIBXML2,
+        "libxml2-recover",
+        "libxml2: xmlReadMemory with XML_PARSE_RECOVER, the text of an XML element (replace)",
+    ),
+    (
+        LIBXML2,
+        "libxml2-html",
+        "libxml2: htmlReadMemory told UTF-8, the text of a paragraph (replace: it never refuses)",
+    ),
+)
+"""Each program: its library, its name (also its mode of c_codecs.c) and what it checks."""
