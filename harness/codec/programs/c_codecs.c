@@ -217,7 +217,8 @@ static void glib_validate(const uint8_t *s, size_t n) {
 
 static void glib_make_valid(const uint8_t *s, size_t n) {
     gchar *text = g_utf8_make_valid((const gchar *)s, (gssize)n);
-    read_utf8((const uint8_t *)text, strlen(text)); /* it returns a nul-terminated string */
+    /* Nul-terminated, and whole: g_utf8_validate refuses a NUL, so one becomes U+FFFD. */
+    read_utf8((const uint8_t *)text, strlen(text));
     g_free(text);
 }
 
@@ -277,13 +278,19 @@ static void glib_ucs4_to_utf8(const uint32_t *values, size_t n) {
     g_free(bytes);
 }
 
-/* g_convert from UTF-8 to UTF-16LE (through iconv); bytes_read is an error's offset. */
+/* g_convert from UTF-8 to UTF-16LE (through iconv); bytes_read is an error's offset, and
+ * short of the length on success when the input ends inside a character. */
 static void glib_convert(const uint8_t *s, size_t n) {
     gsize read = 0, written = 0;
     GError *error = NULL;
     gchar *utf16 = g_convert((const gchar *)s, (gssize)n, "UTF-16LE", "UTF-8", &read, &written, &error);
     if (utf16 == NULL) {
         answer_error(error, (long)read);
+        return;
+    }
+    if (read < n) { /* as with g_utf8_to_ucs4: a partial character at the end is no error */
+        refused((long)read, "bytes_read stops short: a partial character");
+        g_free(utf16);
         return;
     }
     uint16_t *units = malloc(written + 2);
@@ -662,23 +669,31 @@ static void root_text(xmlDocPtr document) {
     xmlFreeDoc(document);
 }
 
+static struct {
+    int seen, line, column;
+    char message[256];
+} first_error; /* libxml2 goes on after an error: the first one says where the input broke */
+
+static void on_error(void *user, xmlErrorPtr error) {
+    (void)user;
+    if (first_error.seen++) return;
+    first_error.line = error->line, first_error.column = error->int2;
+    snprintf(first_error.message, sizeof first_error.message, "%s", error->message ? error->message : "?");
+    first_error.message[strcspn(first_error.message, "\n")] = 0;
+}
+
 /* xmlReadMemory on <a>payload</a>: strict, or with XML_PARSE_RECOVER; a failure's offset is the
- * line and column (in characters) of libxml2's last error, mapped back to the payload. */
+ * line and column (in characters) of libxml2's first error, mapped back to the payload. */
 static void libxml2_read(const uint8_t *s, size_t n, int options) {
     Wrapped w;
     if (wrap_xml(s, n, "<a>", "</a>", &w) != 0) return;
-    xmlResetLastError();
+    first_error.seen = 0;
     xmlDocPtr document = xmlReadMemory((const char *)w.document, (int)w.length, "payload.xml", NULL,
-                                       options | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NONET);
+                                       options | XML_PARSE_NONET);
     if (document != NULL) root_text(document);
-    else {
-        const xmlError *error = xmlGetLastError();
-        long at = error ? payload_offset(&w, line_and_column(&w, error->line, error->int2)) : -1;
-        char message[256];
-        snprintf(message, sizeof message, "%s", error && error->message ? error->message : "no document");
-        message[strcspn(message, "\n")] = 0;
-        refused(at, message);
-    }
+    else if (!first_error.seen) answer_word("crash", "xmlReadMemory returned no document and no error");
+    else refused(payload_offset(&w, line_and_column(&w, first_error.line, first_error.column)),
+                 first_error.message);
     unwrap(&w);
 }
 
@@ -704,6 +719,7 @@ static const Mode MODES[] = {
 };
 static int setup(void) {
     xmlInitParser();
+    xmlSetStructuredErrorFunc(NULL, on_error);
     return 0;
 }
 #endif
