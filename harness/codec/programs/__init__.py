@@ -1,4 +1,5 @@
-"""Programs that put the UTF-8 codecs of Node.js, Java and Rust to utf8cert, as `cmd:` specs.
+"""Programs that put the UTF-8 codecs of Node.js, Java, Rust and C libraries to utf8cert, as
+`cmd:` specs.
 
     from utf8cert.harness.codec.programs import PROGRAMS
     program = PROGRAMS["java-readutf"]
@@ -7,7 +8,9 @@
 
 Each program speaks utf8cert-protocol 1 (harness/PROTOCOL.md) and offers only the capabilities
 the codec it wraps has. The sources (node_codecs.js, Utf8Codecs.java, rust_codecs.rs) ship in
-this package; Java and Rust are compiled on first use (runtimes.py).
+this package; Java and Rust are compiled on first use (runtimes.py). The C libraries' functions
+(GLib, libunistring, utf8proc, ICU4C, PCRE2, expat, libxml2) are one program, c_codecs.c,
+speaking version 2, built with gcc once per library (c_libraries.py).
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ _ALL = (
     Program("rust-from-utf8-lossy", "Rust: String::from_utf8_lossy", RUST, "from-utf8-lossy"),
 )
 
-_ALL += tuple(Program(name, description, library, name) for library, name, description in C_PROGRAMS)
+_C = (Program(name, description, library, name) for library, name, description in C_PROGRAMS)
 
-PROGRAMS: Mapping[str, Program] = MappingProxyType({program.name: program for program in _ALL})
-"""Every shipped program by name, Node.js first, then Java, then Rust."""
+PROGRAMS: Mapping[str, Program] = MappingProxyType({p.name: p for p in (*_ALL, *_C)})
+"""Every shipped program by name, Node.js first, then Java, Rust, the C libraries."""

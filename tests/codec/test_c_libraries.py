@@ -1,0 +1,333 @@
+"""The C libraries' programs (harness/codec/programs/c_codecs.c) against the real libraries: for
+each adapter, what its library's documentation (or, where it is silent, its source) says it does
+is seen through the adapter, and well-formed text with every character a wrapper escapes passes.
+A library whose development files are missing is skipped with the reason.
+
+The evidence, library by library: GLib's reference (g_utf8_validate "returns FALSE if max_len is
+positive and any of the max_len bytes are nul"; g_utf8_get_char_validated returns (gunichar)-2
+for a nul; g_utf8_make_valid replaces "invalid bytes" with U+FFFD; g_convert's and
+g_utf8_to_ucs4's bytes/items_read are the offset of an error and stop short of a trailing partial
+character; g_utf8_to_ucs4 reads characters with g_utf8_get_char_extended, which checks no range,
+and stops at a nul, gutf8.c); libunistring's manual (u8_check returns the first invalid unit;
+u8_mbtoucr -1 and -2; u8_uctomb -1 for a non-character); utf8proc.h (utf8proc_encode_char "does
+not check whether codepoint is valid Unicode"); ICU's ustring.h (U_INVALID_CHAR_FOUND, and
+u_strFromUTF8WithSub substitutes per maximal subpart like the converter); pcre2unicode(3) (the
+invalid character's offset from pcre2_get_startchar, its error texts); expat's and libxml2's
+error messages.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from utf8cert.harness.check.compare import compare, compare_encode
+from utf8cert.harness.check.expected import encoding_for, expectation_for
+from utf8cert.harness.check.run import check_input
+from utf8cert.harness.codec.interface import Capability, Codec, Failed, Refused, Returned
+from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
+from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, library
+from utf8cert.harness.codec.spec import load_codec
+
+NAMES = [name for _, name, _ in C_PROGRAMS]
+WELL_FORMED = 'A"<&>\\\r\n\t\x7f\u0085\u2028\u20ac\U0001f600'.encode()
+SURROGATE = b"\xed\xa0\x80"  # U+D800 in the form RFC 3629 §3 forbids; three maximal subparts
+BEYOND = b"\xf4\x90\x80\x80"  # RFC 3629 §4: after F4 only 80..8F; four maximal subparts
+REJECTED_NUL = ("validate", "must", "rejected well-formed input")
+
+
+class Started:
+    """The programs started so far in this module, each once, all stopped at the end."""
+
+    def __init__(self) -> None:
+        self.codecs: dict[str, Codec] = {}
+
+    def __call__(self, name: str) -> Codec:
+        if name not in self.codecs:
+            reason = PROGRAMS[name].unavailable()
+            if reason is not None:
+                pytest.skip(f"{name}: {reason}")
+            self.codecs[name] = load_codec(f"adapter:{name}")
+        return self.codecs[name]
+
+
+@pytest.fixture(scope="module")
+def program() -> Iterator[Started]:
+    started = Started()
+    yield started
+    for codec in started.codecs.values():
+        codec.close()
+
+
+def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
+    return {
+        (d.capability, d.level, d.what) for d in compare(codec, capability, expectation_for(data))
+    }
+
+
+def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
+    differences = compare_encode(codec, encoding_for(values), ("input", "as-is"))
+    return {(d.capability, d.level, d.what) for d in differences}
+
+
+def refused_at(outcome: object, offset: int | None, text: str = "") -> bool:
+    return isinstance(outcome, Refused) and outcome.offset == offset and text in outcome.message
+
+
+OFFERED = {
+    "glib-utf8-validate": {"validate"},
+    "glib-utf8-make-valid": {"replace"},
+    "glib-get-char-validated": {"decode"},
+    "glib-unichar-to-utf8": {"encode"},
+    "glib-utf8-to-ucs4": {"decode", "encode"},
+    "glib-convert": {"decode"},
+    "unistring-u8-check": {"decode", "validate"},
+    "unistring-u8-mbtoucr": {"decode"},
+    "unistring-u8-mbtouc": {"replace"},
+    "unistring-u8-uctomb": {"encode"},
+    "utf8proc-iterate": {"decode"},
+    "utf8proc-encode-char": {"encode"},
+    "utf8proc-map": {"decode"},
+    "icu-strfromutf8": {"decode"},
+    "icu-strfromutf8withsub": {"replace"},
+    "icu-strtoutf8": {"encode"},
+    "icu-ucnv-stop": {"decode", "incremental"},
+    "icu-ucnv-substitute": {"replace", "incremental"},
+    "pcre2-utf": {"decode", "validate"},
+    "expat": {"decode"},
+    "libxml2-read-memory": {"decode"},
+    "libxml2-recover": {"replace"},
+    "libxml2-html": {"replace"},
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_adapter_offers_what_its_api_can_do_and_names_the_library(
+    program: Started, name: str
+) -> None:
+    codec = program(name)
+    assert codec.capabilities == OFFERED[name]
+    version = PROGRAMS[name].version()
+    assert version.split()[0] in PROGRAMS[name].description and version.split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_well_formed_text_with_every_escaped_character_passes(program: Started, name: str) -> None:
+    assert check_input(program(name), WELL_FORMED) == []
+
+
+# --- GLib -------------------------------------------------------------------------------------
+
+
+def test_glib_validate_refuses_a_surrogate_and_a_nul(program: Started) -> None:
+    codec = program("glib-utf8-validate")
+    assert codec.validate(SURROGATE) == Returned(False)
+    assert codec.validate(b"\xe2\x82\xac") == Returned(True)
+    assert codec.validate(b"a\x00b") == Returned(False)
+    assert check(codec, "validate", b"\x00") == {REJECTED_NUL}
+
+
+def test_glib_make_valid_replaces_each_invalid_byte_and_a_nul(program: Started) -> None:
+    codec = program("glib-utf8-make-valid")
+    assert codec.decode_replace(b"x\xe2\x82") == Returned("x\ufffd\ufffd")
+    assert codec.decode_replace(b"a\x00b") == Returned("a\ufffdb")
+    assert ("replace", "should", "wrong U+FFFD count") in check(codec, "replace", b"x\xe2\x82")
+
+
+def test_glib_get_char_validated_refuses_a_nul_and_a_surrogate(program: Started) -> None:
+    codec = program("glib-get-char-validated")
+    assert codec.decode(b"a\xe2\x82\xac") == Returned("a\u20ac")
+    assert refused_at(codec.decode(b"a\x00"), 1, "(gunichar)-2")
+    assert refused_at(codec.decode(b"ab" + SURROGATE), 2, "(gunichar)-1")
+    assert check(codec, "decode", b"ab" + SURROGATE) == set()
+
+
+def test_glib_unichar_to_utf8_encodes_any_value_unchecked(program: Started) -> None:
+    codec = program("glib-unichar-to-utf8")
+    assert codec.encode([0x41, 0xD800]) == Returned(b"A" + SURROGATE)
+    assert codec.encode([0x110000]) == Returned(BEYOND)
+    assert ("encode", "must", "encoded a surrogate") in check_encode(codec, 0xD800)
+
+
+def test_glib_utf8_to_ucs4_lets_a_surrogate_through_and_stops_at_a_nul(program: Started) -> None:
+    codec = program("glib-utf8-to-ucs4")
+    assert codec.decode(SURROGATE) == Returned("\ud800")
+    assert codec.decode(b"a\x00b") == Returned("a")
+    assert refused_at(codec.decode(b"a\xc0\xaf"), 1)
+    assert refused_at(codec.decode(b"a\xe2\x82"), 1, "partial")
+    assert codec.encode([0x41, 0xD800]) == Returned(b"A" + SURROGATE)
+
+
+def test_glib_convert_refuses_at_bytes_read(program: Started) -> None:
+    codec = program("glib-convert")
+    assert refused_at(codec.decode(b"ab\xc0\xaf"), 2)
+    assert refused_at(codec.decode(b"ab" + SURROGATE), 2)
+    assert refused_at(codec.decode(b"a\xe2\x82"), 1, "partial")
+    assert codec.decode("a\U0001f600".encode()) == Returned("a\U0001f600")  # a UTF-16 pair
+    assert check(codec, "decode", b"a\xf0\x9f\x98") == set()
+
+
+# --- libunistring -----------------------------------------------------------------------------
+
+
+def test_unistring_u8_check_points_at_the_first_invalid_unit(program: Started) -> None:
+    codec = program("unistring-u8-check")
+    assert refused_at(codec.decode(b"ab" + SURROGATE), 2, "u8_check")
+    assert codec.validate(BEYOND) == Returned(False)
+    assert check(codec, "decode", b"ab\xe0\x80\xaf") == set()
+
+
+def test_unistring_u8_mbtoucr_says_incomplete_at_the_end(program: Started) -> None:
+    codec = program("unistring-u8-mbtoucr")
+    assert refused_at(codec.decode(b"a\xe2\x82"), 1, "-2, incomplete")
+    assert refused_at(codec.decode(b"a\xc0\xaf"), 1, "-1, invalid")
+    assert check(codec, "decode", BEYOND) == set()
+
+
+def test_unistring_u8_mbtouc_replaces_a_character_shaped_sequence_as_one(
+    program: Started,
+) -> None:
+    codec = program("unistring-u8-mbtouc")
+    # Unicode §3.9: ED A0 80 and F4 90 80 80 are 3 and 4 maximal subparts; u8_mbtouc gives one.
+    assert codec.decode_replace(SURROGATE + b"A") == Returned("\ufffdA")
+    assert codec.decode_replace(BEYOND) == Returned("\ufffd")
+    assert check(codec, "replace", BEYOND) == {("replace", "should", "wrong U+FFFD count")}
+    assert check(codec, "replace", b"\xc0\xaf\xe2\x82A") == set()
+
+
+def test_unistring_u8_uctomb_refuses_a_surrogate(program: Started) -> None:
+    codec = program("unistring-u8-uctomb")
+    assert refused_at(codec.encode([0x41, 0xD800]), 1)
+    assert check_encode(codec, 0x41, 0x110000) == set()
+
+
+# --- utf8proc ---------------------------------------------------------------------------------
+
+
+def test_utf8proc_iterate_refuses_each_form_rfc_3629_forbids(program: Started) -> None:
+    codec = program("utf8proc-iterate")
+    assert refused_at(codec.decode(b"a" + SURROGATE), 1, "Invalid UTF-8")
+    for data in (SURROGATE, BEYOND, b"\xc0\xaf", b"a\xe2\x82"):
+        assert check(codec, "decode", data) == set()
+
+
+def test_utf8proc_encode_char_writes_a_surrogate(program: Started) -> None:
+    codec = program("utf8proc-encode-char")
+    assert codec.encode([0xDFFF]) == Returned(b"\xed\xbf\xbf")
+    assert refused_at(codec.encode([0x41, 0x110000]), 1)
+    assert ("encode", "must", "encoded a surrogate") in check_encode(codec, 0xD800)
+
+
+def test_utf8proc_map_refuses_without_an_offset(program: Started) -> None:
+    codec = program("utf8proc-map")
+    assert refused_at(codec.decode(b"a" + SURROGATE), None, "Invalid UTF-8")
+    assert codec.decode(b"A\xcc\x8a") == Returned("A\u030a")  # no normalization asked
+
+
+# --- ICU4C ------------------------------------------------------------------------------------
+
+
+def test_icu_strfromutf8_refuses_with_u_invalid_char_found(program: Started) -> None:
+    codec = program("icu-strfromutf8")
+    assert refused_at(codec.decode(b"a\xff"), None, "U_INVALID_CHAR_FOUND")
+    assert check(codec, "decode", SURROGATE) == set()
+
+
+def test_icu_strfromutf8withsub_replaces_each_maximal_subpart(program: Started) -> None:
+    codec = program("icu-strfromutf8withsub")
+    assert codec.decode_replace(BEYOND + b"A") == Returned("\ufffd" * 4 + "A")
+    assert check(codec, "replace", SURROGATE + b"\xe0\x80\xaf\xe2\x82") == set()
+
+
+def test_icu_strtoutf8_refuses_a_lone_surrogate(program: Started) -> None:
+    codec = program("icu-strtoutf8")
+    assert refused_at(codec.encode([0x41, 0xDC00]), None, "U_INVALID_CHAR_FOUND")
+    assert codec.encode([0x1F600]) == Returned("\U0001f600".encode())
+
+
+def test_icu_converter_stops_at_the_first_error_across_chunks(program: Started) -> None:
+    codec = program("icu-ucnv-stop")
+    assert refused_at(codec.decode(b"a\xc0\xaf"), 1, "U_ILLEGAL_CHAR_FOUND")
+    assert refused_at(codec.decode_chunks([b"ab\xe2", b"\x82", b"("], False), 2)
+    assert refused_at(codec.decode_chunks([b"a\xe2", b"\x82"], True), 1, "TRUNCATED")
+    assert check(codec, "incremental", b"\xe2\x82\xac" + SURROGATE) == set()
+
+
+def test_icu_converter_substitutes_each_maximal_subpart(program: Started) -> None:
+    codec = program("icu-ucnv-substitute")
+    assert codec.decode_replace(SURROGATE) == Returned("\ufffd" * 3)
+    assert codec.decode_chunks([b"a\xf0\x9f", b"\x98\x80\xe2"], False) == Returned(
+        "a\U0001f600\ufffd"
+    )
+    assert check(codec, "incremental", BEYOND + b"A\xe2\x82") == set()
+
+
+# --- PCRE2, expat, libxml2 --------------------------------------------------------------------
+
+
+def test_pcre2_checks_utf_and_gives_the_invalid_characters_offset(program: Started) -> None:
+    codec = program("pcre2-utf")
+    assert refused_at(codec.decode(b"ab" + SURROGATE), 2, "0xd800-0xdfff are not defined")
+    assert refused_at(codec.decode(b"ab\xc0\xaf"), 2, "overlong")
+    assert codec.validate(BEYOND) == Returned(False)
+    assert check(codec, "decode", b"ab\xe2\x82") == set()
+
+
+def test_expat_refuses_an_invalid_token_at_its_byte(program: Started) -> None:
+    codec = program("expat")
+    assert refused_at(codec.decode(b"a<\xff"), 2, "invalid token")
+    assert refused_at(codec.decode(b"a" + SURROGATE), 1)
+    assert check(codec, "decode", b"a&" + BEYOND) == set()
+
+
+def test_libxml2_refuses_at_its_first_error(program: Started) -> None:
+    codec = program("libxml2-read-memory")
+    assert refused_at(codec.decode(b"a\xff"), 1, "Input is not proper UTF-8")
+    # libxml2 reads ED A0 80 as 0xD800, then refuses it as a Char: its first error.
+    assert refused_at(codec.decode(SURROGATE + b"\xed\xb0"), 0, "0xD800 out of allowed range")
+    assert check(codec, "decode", b"\xc3\xa9\n<" + SURROGATE) == set()
+
+
+@pytest.mark.parametrize("name", ["libxml2-recover", "libxml2-html"])
+def test_libxml2_lenient_parsers_copy_invalid_bytes_into_the_text(
+    program: Started, name: str
+) -> None:
+    codec = program(name)
+    outcome = codec.decode_replace(b"A\x80B")
+    assert isinstance(outcome, Failed) and outcome.kind == "wrong-type", outcome
+    assert "byte 1 of its output is 80" in outcome.message
+    assert codec.decode_replace(b"A" + SURROGATE + b"B") == Returned("AB")  # dropped
+
+
+# --- availability and building ----------------------------------------------------------------
+
+
+def test_a_missing_library_names_the_debian_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    absent = library("nolib", "GLIB", "utf8cert-no-such-library", "libnolib-dev")
+    if PROGRAMS["glib-convert"].unavailable() is None:  # pkg-config is here to say so
+        assert absent.unavailable() == (
+            "nolib's development files are missing (apt-get install libnolib-dev)"
+        )
+    monkeypatch.setenv("PATH", "")
+    assert PROGRAMS["glib-convert"].unavailable() == (
+        "gcc not found on PATH (apt-get install gcc pkg-config libglib2.0-dev)"
+    )
+    with pytest.raises(ProgramError, match=r"^GLib: gcc not found on PATH"):
+        PROGRAMS["glib-convert"].spec()
+
+
+def test_each_library_has_a_build_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("unistring-u8-check", "utf8proc-iterate"):
+        if PROGRAMS[name].unavailable() is not None:
+            pytest.skip(f"{name}: {PROGRAMS[name].unavailable()}")
+    monkeypatch.setenv("UTF8CERT_CACHE", str(tmp_path))
+    first = PROGRAMS["unistring-u8-check"].spec()
+    second = PROGRAMS["utf8proc-iterate"].spec()
+    assert first.split()[0] != second.split()[0]
+    assert len(os.listdir(tmp_path)) == 2
+    assert PROGRAMS["unistring-u8-mbtoucr"].spec().split()[0] == first.split()[0]  # not rebuilt
