@@ -18,6 +18,8 @@ error messages.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -331,3 +333,14 @@ def test_each_library_has_a_build_of_its_own(
     assert first.split()[0] != second.split()[0]
     assert len(os.listdir(tmp_path)) == 2
     assert PROGRAMS["unistring-u8-mbtoucr"].spec().split()[0] == first.split()[0]  # not rebuilt
+
+
+def test_the_version_is_the_linked_librarys_not_a_stale_pkg_config_files() -> None:
+    if PROGRAMS["utf8proc-iterate"].unavailable() is not None:
+        pytest.skip(f"utf8proc: {PROGRAMS['utf8proc-iterate'].unavailable()}")
+    path = ctypes.util.find_library("utf8proc")
+    if path is None:
+        pytest.skip("no shared libutf8proc for ctypes to ask")
+    linked = ctypes.CDLL(path).utf8proc_version
+    linked.restype = ctypes.c_char_p
+    assert PROGRAMS["utf8proc-iterate"].version() == f"utf8proc {linked().decode()}"

@@ -28,6 +28,13 @@ UNISTRING_VERSION: Final = (
     " && echo $((v >> 16)).$((v >> 8 & 255)).$((v & 255))"
 )
 """libunistring ships no pkg-config file: its version is its header's _LIBUNISTRING_VERSION."""
+UTF8PROC_VERSION: Final = (
+    "printf '#include <utf8proc.h>\\nUTF8PROC_VERSION_MAJOR UTF8PROC_VERSION_MINOR"
+    " UTF8PROC_VERSION_PATCH\\n' | gcc -E -P $(pkg-config --cflags libutf8proc) - 2>/dev/null"
+    " | tail -n 1 | grep -E '^[0-9]+ [0-9]+ [0-9]+$' | tr ' ' ."
+)
+"""utf8proc's pkg-config file lags behind its releases (Debian's 2.8.0 says 2.6.0): its
+version is its header's UTF8PROC_VERSION_* macros."""
 
 
 @dataclass(frozen=True)
@@ -63,16 +70,21 @@ def compile_with(macro: str, flags: str) -> Build:
 
 
 def library(
-    name: str, macro: str, package: str, debian: str, strings: StringModel = DEFAULT
+    name: str,
+    macro: str,
+    package: str,
+    debian: str,
+    strings: StringModel = DEFAULT,
+    version: str = "",
 ) -> CLibrary:
     """Return the runtime of one library, its flags and version from pkg-config's `package`
-    (libunistring, which has none: -lunistring and its header's version); `strings`: what the
-    library's strings hold (UTF-16 for ICU)."""
-    if package:
-        flags = f"$(pkg-config --cflags --libs {package})"
-        version_command: tuple[str, ...] = ("pkg-config", "--modversion", package)
-    else:
-        flags, version_command = "-lunistring", ("sh", "-c", UNISTRING_VERSION)
+    (libunistring, which has none: -lunistring); `strings`: what the library's strings hold
+    (UTF-16 for ICU); `version`: a shell command telling the version, when pkg-config's is not
+    the library's."""
+    flags = f"$(pkg-config --cflags --libs {package})" if package else "-lunistring"
+    version_command: tuple[str, ...] = (
+        ("sh", "-c", version) if version else ("pkg-config", "--modversion", package)
+    )
     return CLibrary(
         name,
         ("gcc", "pkg-config"),
@@ -86,8 +98,12 @@ def library(
 
 
 GLIB: Final = library("GLib", "GLIB", "glib-2.0", "libglib2.0-dev")
-UNISTRING: Final = library("libunistring", "UNISTRING", "", "libunistring-dev")
-UTF8PROC: Final = library("utf8proc", "UTF8PROC", "libutf8proc", "libutf8proc-dev")
+UNISTRING: Final = library(
+    "libunistring", "UNISTRING", "", "libunistring-dev", version=UNISTRING_VERSION
+)
+UTF8PROC: Final = library(
+    "utf8proc", "UTF8PROC", "libutf8proc", "libutf8proc-dev", version=UTF8PROC_VERSION
+)
 ICU: Final = library("ICU4C", "ICU", "icu-uc", "libicu-dev", "utf-16")
 PCRE2: Final = library("PCRE2", "PCRE2", "libpcre2-8", "libpcre2-dev")
 EXPAT: Final = library("expat", "EXPAT", "expat", "libexpat1-dev")
