@@ -11,8 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from tests.cli_runs import check
+from cli_runs import check
 
 TEMPLATE = Path(__file__).parents[2] / "examples" / "c" / "utf8_codec.c"
 
