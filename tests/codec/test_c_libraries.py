@@ -80,13 +80,15 @@ def refused_at(outcome: object, offset: int | None, text: str = "") -> bool:
 
 
 OFFERED = {
-    "glib-utf8-validate": {"validate"},
+    "glib-utf8-validate": {"decode", "validate"},
     "glib-utf8-make-valid": {"replace"},
     "glib-get-char-validated": {"decode"},
     "glib-unichar-to-utf8": {"encode"},
     "glib-utf8-to-ucs4": {"decode", "encode"},
+    "glib-utf8-to-utf16": {"decode", "encode"},
     "glib-convert": {"decode"},
     "unistring-u8-check": {"decode", "validate"},
+    "unistring-u8-to-u32": {"decode"},
     "unistring-u8-mbtoucr": {"decode"},
     "unistring-u8-mbtouc": {"replace"},
     "unistring-u8-uctomb": {"encode"},
@@ -96,11 +98,13 @@ OFFERED = {
     "icu-strfromutf8": {"decode"},
     "icu-strfromutf8withsub": {"replace"},
     "icu-strtoutf8": {"encode"},
+    "icu-strtoutf8withsub": {"encode"},
     "icu-ucnv-stop": {"decode", "incremental"},
     "icu-ucnv-substitute": {"replace", "incremental"},
     "pcre2-utf": {"decode", "validate"},
-    "expat": {"decode"},
+    "expat": {"decode", "incremental"},
     "libxml2-read-memory": {"decode"},
+    "libxml2-push": {"decode", "incremental"},
     "libxml2-recover": {"replace"},
     "libxml2-html": {"replace"},
 }
@@ -130,6 +134,7 @@ def test_glib_validate_refuses_a_surrogate_and_a_nul(program: Started) -> None:
     assert codec.validate(b"\xe2\x82\xac") == Returned(True)
     assert codec.validate(b"a\x00b") == Returned(False)
     assert check(codec, "validate", b"\x00") == {REJECTED_NUL}
+    assert refused_at(codec.decode(b"ab" + SURROGATE), 2, "end")  # where validation stopped
 
 
 def test_glib_make_valid_replaces_each_invalid_byte_and_a_nul(program: Started) -> None:
@@ -163,6 +168,19 @@ def test_glib_utf8_to_ucs4_lets_a_surrogate_through_and_stops_at_a_nul(program: 
     assert codec.encode([0x41, 0xD800]) == Returned(b"A" + SURROGATE)
 
 
+def test_glib_utf8_to_utf16_refuses_a_surrogate_and_points_past_a_lone_one(
+    program: Started,
+) -> None:
+    codec = program("glib-utf8-to-utf16")
+    assert refused_at(codec.decode(b"a" + SURROGATE), 1, "Invalid sequence")
+    assert refused_at(codec.decode(b"a" + BEYOND), 1, "out of range for UTF-16")
+    assert codec.decode(b"a\x00b") == Returned("a")  # stops at a nul, as g_utf8_to_ucs4 does
+    # g_utf16_to_utf8 sees the lone high surrogate only at the unit after it: items_read 2.
+    assert refused_at(codec.encode([0x41, 0xD800, 0x42]), 2, "Invalid sequence")
+    assert refused_at(codec.encode([0x41, 0xD800]), 1, "partial")
+    assert codec.encode([0x1F600]) == Returned("\U0001f600".encode())
+
+
 def test_glib_convert_refuses_at_bytes_read(program: Started) -> None:
     codec = program("glib-convert")
     assert refused_at(codec.decode(b"ab\xc0\xaf"), 2)
@@ -180,6 +198,12 @@ def test_unistring_u8_check_points_at_the_first_invalid_unit(program: Started) -
     assert refused_at(codec.decode(b"ab" + SURROGATE), 2, "u8_check")
     assert codec.validate(BEYOND) == Returned(False)
     assert check(codec, "decode", b"ab\xe0\x80\xaf") == set()
+
+
+def test_unistring_u8_to_u32_refuses_without_an_offset(program: Started) -> None:
+    codec = program("unistring-u8-to-u32")
+    assert refused_at(codec.decode(b"a" + SURROGATE), None, "EILSEQ")
+    assert check(codec, "decode", b"a\xe2\x82" + BEYOND) == set()
 
 
 def test_unistring_u8_mbtoucr_says_incomplete_at_the_end(program: Started) -> None:
@@ -250,6 +274,13 @@ def test_icu_strtoutf8_refuses_a_lone_surrogate(program: Started) -> None:
     assert codec.encode([0x1F600]) == Returned("\U0001f600".encode())
 
 
+def test_icu_strtoutf8withsub_substitutes_u_fffd_for_a_lone_surrogate(program: Started) -> None:
+    codec = program("icu-strtoutf8withsub")
+    assert codec.encode([0x41, 0xDC00]) == Returned(b"A\xef\xbf\xbd")
+    substituted = ("encode", "should", "substituted a character for an unencodable value")
+    assert check_encode(codec, 0xD800) == {substituted}
+
+
 def test_icu_converter_stops_at_the_first_error_across_chunks(program: Started) -> None:
     codec = program("icu-ucnv-stop")
     assert refused_at(codec.decode(b"a\xc0\xaf"), 1, "U_ILLEGAL_CHAR_FOUND")
@@ -283,6 +314,10 @@ def test_expat_refuses_an_invalid_token_at_its_byte(program: Started) -> None:
     assert refused_at(codec.decode(b"a<\xff"), 2, "invalid token")
     assert refused_at(codec.decode(b"a" + SURROGATE), 1)
     assert check(codec, "decode", b"a&" + BEYOND) == set()
+    # The streaming parser fed the document in pieces: a character cut between them is held.
+    assert codec.decode_chunks([b"<\xe2", b"\x82", b"\xac"], False) == Returned("<\u20ac")
+    assert refused_at(codec.decode_chunks([b"ab\xe2", b"\x82"], True), 2, "invalid token")
+    assert check(codec, "incremental", b"a\xf0\x9f\x98\x80" + SURROGATE) == set()
 
 
 def test_libxml2_refuses_at_its_first_error(program: Started) -> None:
@@ -291,6 +326,15 @@ def test_libxml2_refuses_at_its_first_error(program: Started) -> None:
     # libxml2 reads ED A0 80 as 0xD800, then refuses it as a Char: its first error.
     assert refused_at(codec.decode(SURROGATE + b"\xed\xb0"), 0, "0xD800 out of allowed range")
     assert check(codec, "decode", b"\xc3\xa9\n<" + SURROGATE) == set()
+
+
+def test_libxml2_push_parser_holds_a_cut_character_and_refuses_at_the_first_error(
+    program: Started,
+) -> None:
+    codec = program("libxml2-push")
+    assert codec.decode_chunks([b"&\xe2", b"\x82", b"\xac"], False) == Returned("&\u20ac")
+    assert refused_at(codec.decode_chunks([b"a\n\xc3", b"\xa9\xff"], False), 4, "not proper UTF-8")
+    assert check(codec, "incremental", b"\xc3\xa9" + SURROGATE) == set()
 
 
 @pytest.mark.parametrize("name", ["libxml2-recover", "libxml2-html"])

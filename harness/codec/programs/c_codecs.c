@@ -135,7 +135,7 @@ typedef struct {
  * meaning to written as references, as harness/codec/wrappers.py XML_ELEMENT does. */
 typedef struct {
     uint8_t *document;
-    size_t length;
+    size_t length, head, body_end; /* the body is document[head..body_end) */
     long *payload_at; /* for each document byte (and its end), the payload offset, or -1 */
 } Wrapped;
 
@@ -172,7 +172,7 @@ static int wrap_xml(const uint8_t *s, size_t n, const char *head, const char *ta
     for (size_t k = 0; k < tail_length; k++) w->payload_at[at] = -1, w->document[at++] = (uint8_t)tail[k];
     w->payload_at[at] = -1;
     w->payload_at[end] = (long)n;
-    w->length = at;
+    w->length = at, w->head = head_length, w->body_end = end;
     return 0;
 }
 
@@ -199,6 +199,36 @@ static long payload_offset(const Wrapped *w, long document_offset) {
 }
 
 static void unwrap(Wrapped *w) { free(w->document), free(w->payload_at); }
+
+typedef int (*Feed)(void *parser, const uint8_t *bytes, size_t length, int last);
+
+/* Feed a streaming parser the document `w` in pieces cut where the payload's chunks are cut:
+ * the head of the wrapping with the first piece, the tail with the last (or alone, as the
+ * final empty feed when `final_empty`). Return 0, or the first failing feed's non-zero result. */
+HELPER int feed_document(const Wrapped *w, const size_t *lengths, size_t count, int final_empty,
+                         Feed feed, void *parser) {
+    size_t from = 0, end = 0, feeds = count + (final_empty || count == 0);
+    for (size_t i = 0; i < feeds; i++) {
+        end += i < count ? lengths[i] : 0;
+        size_t to = w->head;
+        while (to < w->body_end && w->payload_at[to] < (long)end) to++;
+        if (i + 1 == feeds) to = w->length;
+        else if (i + 1 == count) to = w->body_end;
+        int failed = feed(parser, w->document + from, to - from, i + 1 == feeds);
+        if (failed) return failed;
+        from = to;
+    }
+    return 0;
+}
+
+/* The payload of the chunks, whole (for wrap_xml). */
+HELPER uint8_t *joined(uint8_t **chunks, const size_t *lengths, size_t count, size_t *n) {
+    *n = 0;
+    for (size_t i = 0; i < count; i++) *n += lengths[i];
+    uint8_t *payload = malloc(*n + 1);
+    for (size_t i = 0, at = 0; i < count; at += lengths[i], i++) memcpy(payload + at, chunks[i], lengths[i]);
+    return payload;
+}
 #endif
 
 
@@ -213,6 +243,20 @@ static void answer_error(GError *error, long offset) {
 
 static void glib_validate(const uint8_t *s, size_t n) {
     ok_bool(g_utf8_validate_len((const gchar *)s, n, NULL));
+}
+
+/* g_utf8_validate_len's `end` as a strict decoder: refused there; the text of what it accepted
+ * is g_utf8_to_ucs4_fast's (which does no checking of its own). */
+static void glib_validate_end(const uint8_t *s, size_t n) {
+    const gchar *end = NULL;
+    if (!g_utf8_validate_len((const gchar *)s, n, &end)) {
+        refused((long)(end - (const gchar *)s), "g_utf8_validate_len: end");
+        return;
+    }
+    glong count = 0;
+    gunichar *text = g_utf8_to_ucs4_fast((const gchar *)s, (glong)n, &count);
+    ok_code_points(text, (size_t)count);
+    g_free(text);
 }
 
 static void glib_make_valid(const uint8_t *s, size_t n) {
@@ -278,6 +322,45 @@ static void glib_ucs4_to_utf8(const uint32_t *values, size_t n) {
     g_free(bytes);
 }
 
+/* g_utf8_to_utf16 with items_read, read as g_utf8_to_ucs4 is. */
+static void glib_utf8_to_utf16(const uint8_t *s, size_t n) {
+    glong read = 0, written = 0;
+    GError *error = NULL;
+    gunichar2 *text = g_utf8_to_utf16((const gchar *)s, (glong)n, &read, &written, &error);
+    if (text == NULL) {
+        answer_error(error, read);
+        return;
+    }
+    if ((size_t)read < n && s[read] != 0) refused(read, "items_read stops short: a partial character");
+    else ok_utf16(text, (size_t)written);
+    g_free(text);
+}
+
+/* g_utf16_to_utf8 on the code points as UTF-16 (this mode declares strings=utf-16); items_read
+ * counts UTF-16 units, turned back into the index of the code point. */
+static void glib_utf16_to_utf8(const uint32_t *values, size_t n) {
+    gunichar2 *units = g_new(gunichar2, 2 * n + 1);
+    long *index_of = g_new(long, 2 * n + 1);
+    glong count = 0;
+    for (size_t i = 0; i < n; i++) {
+        index_of[count] = (long)i;
+        if (values[i] > 0xFFFF) {
+            units[count++] = (gunichar2)(0xD7C0 + (values[i] >> 10));
+            index_of[count] = (long)i;
+            units[count++] = (gunichar2)(0xDC00 | (values[i] & 0x3FF));
+        } else units[count++] = (gunichar2)values[i];
+    }
+    index_of[count] = (long)n;
+    glong read = 0, written = 0;
+    GError *error = NULL;
+    gchar *bytes = g_utf16_to_utf8(units, count, &read, &written, &error);
+    if (bytes == NULL) answer_error(error, read >= 0 && read <= count ? index_of[read] : -1);
+    else if (read < count && units[read] != 0) /* a trailing high surrogate: "partial" */
+        refused(index_of[read], "items_read stops short: a partial character");
+    else ok_bytes((const uint8_t *)bytes, (size_t)written);
+    g_free(bytes), g_free(units), g_free(index_of);
+}
+
 /* g_convert from UTF-8 to UTF-16LE (through iconv); bytes_read is an error's offset, and
  * short of the length on success when the input ends inside a character. */
 static void glib_convert(const uint8_t *s, size_t n) {
@@ -302,11 +385,12 @@ static void glib_convert(const uint8_t *s, size_t n) {
 }
 
 static const Mode MODES[] = {
-    {"glib-utf8-validate", NULL, NULL, glib_validate, NULL, NULL, ""},
+    {"glib-utf8-validate", glib_validate_end, NULL, glib_validate, NULL, NULL, ""},
     {"glib-utf8-make-valid", NULL, glib_make_valid, NULL, NULL, NULL, ""},
     {"glib-get-char-validated", glib_get_char, NULL, NULL, NULL, NULL, ""},
     {"glib-unichar-to-utf8", NULL, NULL, NULL, glib_unichar_to_utf8, NULL, ""},
     {"glib-utf8-to-ucs4", glib_utf8_to_ucs4, NULL, NULL, glib_ucs4_to_utf8, NULL, ""},
+    {"glib-utf8-to-utf16", glib_utf8_to_utf16, NULL, NULL, glib_utf16_to_utf8, NULL, "strings=utf-16"},
     {"glib-convert", glib_convert, NULL, NULL, NULL, NULL, ""},
 };
 static int setup(void) { return 0; }
@@ -332,6 +416,15 @@ static void unistring_check(const uint8_t *s, size_t n) {
 }
 
 static void unistring_validate(const uint8_t *s, size_t n) { ok_bool(u8_check(s, n) == NULL); }
+
+/* u8_to_u32: NULL (errno EILSEQ) for ill-formed input, with no offset. */
+static void unistring_to_u32(const uint8_t *s, size_t n) {
+    size_t length = 0;
+    uint32_t *text = u8_to_u32(s, n, NULL, &length);
+    if (text == NULL) return refused(-1, "u8_to_u32: NULL (EILSEQ)");
+    ok_code_points(text, length);
+    free(text);
+}
 
 /* u8_mbtoucr at each character: -1 (invalid) and -2 (incomplete) are refusals. */
 static void unistring_mbtoucr(const uint8_t *s, size_t n) {
@@ -384,6 +477,7 @@ static void unistring_uctomb(const uint32_t *values, size_t n) {
 
 static const Mode MODES[] = {
     {"unistring-u8-check", unistring_check, NULL, unistring_validate, NULL, NULL, ""},
+    {"unistring-u8-to-u32", unistring_to_u32, NULL, NULL, NULL, NULL, ""},
     {"unistring-u8-mbtoucr", unistring_mbtoucr, NULL, NULL, NULL, NULL, ""},
     {"unistring-u8-mbtouc", NULL, unistring_mbtouc, NULL, NULL, NULL, ""},
     {"unistring-u8-uctomb", NULL, NULL, NULL, unistring_uctomb, NULL, ""},
@@ -481,7 +575,7 @@ static void icu_from_utf8_with_sub(const uint8_t *s, size_t n) {
     free(units);
 }
 
-static void icu_to_utf8(const uint32_t *values, size_t n) {
+static void icu_to_utf8_sub(const uint32_t *values, size_t n, int substitute) {
     UChar *units = malloc((2 * n + 1) * sizeof *units);
     int32_t count = 0;
     for (size_t i = 0; i < n; i++) {
@@ -493,11 +587,18 @@ static void icu_to_utf8(const uint32_t *values, size_t n) {
     char *bytes = malloc(3 * (size_t)count + 1);
     int32_t length = 0;
     UErrorCode status = U_ZERO_ERROR;
-    u_strToUTF8(bytes, 3 * count + 1, &length, units, count, &status);
+    int32_t substitutions = 0;
+    if (substitute)
+        u_strToUTF8WithSub(bytes, 3 * count + 1, &length, units, count, 0xFFFD, &substitutions, &status);
+    else u_strToUTF8(bytes, 3 * count + 1, &length, units, count, &status);
     if (U_FAILURE(status)) refused(-1, u_errorName(status));
     else ok_bytes((const uint8_t *)bytes, (size_t)length);
     free(bytes), free(units);
 }
+
+static void icu_to_utf8(const uint32_t *values, size_t n) { icu_to_utf8_sub(values, n, 0); }
+
+static void icu_to_utf8_with_sub(const uint32_t *values, size_t n) { icu_to_utf8_sub(values, n, 1); }
 
 /* ucnv's UTF-8 converter fed chunk by chunk (flush on the last), with the STOP callback
  * (strict: the error's offset is where the converter stopped, less the bytes it names as
@@ -552,6 +653,7 @@ static const Mode MODES[] = {
     {"icu-strfromutf8", icu_from_utf8, NULL, NULL, NULL, NULL, "strings=utf-16"},
     {"icu-strfromutf8withsub", NULL, icu_from_utf8_with_sub, NULL, NULL, NULL, "strings=utf-16"},
     {"icu-strtoutf8", NULL, NULL, NULL, icu_to_utf8, NULL, "strings=utf-16"},
+    {"icu-strtoutf8withsub", NULL, NULL, NULL, icu_to_utf8_with_sub, NULL, "strings=utf-16"},
     {"icu-ucnv-stop", icu_stop, NULL, NULL, NULL, icu_stop_chunks, "strings=utf-16 incremental=strict"},
     {"icu-ucnv-substitute", NULL, icu_substitute, NULL, NULL, icu_substitute_chunks,
      "strings=utf-16 incremental=replace"},
@@ -645,8 +747,31 @@ static void expat_decode(const uint8_t *s, size_t n) {
     unwrap(&w);
 }
 
+static int expat_feed(void *parser, const uint8_t *bytes, size_t length, int last) {
+    return XML_Parse(parser, (const char *)bytes, (int)length, last) == XML_STATUS_ERROR;
+}
+
+/* expat's streaming: XML_Parse fed the document in pieces cut where the chunks are cut;
+ * XML_GetCurrentByteIndex counts from the start of the document. */
+static void expat_chunks(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty) {
+    size_t n;
+    uint8_t *payload = joined(chunks, lengths, count, &n);
+    Wrapped w;
+    if (wrap_xml(payload, n, "<a>", "</a>", &w) != 0) return free(payload);
+    XML_Parser parser = XML_ParserCreate(NULL);
+    XML_SetCharacterDataHandler(parser, on_characters);
+    text.length = 0;
+    if (feed_document(&w, lengths, count, final_empty, expat_feed, parser)) {
+        long at = payload_offset(&w, (long)XML_GetCurrentByteIndex(parser));
+        refused(at, XML_ErrorString(XML_GetErrorCode(parser)));
+    } else read_utf8((const uint8_t *)text.at, text.length);
+    XML_ParserFree(parser);
+    unwrap(&w);
+    free(payload);
+}
+
 static const Mode MODES[] = {
-    {"expat", expat_decode, NULL, NULL, NULL, NULL, ""},
+    {"expat", expat_decode, NULL, NULL, NULL, expat_chunks, "incremental=strict"},
 };
 static int setup(void) {
     text.at = malloc(text.capacity = 64);
@@ -700,6 +825,39 @@ static void libxml2_strict(const uint8_t *s, size_t n) { libxml2_read(s, n, 0); 
 
 static void libxml2_recover(const uint8_t *s, size_t n) { libxml2_read(s, n, XML_PARSE_RECOVER); }
 
+static int libxml2_feed(void *context, const uint8_t *bytes, size_t length, int last) {
+    xmlParserCtxtPtr parser = context;
+    return xmlParseChunk(parser, (const char *)bytes, (int)length, last) != 0 || !parser->wellFormed;
+}
+
+/* The push parser (xmlCreatePushParserCtxt, xmlParseChunk) fed the document in pieces cut where
+ * the chunks are cut; a failure's offset is its first error's line and column. */
+static void libxml2_push(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty) {
+    size_t n;
+    uint8_t *payload = joined(chunks, lengths, count, &n);
+    Wrapped w;
+    if (wrap_xml(payload, n, "<a>", "</a>", &w) != 0) return free(payload);
+    first_error.seen = 0;
+    xmlParserCtxtPtr parser = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, "payload.xml");
+    xmlCtxtUseOptions(parser, XML_PARSE_NONET);
+    if (feed_document(&w, lengths, count, final_empty, libxml2_feed, parser) == 0 && parser->myDoc)
+        root_text(parser->myDoc);
+    else {
+        if (parser->myDoc) xmlFreeDoc(parser->myDoc);
+        if (!first_error.seen) answer_word("crash", "the push parser failed with no error");
+        else refused(payload_offset(&w, line_and_column(&w, first_error.line, first_error.column)),
+                     first_error.message);
+    }
+    xmlFreeParserCtxt(parser);
+    unwrap(&w);
+    free(payload);
+}
+
+static void libxml2_push_whole(const uint8_t *s, size_t n) {
+    uint8_t *chunk = (uint8_t *)s;
+    libxml2_push(&chunk, &n, 1, 0);
+}
+
 /* htmlReadMemory, told the document is UTF-8: the lenient HTML parser. */
 static void libxml2_html(const uint8_t *s, size_t n) {
     Wrapped w;
@@ -713,6 +871,7 @@ static void libxml2_html(const uint8_t *s, size_t n) {
 
 static const Mode MODES[] = {
     {"libxml2-read-memory", libxml2_strict, NULL, NULL, NULL, NULL, ""},
+    {"libxml2-push", libxml2_push_whole, NULL, NULL, NULL, libxml2_push, "incremental=strict"},
     {"libxml2-recover", NULL, libxml2_recover, NULL, NULL, NULL, ""},
     {"libxml2-html", NULL, libxml2_html, NULL, NULL, NULL, ""},
 };

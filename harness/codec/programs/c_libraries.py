@@ -98,6 +98,8 @@ def library(
 
 
 GLIB: Final = library("GLib", "GLIB", "glib-2.0", "libglib2.0-dev")
+GLIB_UTF16: Final = library("GLib", "GLIB", "glib-2.0", "libglib2.0-dev", "utf-16")
+"""GLib for its UTF-16 functions: the same build (the same source and version key it)."""
 UNISTRING: Final = library(
     "libunistring", "UNISTRING", "", "libunistring-dev", version=UNISTRING_VERSION
 )
@@ -110,7 +112,11 @@ EXPAT: Final = library("expat", "EXPAT", "expat", "libexpat1-dev")
 LIBXML2: Final = library("libxml2", "LIBXML2", "libxml-2.0", "libxml2-dev")
 
 C_PROGRAMS: Final = (
-    (GLIB, "glib-utf8-validate", "GLib: g_utf8_validate_len (validate)"),
+    (
+        GLIB,
+        "glib-utf8-validate",
+        "GLib: g_utf8_validate_len (validate; strict decode refused at its end pointer)",
+    ),
     (GLIB, "glib-utf8-make-valid", "GLib: g_utf8_make_valid (replace)"),
     (
         GLIB,
@@ -124,6 +130,11 @@ C_PROGRAMS: Final = (
         "GLib: g_utf8_to_ucs4 (strict decode, items_read offset) and g_ucs4_to_utf8 (encode)",
     ),
     (
+        GLIB_UTF16,
+        "glib-utf8-to-utf16",
+        "GLib: g_utf8_to_utf16 (strict decode, items_read offset) and g_utf16_to_utf8 (encode)",
+    ),
+    (
         GLIB,
         "glib-convert",
         "GLib: g_convert from UTF-8 to UTF-16LE (strict decode, bytes_read offset; iconv)",
@@ -133,6 +144,7 @@ C_PROGRAMS: Final = (
         "unistring-u8-check",
         "libunistring: u8_check (validate; strict decode at its offset, text by u8_to_u32)",
     ),
+    (UNISTRING, "unistring-u8-to-u32", "libunistring: u8_to_u32 (strict decode, no offset)"),
     (UNISTRING, "unistring-u8-mbtoucr", "libunistring: u8_mbtoucr at each character (strict)"),
     (UNISTRING, "unistring-u8-mbtouc", "libunistring: u8_mbtouc at each character (replace)"),
     (UNISTRING, "unistring-u8-uctomb", "libunistring: u8_uctomb for each code point (encode)"),
@@ -146,6 +158,11 @@ C_PROGRAMS: Final = (
     (ICU, "icu-strfromutf8", "ICU4C: u_strFromUTF8 (strict decode, no offset)"),
     (ICU, "icu-strfromutf8withsub", "ICU4C: u_strFromUTF8WithSub, U+FFFD (replace)"),
     (ICU, "icu-strtoutf8", "ICU4C: u_strToUTF8 (encode)"),
+    (
+        ICU,
+        "icu-strtoutf8withsub",
+        "ICU4C: u_strToUTF8WithSub, U+FFFD for a lone surrogate (encode)",
+    ),
     (
         ICU,
         "icu-ucnv-stop",
@@ -162,11 +179,22 @@ C_PROGRAMS: Final = (
         "PCRE2: pcre2_match's UTF check with PCRE2_UTF (validate; strict decode at "
         "pcre2_get_startchar, the text read back from the accepted bytes)",
     ),
-    (EXPAT, "expat", "expat: XML_Parse, the text of an XML element (strict decode, byte index)"),
+    (
+        EXPAT,
+        "expat",
+        "expat: XML_Parse, the text of an XML element (strict decode, byte index; incremental:"
+        " the document fed in pieces)",
+    ),
     (
         LIBXML2,
         "libxml2-read-memory",
         "libxml2: xmlReadMemory, the text of an XML element (strict decode, line and column)",
+    ),
+    (
+        LIBXML2,
+        "libxml2-push",
+        "libxml2: the push parser (xmlParseChunk), the text of an XML element (strict decode and"
+        " incremental)",
     ),
     (
         LIBXML2,
