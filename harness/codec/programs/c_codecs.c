@@ -813,7 +813,7 @@ static void libxml2_read(const uint8_t *s, size_t n, int options) {
     if (wrap_xml(s, n, "<a>", "</a>", &w) != 0) return;
     first_error.seen = 0;
     xmlDocPtr document = xmlReadMemory((const char *)w.document, (int)w.length, "payload.xml", NULL,
-                                       options | XML_PARSE_NONET);
+                                       options | XML_PARSE_NONET | XML_PARSE_HUGE);
     if (document != NULL) root_text(document);
     else if (!first_error.seen) answer_word("crash", "xmlReadMemory returned no document and no error");
     else refused(payload_offset(&w, line_and_column(&w, first_error.line, first_error.column)),
@@ -821,6 +821,8 @@ static void libxml2_read(const uint8_t *s, size_t n, int options) {
     unwrap(&w);
 }
 
+/* XML_PARSE_HUGE everywhere: without it libxml2 refuses a text node over 10 MB, a limit of its
+ * own, not a UTF-8 finding. */
 static void libxml2_strict(const uint8_t *s, size_t n) { libxml2_read(s, n, 0); }
 
 static void libxml2_recover(const uint8_t *s, size_t n) { libxml2_read(s, n, XML_PARSE_RECOVER); }
@@ -839,7 +841,7 @@ static void libxml2_push(uint8_t **chunks, const size_t *lengths, size_t count, 
     if (wrap_xml(payload, n, "<a>", "</a>", &w) != 0) return free(payload);
     first_error.seen = 0;
     xmlParserCtxtPtr parser = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, "payload.xml");
-    xmlCtxtUseOptions(parser, XML_PARSE_NONET);
+    xmlCtxtUseOptions(parser, XML_PARSE_NONET | XML_PARSE_HUGE);
     if (feed_document(&w, lengths, count, final_empty, libxml2_feed, parser) == 0 && parser->myDoc)
         root_text(parser->myDoc);
     else {
@@ -863,7 +865,7 @@ static void libxml2_html(const uint8_t *s, size_t n) {
     Wrapped w;
     if (wrap_xml(s, n, "<html><body><p>", "</p></body></html>", &w) != 0) return;
     htmlDocPtr document = htmlReadMemory((const char *)w.document, (int)w.length, "payload.html", "UTF-8",
-                                         HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+                                         HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET | XML_PARSE_HUGE);
     if (document == NULL) answer_word("crash", "htmlReadMemory returned no document");
     else root_text(document);
     unwrap(&w);
