@@ -87,6 +87,7 @@ OFFERED = {
     "glib-utf8-to-ucs4": {"decode", "encode"},
     "glib-utf8-to-utf16": {"decode", "encode"},
     "glib-convert": {"decode"},
+    "glib-convert-utf32": {"decode"},
     "unistring-u8-check": {"decode", "validate"},
     "unistring-u8-to-u32": {"decode"},
     "unistring-u8-mbtoucr": {"decode"},
@@ -188,6 +189,13 @@ def test_glib_convert_refuses_at_bytes_read(program: Started) -> None:
     assert refused_at(codec.decode(b"a\xe2\x82"), 1, "partial")
     assert codec.decode("a\U0001f600".encode()) == Returned("a\U0001f600")  # a UTF-16 pair
     assert check(codec, "decode", b"a\xf0\x9f\x98") == set()
+
+
+def test_glib_convert_to_utf32_refuses_what_utf_32_cannot_hold(program: Started) -> None:
+    codec = program("glib-convert-utf32")
+    # glibc's UTF-8 reader takes F4 90 80 80 for 0x110000 (adapter:glibc-iconv); UTF-32 refuses it.
+    assert refused_at(codec.decode(b"ab" + BEYOND), 2)
+    assert codec.decode(b"a\xf0\x9f\x98\x80") == Returned("a\U0001f600")
 
 
 # --- libunistring -----------------------------------------------------------------------------

@@ -361,28 +361,34 @@ static void glib_utf16_to_utf8(const uint32_t *values, size_t n) {
     g_free(bytes), g_free(units), g_free(index_of);
 }
 
-/* g_convert from UTF-8 to UTF-16LE (through iconv); bytes_read is an error's offset, and
- * short of the length on success when the input ends inside a character. */
-static void glib_convert(const uint8_t *s, size_t n) {
+/* g_convert from UTF-8 to UTF-16LE or UTF-32LE (through iconv); bytes_read is an error's offset,
+ * and short of the length on success when the input ends inside a character. */
+static void glib_convert_to(const uint8_t *s, size_t n, int utf32) {
     gsize read = 0, written = 0;
     GError *error = NULL;
-    gchar *utf16 = g_convert((const gchar *)s, (gssize)n, "UTF-16LE", "UTF-8", &read, &written, &error);
-    if (utf16 == NULL) {
-        answer_error(error, (long)read);
-        return;
+    const char *target = utf32 ? "UTF-32LE" : "UTF-16LE";
+    gchar *converted = g_convert((const gchar *)s, (gssize)n, target, "UTF-8", &read, &written, &error);
+    if (converted == NULL) return answer_error(error, (long)read);
+    const guchar *b = (const guchar *)converted;
+    if (read < n) refused((long)read, "bytes_read stops short: a partial character");
+    else if (utf32) {
+        uint32_t *values = malloc(written + 4);
+        for (gsize i = 0; i < written / 4; i++)
+            values[i] = b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+        ok_code_points(values, written / 4);
+        free(values);
+    } else {
+        uint16_t *units = malloc(written + 2);
+        for (gsize i = 0; i < written / 2; i++) units[i] = (uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
+        ok_utf16(units, written / 2);
+        free(units);
     }
-    if (read < n) { /* as with g_utf8_to_ucs4: a partial character at the end is no error */
-        refused((long)read, "bytes_read stops short: a partial character");
-        g_free(utf16);
-        return;
-    }
-    uint16_t *units = malloc(written + 2);
-    for (gsize i = 0; i < written / 2; i++)
-        units[i] = (uint16_t)((guchar)utf16[2 * i] | (guchar)utf16[2 * i + 1] << 8);
-    ok_utf16(units, written / 2);
-    free(units);
-    g_free(utf16);
+    g_free(converted);
 }
+
+static void glib_convert(const uint8_t *s, size_t n) { glib_convert_to(s, n, 0); }
+
+static void glib_convert_utf32(const uint8_t *s, size_t n) { glib_convert_to(s, n, 1); }
 
 static const Mode MODES[] = {
     {"glib-utf8-validate", glib_validate_end, NULL, glib_validate, NULL, NULL, ""},
@@ -392,6 +398,7 @@ static const Mode MODES[] = {
     {"glib-utf8-to-ucs4", glib_utf8_to_ucs4, NULL, NULL, glib_ucs4_to_utf8, NULL, ""},
     {"glib-utf8-to-utf16", glib_utf8_to_utf16, NULL, NULL, glib_utf16_to_utf8, NULL, "strings=utf-16"},
     {"glib-convert", glib_convert, NULL, NULL, NULL, NULL, ""},
+    {"glib-convert-utf32", glib_convert_utf32, NULL, NULL, NULL, NULL, ""},
 };
 static int setup(void) { return 0; }
 #endif

@@ -140,6 +140,11 @@ C_PROGRAMS: Final = (
         "GLib: g_convert from UTF-8 to UTF-16LE (strict decode, bytes_read offset; iconv)",
     ),
     (
+        GLIB,
+        "glib-convert-utf32",
+        "GLib: g_convert from UTF-8 to UTF-32LE (strict decode, bytes_read offset; iconv)",
+    ),
+    (
         UNISTRING,
         "unistring-u8-check",
         "libunistring: u8_check (validate; strict decode at its offset, text by u8_to_u32)",
