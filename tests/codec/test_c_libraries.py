@@ -96,6 +96,7 @@ OFFERED = {
     "utf8proc-iterate": {"decode"},
     "utf8proc-encode-char": {"encode"},
     "utf8proc-map": {"decode"},
+    "icu-u8-macros": {"decode", "replace", "encode"},
     "icu-strfromutf8": {"decode"},
     "icu-strfromutf8withsub": {"replace"},
     "icu-strtoutf8": {"encode"},
@@ -262,6 +263,15 @@ def test_utf8proc_map_refuses_without_an_offset(program: Started) -> None:
 
 
 # --- ICU4C ------------------------------------------------------------------------------------
+
+
+def test_icu_u8_macros_step_over_each_maximal_subpart(program: Started) -> None:
+    codec = program("icu-u8-macros")
+    assert refused_at(codec.decode(b"ab" + SURROGATE), 2, "U8_NEXT")
+    assert codec.decode_replace(BEYOND + b"A") == Returned("\ufffd" * 4 + "A")
+    assert refused_at(codec.encode([0x41, 0xD800]), 1, "U8_APPEND")
+    assert check(codec, "replace", SURROGATE + b"\xe0\x80\xaf\xe2\x82") == set()
+    assert check_encode(codec, 0x41, 0x110000) == set()
 
 
 def test_icu_strfromutf8_refuses_with_u_invalid_char_found(program: Started) -> None:

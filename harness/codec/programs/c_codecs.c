@@ -557,6 +557,7 @@ static int setup(void) { return 0; }
 #if defined(USE_ICU)
 #include <unicode/ucnv.h>
 #include <unicode/ustring.h>
+#include <unicode/utf8.h>
 
 static void icu_answer(const UChar *units, int32_t length, UErrorCode status, long offset) {
     if (U_FAILURE(status)) refused(offset, u_errorName(status));
@@ -656,7 +657,57 @@ static void icu_substitute(const uint8_t *s, size_t n) {
     icu_converter(&chunk, &n, 1, 0, 0);
 }
 
+/* ICU's utf8.h macros, compiled in from the installed headers: U8_NEXT (c < 0 for an
+ * ill-formed sequence, which it steps over), U8_NEXT_OR_FFFD, and U8_APPEND (isError for a value
+ * that is no code point it can write). They take code points, not UTF-16. */
+static void icu_u8_next(const uint8_t *s, size_t n) {
+    uint32_t *values = malloc((n + 1) * sizeof *values);
+    size_t count = 0;
+    for (int32_t i = 0; i < (int32_t)n;) {
+        int32_t start = i;
+        UChar32 c;
+        U8_NEXT(s, i, (int32_t)n, c);
+        if (c < 0) {
+            refused(start, "U8_NEXT: c < 0");
+            free(values);
+            return;
+        }
+        values[count++] = (uint32_t)c;
+    }
+    ok_code_points(values, count);
+    free(values);
+}
+
+static void icu_u8_next_or_fffd(const uint8_t *s, size_t n) {
+    uint32_t *values = malloc((n + 1) * sizeof *values);
+    size_t count = 0;
+    for (int32_t i = 0; i < (int32_t)n;) {
+        UChar32 c;
+        U8_NEXT_OR_FFFD(s, i, (int32_t)n, c);
+        values[count++] = (uint32_t)c;
+    }
+    ok_code_points(values, count);
+    free(values);
+}
+
+static void icu_u8_append(const uint32_t *values, size_t n) {
+    uint8_t *bytes = malloc(4 * n + 1);
+    int32_t length = 0;
+    for (size_t i = 0; i < n; i++) {
+        UBool error = 0;
+        U8_APPEND(bytes, length, (int32_t)(4 * n), (UChar32)values[i], error);
+        if (error) {
+            refused((long)i, "U8_APPEND: isError");
+            free(bytes);
+            return;
+        }
+    }
+    ok_bytes(bytes, (size_t)length);
+    free(bytes);
+}
+
 static const Mode MODES[] = {
+    {"icu-u8-macros", icu_u8_next, icu_u8_next_or_fffd, NULL, icu_u8_append, NULL, ""},
     {"icu-strfromutf8", icu_from_utf8, NULL, NULL, NULL, NULL, "strings=utf-16"},
     {"icu-strfromutf8withsub", NULL, icu_from_utf8_with_sub, NULL, NULL, NULL, "strings=utf-16"},
     {"icu-strtoutf8", NULL, NULL, NULL, icu_to_utf8, NULL, "strings=utf-16"},

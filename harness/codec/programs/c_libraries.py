@@ -107,6 +107,8 @@ UTF8PROC: Final = library(
     "utf8proc", "UTF8PROC", "libutf8proc", "libutf8proc-dev", version=UTF8PROC_VERSION
 )
 ICU: Final = library("ICU4C", "ICU", "icu-uc", "libicu-dev", "utf-16")
+ICU_MACROS: Final = library("ICU4C", "ICU", "icu-uc", "libicu-dev")
+"""ICU's utf8.h macros take code points (UChar32), not UTF-16: the same build as ICU's."""
 PCRE2: Final = library("PCRE2", "PCRE2", "libpcre2-8", "libpcre2-dev")
 EXPAT: Final = library("expat", "EXPAT", "expat", "libexpat1-dev")
 LIBXML2: Final = library("libxml2", "LIBXML2", "libxml-2.0", "libxml2-dev")
@@ -159,6 +161,11 @@ C_PROGRAMS: Final = (
         UTF8PROC,
         "utf8proc-map",
         "utf8proc: utf8proc_map with UTF8PROC_STABLE (strict decode, no offset)",
+    ),
+    (
+        ICU_MACROS,
+        "icu-u8-macros",
+        "ICU4C: utf8.h's U8_NEXT (strict decode), U8_NEXT_OR_FFFD (replace), U8_APPEND (encode)",
     ),
     (ICU, "icu-strfromutf8", "ICU4C: u_strFromUTF8 (strict decode, no offset)"),
     (ICU, "icu-strfromutf8withsub", "ICU4C: u_strFromUTF8WithSub, U+FFFD (replace)"),
