@@ -1,4 +1,4 @@
-"""The C libraries' programs (harness/codec/programs/c_codecs.c) started once per test module,
+"""The C libraries' programs (harness/codec/programs/c_*.c) started once per test module,
 and what their tests ask of them (tests/codec/test_c_libraries.py, test_c_icu_and_parsers.py)."""
 
 from __future__ import annotations

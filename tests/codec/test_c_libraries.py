@@ -1,4 +1,4 @@
-"""The C libraries' programs (harness/codec/programs/c_codecs.c) against the real libraries: for
+"""The C libraries' programs (harness/codec/programs/c_*.c) against the real libraries: for
 each adapter, what its library's documentation (or, where it is silent, its source) says it does
 is seen through the adapter, and well-formed text with every character a wrapper escapes passes.
 A library whose development files are missing is skipped with the reason. GLib and libunistring
@@ -30,9 +30,10 @@ import pytest
 from c_programs import BEYOND, SURROGATE, Started, check, check_encode, refused_at, started
 
 from utf8cert.harness.check.run import check_input
+from utf8cert.harness.codec import programs
 from utf8cert.harness.codec.interface import Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, library
+from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, GLIB, HEADER, INCLUDE, library
 
 NAMES = [name for _, name, _ in C_PROGRAMS]
 WELL_FORMED = 'A"<&>\\\r\n\t\x7f\u0085\u2028\u20ac\U0001f600'.encode()
@@ -231,7 +232,7 @@ def test_each_library_has_a_build_of_its_own(
     first = PROGRAMS["unistring-u8-check"].spec()
     second = PROGRAMS["utf8proc-iterate"].spec()
     assert first.split()[0] != second.split()[0]
-    assert len(os.listdir(tmp_path)) == 2
+    assert len(os.listdir(tmp_path)) == 3  # the two builds, and their whole sources
     assert PROGRAMS["unistring-u8-mbtoucr"].spec().split()[0] == first.split()[0]  # not rebuilt
 
 
@@ -244,3 +245,18 @@ def test_the_version_is_the_linked_librarys_not_a_stale_pkg_config_files() -> No
     linked = ctypes.CDLL(path).utf8proc_version
     linked.restype = ctypes.c_char_p
     assert PROGRAMS["utf8proc-iterate"].version() == f"utf8proc {linked().decode()}"
+
+
+def test_a_change_to_the_shared_header_is_a_new_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UTF8CERT_CACHE", str(tmp_path / "cache"))
+    shipped = Path(programs.__file__).parent
+    for name in ("c_glib.c", HEADER):
+        (tmp_path / name).write_text((shipped / name).read_text(encoding="utf-8"))
+    first = GLIB.whole(tmp_path / "c_glib.c")
+    assert INCLUDE not in first.read_text() and "int main(" in first.read_text()
+    assert GLIB.whole(tmp_path / "c_glib.c") == first  # the same text: the same file
+    with (tmp_path / HEADER).open("a") as header:
+        header.write("/* changed */\n")
+    assert GLIB.whole(tmp_path / "c_glib.c") != first

@@ -9,8 +9,8 @@
 Each program speaks utf8cert-protocol 1 (harness/PROTOCOL.md) and offers only the capabilities
 the codec it wraps has. The sources (node_codecs.js, Utf8Codecs.java, rust_codecs.rs) ship in
 this package; Java and Rust are compiled on first use (runtimes.py). The C libraries' functions
-(GLib, libunistring, utf8proc, ICU4C, PCRE2, expat, libxml2) are one program, c_codecs.c,
-speaking version 2, built with gcc once per library (c_libraries.py).
+(GLib, libunistring, utf8proc, ICU4C, PCRE2, expat, libxml2) are a program per library (c_glib.c,
+..., sharing c_protocol.h) speaking version 2, built with gcc on first use (c_libraries.py).
 """
 
 from __future__ import annotations

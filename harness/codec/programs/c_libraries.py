@@ -1,26 +1,36 @@
-"""The UTF-8 functions of the C libraries people link, as shipped programs of c_codecs.c.
+"""The UTF-8 functions of the C libraries people link, as shipped programs, one C file each.
 
     from utf8cert.harness.codec.programs import PROGRAMS
-    PROGRAMS["glib-utf8-make-valid"].spec()  # "cmd:~/.cache/utf8cert/c_codecs-KEY/c_codecs ..."
+    PROGRAMS["glib-utf8-make-valid"].spec()  # "cmd:~/.cache/utf8cert/c_glib-KEY/program ..."
 
-One source, c_codecs.c, holds a section per library (GLib, libunistring, utf8proc, ICU4C, PCRE2,
-expat, libxml2); a library's build defines USE_<LIBRARY> and links what pkg-config names. Each
-library is a runtime of its own: missing when its development files are (the reason names the
-Debian package to install), its version the library's, and that version (with its name) keys
-its build in the cache, so two libraries never share a build directory.
+Each library has a program (c_glib.c, c_unistring.c, c_utf8proc.c, c_icu.c, c_pcre2.c,
+c_expat.c, c_libxml2.c) that includes c_protocol.h, what they share, and is linked with what
+pkg-config names. Each library is a runtime of its own: missing when its development files are
+(the reason names the Debian package to install), its version the library's. The build is keyed
+by the program with the header written into it, and by that version.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs.runtimes import Build, Runtime, tool_version
+from utf8cert.harness.codec.programs.runtimes import (
+    Build,
+    ProgramError,
+    Runtime,
+    cache_root,
+    tool_version,
+)
 from utf8cert.harness.codec.strings import DEFAULT, StringModel
 
-SOURCE: Final = "c_codecs.c"
-COMPILE: Final = 'gcc -O2 -o "$1/c_codecs" "$0" -DUSE_{macro} {flags}'
+HEADER: Final = "c_protocol.h"
+INCLUDE: Final = f'#include "{HEADER}"'
+COMPILE: Final = 'gcc -O2 -o "$1/program" "$0" {flags}'
 """The build, run by sh: $0 is the source, $1 the build directory."""
 UNISTRING_VERSION: Final = (
     "v=$(echo '#include <unistring/version.h>' | gcc -E -dM - 2>/dev/null"
@@ -39,7 +49,7 @@ version is its header's UTF8PROC_VERSION_* macros."""
 
 @dataclass(frozen=True)
 class CLibrary(Runtime):
-    """A C library checked through its section of c_codecs.c."""
+    """A C library checked through its program (`source`)."""
 
     debian: str = ""
     """The Debian package holding its development files."""
@@ -59,19 +69,44 @@ class CLibrary(Runtime):
         line = tool_version(self.version_command)
         return "unknown" if line == "unknown" else f"{self.name} {line}"
 
+    def built(self, source: Path, build: Build) -> Path:
+        """Return the build directory of `source`, built from the one file of it with the header
+        written in (Runtime.built keys a build by the file it is given: so the header does too)."""
+        return super().built(self.whole(source), build)
 
-def compile_with(macro: str, flags: str) -> Build:
-    """Return the build of the section USE_`macro`, linked with `flags` (expanded by sh)."""
+    def whole(self, source: Path) -> Path:
+        """Return the file of `source` with c_protocol.h in place of its #include, kept in the
+        cache under the hash of its text (written once, renamed into place when complete)."""
+        text = source.read_text(encoding="utf-8")
+        text = text.replace(INCLUDE, (source.parent / HEADER).read_text(encoding="utf-8"), 1)
+        key = hashlib.sha256(text.encode()).hexdigest()[:16]
+        root = cache_root() / "sources"
+        path = root / f"{source.stem}-{key}.c"
+        if path.is_file():
+            return path
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            handle, scratch = tempfile.mkstemp(prefix=f".{source.stem}-", suffix=".c", dir=root)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.replace(scratch, path)
+        except OSError as error:
+            raise ProgramError(f"{self.name}: cannot use the cache {root}: {error}") from None
+        return path
+
+
+def compile_with(flags: str) -> Build:
+    """Return the build of a program, linked with `flags` (expanded by sh)."""
 
     def build(source: Path, into: Path) -> list[str]:
-        return ["sh", "-c", COMPILE.format(macro=macro, flags=flags), str(source), str(into)]
+        return ["sh", "-c", COMPILE.format(flags=flags), str(source), str(into)]
 
     return build
 
 
 def library(
     name: str,
-    macro: str,
+    source: str,
     package: str,
     debian: str,
     strings: StringModel = DEFAULT,
@@ -89,29 +124,29 @@ def library(
         name,
         ("gcc", "pkg-config"),
         version_command,
-        SOURCE,
-        build=compile_with(macro, flags),
-        run=("{dir}/c_codecs",),
+        source,
+        build=compile_with(flags),
+        run=("{dir}/program",),
         strings=strings,
         debian=debian,
     )
 
 
-GLIB: Final = library("GLib", "GLIB", "glib-2.0", "libglib2.0-dev")
-GLIB_UTF16: Final = library("GLib", "GLIB", "glib-2.0", "libglib2.0-dev", "utf-16")
+GLIB: Final = library("GLib", "c_glib.c", "glib-2.0", "libglib2.0-dev")
+GLIB_UTF16: Final = library("GLib", "c_glib.c", "glib-2.0", "libglib2.0-dev", "utf-16")
 """GLib for its UTF-16 functions: the same build (the same source and version key it)."""
 UNISTRING: Final = library(
-    "libunistring", "UNISTRING", "", "libunistring-dev", version=UNISTRING_VERSION
+    "libunistring", "c_unistring.c", "", "libunistring-dev", version=UNISTRING_VERSION
 )
 UTF8PROC: Final = library(
-    "utf8proc", "UTF8PROC", "libutf8proc", "libutf8proc-dev", version=UTF8PROC_VERSION
+    "utf8proc", "c_utf8proc.c", "libutf8proc", "libutf8proc-dev", version=UTF8PROC_VERSION
 )
-ICU: Final = library("ICU4C", "ICU", "icu-uc", "libicu-dev", "utf-16")
-ICU_MACROS: Final = library("ICU4C", "ICU", "icu-uc", "libicu-dev")
+ICU: Final = library("ICU4C", "c_icu.c", "icu-uc", "libicu-dev", "utf-16")
+ICU_MACROS: Final = library("ICU4C", "c_icu.c", "icu-uc", "libicu-dev")
 """ICU's utf8.h macros take code points (UChar32), not UTF-16: the same build as ICU's."""
-PCRE2: Final = library("PCRE2", "PCRE2", "libpcre2-8", "libpcre2-dev")
-EXPAT: Final = library("expat", "EXPAT", "expat", "libexpat1-dev")
-LIBXML2: Final = library("libxml2", "LIBXML2", "libxml-2.0", "libxml2-dev")
+PCRE2: Final = library("PCRE2", "c_pcre2.c", "libpcre2-8", "libpcre2-dev")
+EXPAT: Final = library("expat", "c_expat.c", "expat", "libexpat1-dev")
+LIBXML2: Final = library("libxml2", "c_libxml2.c", "libxml-2.0", "libxml2-dev")
 
 C_PROGRAMS: Final = (
     (
@@ -219,4 +254,5 @@ C_PROGRAMS: Final = (
         "libxml2: htmlReadMemory told UTF-8, the text of a paragraph (replace: it never refuses)",
     ),
 )
-"""Each program: its library, its name (also its mode of c_codecs.c) and what it checks."""
+"""Each program: its library, its name (also its mode: the argument its program takes) and what
+it checks."""
