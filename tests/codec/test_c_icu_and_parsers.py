@@ -93,6 +93,14 @@ def test_icu_converter_substitutes_each_maximal_subpart(program: Started) -> Non
     assert check(codec, "incremental", BEYOND + b"A\xe2\x82") == set()
 
 
+def test_icu_converter_with_skip_drops_ill_formed_bytes(program: Started) -> None:
+    codec = program("icu-ucnv-skip")
+    assert codec.decode_replace(b"A" + SURROGATE + b"B") == Returned("AB")
+    assert codec.decode_chunks([b"A\xe2", b"\x82B"], False) == Returned("AB")
+    dropped = ("replace", "must", "dropped ill-formed input silently")
+    assert dropped in check(codec, "replace", b"A\xc0\xafB")
+
+
 # --- PCRE2, expat, libxml2 --------------------------------------------------------------------
 
 
@@ -141,3 +149,22 @@ def test_libxml2_lenient_parsers_copy_invalid_bytes_into_the_text(
     assert isinstance(outcome, Failed) and outcome.kind == "wrong-type", outcome
     assert "byte 1 of its output is 80" in outcome.message
     assert codec.decode_replace(b"A" + SURROGATE + b"B") == Returned("AB")  # dropped
+
+
+def test_libxml2_xmlcheckutf8_is_not_super_strict_as_documented(program: Started) -> None:
+    # libxml2's documentation: "This function is not super-strict, as it will allow longer UTF-8
+    # sequences than necessary ... does not check for 0x10ffff maximum value"; and the string is
+    # nul-terminated, so what follows a NUL is not looked at.
+    codec = program("libxml2-xmlcheckutf8")
+    assert codec.validate(b"\xc0\xaf") == Returned(True)
+    assert codec.validate(BEYOND) == Returned(True)
+    assert codec.validate(b"a\x00\xff") == Returned(True)
+    assert codec.validate(b"a\xff") == Returned(False)
+
+
+def test_libxml2_xmlgetutf8char_reads_an_overlong_and_a_surrogate(program: Started) -> None:
+    codec = program("libxml2-xmlgetutf8char")
+    assert codec.decode(b"\xc0\xaf") == Returned("/")
+    assert codec.decode(b"\x80\xbf") == Returned("?")  # a stray 80 taken for a 2-byte lead
+    assert codec.decode(SURROGATE) == Returned("\ud800")
+    assert refused_at(codec.decode(b"a\xe2\x82"), 1, "xmlGetUTF8Char")

@@ -69,10 +69,13 @@ OFFERED = {
     "icu-strtoutf8withsub": {"encode"},
     "icu-ucnv-stop": {"decode", "incremental"},
     "icu-ucnv-substitute": {"replace", "incremental"},
+    "icu-ucnv-skip": {"replace", "incremental"},
     "pcre2-utf": {"decode", "validate"},
     "expat": {"decode", "incremental"},
     "libxml2-read-memory": {"decode"},
     "libxml2-push": {"decode", "incremental"},
+    "libxml2-xmlcheckutf8": {"validate"},
+    "libxml2-xmlgetutf8char": {"decode"},
     "libxml2-recover": {"replace"},
     "libxml2-html": {"replace"},
 }

@@ -56,11 +56,12 @@ static void icu_to_utf8_with_sub(const uint32_t *values, size_t n) { icu_to_utf8
 
 /* ucnv's UTF-8 converter fed chunk by chunk (flush on the last), with the STOP callback
  * (strict: the error's offset is where the converter stopped, less the bytes it names as
- * invalid) or the default SUBSTITUTE one (U+FFFD). */
-static void icu_converter(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty, int stop) {
+ * invalid), the SKIP one (ill-formed bytes dropped) or the default, SUBSTITUTE (U+FFFD). */
+static void icu_converter(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty,
+                          UConverterToUCallback callback) {
     UErrorCode status = U_ZERO_ERROR;
     UConverter *converter = ucnv_open("UTF-8", &status);
-    if (stop) ucnv_setToUCallBack(converter, UCNV_TO_U_CALLBACK_STOP, NULL, NULL, NULL, &status);
+    if (callback) ucnv_setToUCallBack(converter, callback, NULL, NULL, NULL, &status);
     size_t total = 0;
     for (size_t i = 0; i < count; i++) total += lengths[i];
     UChar *units = malloc((total + 8) * sizeof *units), *target = units;
@@ -86,21 +87,30 @@ static void icu_converter(uint8_t **chunks, const size_t *lengths, size_t count,
 }
 
 static void icu_stop_chunks(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty) {
-    icu_converter(chunks, lengths, count, final_empty, 1);
+    icu_converter(chunks, lengths, count, final_empty, UCNV_TO_U_CALLBACK_STOP);
 }
 
 static void icu_substitute_chunks(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty) {
-    icu_converter(chunks, lengths, count, final_empty, 0);
+    icu_converter(chunks, lengths, count, final_empty, NULL);
+}
+
+static void icu_skip_chunks(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty) {
+    icu_converter(chunks, lengths, count, final_empty, UCNV_TO_U_CALLBACK_SKIP);
 }
 
 static void icu_stop(const uint8_t *s, size_t n) {
     uint8_t *chunk = (uint8_t *)s;
-    icu_converter(&chunk, &n, 1, 0, 1);
+    icu_converter(&chunk, &n, 1, 0, UCNV_TO_U_CALLBACK_STOP);
 }
 
 static void icu_substitute(const uint8_t *s, size_t n) {
     uint8_t *chunk = (uint8_t *)s;
-    icu_converter(&chunk, &n, 1, 0, 0);
+    icu_converter(&chunk, &n, 1, 0, NULL);
+}
+
+static void icu_skip(const uint8_t *s, size_t n) {
+    uint8_t *chunk = (uint8_t *)s;
+    icu_converter(&chunk, &n, 1, 0, UCNV_TO_U_CALLBACK_SKIP);
 }
 
 /* ICU's utf8.h macros, compiled in from the installed headers: U8_NEXT (c < 0 for an
@@ -161,6 +171,7 @@ static const Mode MODES[] = {
     {"icu-ucnv-stop", icu_stop, NULL, NULL, NULL, icu_stop_chunks, "strings=utf-16 incremental=strict"},
     {"icu-ucnv-substitute", NULL, icu_substitute, NULL, NULL, icu_substitute_chunks,
      "strings=utf-16 incremental=replace"},
+    {"icu-ucnv-skip", NULL, icu_skip, NULL, NULL, icu_skip_chunks, "strings=utf-16 incremental=replace"},
 };
 static int setup(void) { return 0; }
 

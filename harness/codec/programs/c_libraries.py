@@ -221,6 +221,12 @@ C_PROGRAMS: Final = (
         "ICU4C: ucnv UTF-8 converter, SUBSTITUTE callback (replace and incremental, replacing)",
     ),
     (
+        ICU,
+        "icu-ucnv-skip",
+        "ICU4C: ucnv UTF-8 converter, UCNV_TO_U_CALLBACK_SKIP: ill-formed bytes dropped (replace"
+        " and incremental, replacing)",
+    ),
+    (
         PCRE2,
         "pcre2-utf",
         "PCRE2: pcre2_match's UTF check with PCRE2_UTF (validate; strict decode at "
@@ -242,6 +248,16 @@ C_PROGRAMS: Final = (
         "libxml2-push",
         "libxml2: the push parser (xmlParseChunk), the text of an XML element (strict decode and"
         " incremental)",
+    ),
+    (
+        LIBXML2,
+        "libxml2-xmlcheckutf8",
+        "libxml2: xmlCheckUTF8 on the bytes as a nul-terminated string, its only form (validate)",
+    ),
+    (
+        LIBXML2,
+        "libxml2-xmlgetutf8char",
+        "libxml2: xmlGetUTF8Char at each character (strict decode, its offset)",
     ),
     (
         LIBXML2,

@@ -1,6 +1,7 @@
 /* libxml2's UTF-8 functions over utf8cert-protocol 2, one codec per mode (c_protocol.h). */
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
+#include <libxml/xmlstring.h>
 
 #include "c_protocol.h"
 
@@ -91,7 +92,37 @@ static void libxml2_html(const uint8_t *s, size_t n) {
     unwrap(&w);
 }
 
+/* xmlCheckUTF8 takes a nul-terminated string, its only form: the bytes up to a first NUL. */
+static void libxml2_check_utf8(const uint8_t *s, size_t n) {
+    char *copy = malloc(n + 1);
+    memcpy(copy, s, n), copy[n] = 0;
+    ok_bool(xmlCheckUTF8((const xmlChar *)copy) != 0);
+    free(copy);
+}
+
+/* xmlGetUTF8Char at each character: *len holds the bytes available, then the bytes it read; a
+ * result below zero is a refusal there. */
+static void libxml2_get_utf8_char(const uint8_t *s, size_t n) {
+    uint32_t *values = malloc((n + 1) * sizeof *values);
+    size_t count = 0;
+    for (size_t i = 0; i < n;) {
+        int length = (int)(n - i);
+        int c = xmlGetUTF8Char(s + i, &length);
+        if (c < 0 || length <= 0) {
+            refused((long)i, "xmlGetUTF8Char: -1");
+            free(values);
+            return;
+        }
+        values[count++] = (uint32_t)c;
+        i += (size_t)length;
+    }
+    ok_code_points(values, count);
+    free(values);
+}
+
 static const Mode MODES[] = {
+    {"libxml2-xmlcheckutf8", NULL, NULL, libxml2_check_utf8, NULL, NULL, ""},
+    {"libxml2-xmlgetutf8char", libxml2_get_utf8_char, NULL, NULL, NULL, NULL, ""},
     {"libxml2-read-memory", libxml2_strict, NULL, NULL, NULL, NULL, ""},
     {"libxml2-push", libxml2_push_whole, NULL, NULL, NULL, libxml2_push, "incremental=strict"},
     {"libxml2-recover", NULL, libxml2_recover, NULL, NULL, NULL, ""},
