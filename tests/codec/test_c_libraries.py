@@ -34,6 +34,7 @@ from utf8cert.harness.codec import programs
 from utf8cert.harness.codec.interface import Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, GLIB, HEADER, INCLUDE, library
+from utf8cert.harness.codec.strings import string_model
 
 NAMES = [name for _, name, _ in C_PROGRAMS]
 WELL_FORMED = 'A"<&>\\\r\n\t\x7f\u0085\u2028\u20ac\U0001f600'.encode()
@@ -87,6 +88,11 @@ def test_each_adapter_offers_what_its_api_can_do_and_names_the_library(
 ) -> None:
     codec = program(name)
     assert codec.capabilities == OFFERED[name]
+    # The handshake's strings are the entry's: UTF-16 for ICU's and GLib's UTF-16 functions.
+    utf16 = (
+        name.startswith("icu-str") or name.startswith("icu-ucnv") or name == "glib-utf8-to-utf16"
+    )
+    assert string_model(codec) == PROGRAMS[name].strings == ("utf-16" if utf16 else "code points")
     version = PROGRAMS[name].version()
     assert version.split()[0] in PROGRAMS[name].description and version.split()[1][0].isdigit()
 
