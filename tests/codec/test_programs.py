@@ -20,6 +20,7 @@ from utf8cert.harness.check.compare import Difference, compare, compare_encode
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
+from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.codec.programs.libraries import MORE
 from utf8cert.harness.codec.programs.runtimes import NODE, Runtime, cache_root
 from utf8cert.harness.codec.programs.scripting import SCRIPTED
@@ -84,7 +85,8 @@ def test_every_program_offers_the_capabilities_of_its_codec(program: Started) ->
     }
     scripted = {entry[0] for entry in SCRIPTED}  # test_programs_scripting.py has those
     more = {entry.name for entry in MORE}  # test_more_programs.py has those
-    assert set(PROGRAMS) - scripted - more == set(offered)
+    c_libraries = {name for _, name, _ in C_PROGRAMS}  # tests/codec/test_c_libraries.py
+    assert set(PROGRAMS) - scripted - more - c_libraries == set(offered)
     for name, capabilities in offered.items():
         assert PROGRAMS[name].name == name and PROGRAMS[name].description
         if PROGRAMS[name].unavailable() is None:

@@ -1,4 +1,5 @@
-"""Programs that put the UTF-8 codecs of nine language runtimes to utf8cert, as `cmd:` specs.
+"""Programs that put the UTF-8 codecs of ten language runtimes and of the C libraries people
+link to utf8cert, as `cmd:` specs.
 
     from utf8cert.harness.codec.programs import PROGRAMS
     program = PROGRAMS["java-readutf"]
@@ -8,7 +9,9 @@
 Each program speaks utf8cert-protocol 1 (harness/PROTOCOL.md) and offers only the capabilities
 the codec it wraps has. The sources (node_codecs.js, Utf8Codecs.java, rust_codecs.rs, and those
 of Go, Ruby, PHP, Perl, Lua and Tcl that scripting.py lists) ship in this package; Java, Rust and
-Go are compiled on first use (runtimes.py).
+Go are compiled on first use (runtimes.py). The C libraries' functions (GLib, libunistring,
+utf8proc, ICU4C, PCRE2, expat, libxml2) are a program per library (c_glib.c, ..., sharing
+c_protocol.h) speaking version 2, built with gcc on first use (c_libraries.py).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from types import MappingProxyType
 
+from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
 from utf8cert.harness.codec.programs.scripting import SCRIPTED
 from utf8cert.harness.codec.strings import StringModel
@@ -130,9 +134,10 @@ _ALL = (
 
 _ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
 _SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
+_C = tuple(Program(name, description, library, name) for library, name, description in C_PROGRAMS)
 
 PROGRAMS: Mapping[str, Program] = MappingProxyType(
-    {program.name: program for program in _ALL + _SCRIPTED}
+    {program.name: program for program in _ALL + _SCRIPTED + _C}
 )
-"""Every shipped program by name: Node.js, Java, Rust, the libraries of libraries.py, then
-those of scripting.py."""
+"""Every shipped program by name: Node.js, Java, Rust, the libraries of libraries.py, those of
+scripting.py, then the C libraries."""

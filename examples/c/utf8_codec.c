@@ -1,0 +1,132 @@
+/* A template for certifying your own C UTF-8 codec with utf8cert: copy this file, replace the
+ * bodies of my_decode and my_encode with calls to your codec, then build and check it:
+ *
+ *   gcc -O2 -o utf8_codec utf8_codec.c        (add your codec's sources or -l flags)
+ *   utf8cert check "cmd:./utf8_codec"
+ *
+ * Everything below those two functions speaks utf8cert-protocol 2 (harness/PROTOCOL.md): a
+ * handshake line naming the capabilities, then one answer line per request line, each starting
+ * with the request's id. Your codec has a replacing decoder or a validator too? Add the
+ * capability to HANDSHAKE and answer `replace` or `validate` requests in answer() the same way.
+ * As shipped, my_decode and my_encode are a small conformant codec, so the check passes.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HANDSHAKE "utf8cert-protocol 2 decode encode"
+
+/* Strict decoding. Write the code points of `s[0..n)` to `out` (room for n), their count to
+ * *count, and return 0; or, for ill-formed input, return -1 with *error_at the offset of the
+ * first offending byte (or -1 when your codec does not say where). */
+static int my_decode(const uint8_t *s, size_t n, uint32_t *out, size_t *count, long *error_at) {
+    *count = 0;
+    for (size_t i = 0; i < n;) {
+        uint8_t lead = s[i];
+        size_t length = lead < 0x80 ? 1 : lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3
+                                                                    : lead < 0xF5 ? 4 : 0;
+        /* RFC 3629 §4: the second byte's range after E0, ED, F0, F4 (no overlongs, surrogates,
+         * or values above U+10FFFF); 80..BF otherwise. */
+        uint8_t low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+        uint8_t high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+        uint32_t value = length == 1 ? lead : lead & (0x7F >> length);
+        for (size_t k = 1; length && k < length; k++) {
+            uint8_t byte = i + k < n ? s[i + k] : 0;
+            if (byte < (k == 1 ? low : 0x80) || byte > (k == 1 ? high : 0xBF)) length = 0;
+            value = value << 6 | (byte & 0x3F);
+        }
+        if (length == 0) {
+            *error_at = (long)i;
+            return -1;
+        }
+        out[(*count)++] = value;
+        i += length;
+    }
+    return 0;
+}
+
+/* Strict encoding. Write the UTF-8 of `values[0..n)` to `out` (room for 4 bytes a value), its
+ * length to *length, and return 0; or, for a value that is not a Unicode scalar value, return -1
+ * with *error_at its index. */
+static int my_encode(const uint32_t *values, size_t n, uint8_t *out, size_t *length, long *error_at) {
+    *length = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = values[i];
+        if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) {
+            *error_at = (long)i;
+            return -1;
+        }
+        static const uint8_t first_bits[] = {0x00, 0xC0, 0xE0, 0xF0};
+        size_t extra = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
+        out[(*length)++] = (uint8_t)(first_bits[extra] | c >> 6 * extra);
+        for (size_t k = extra; k > 0; k--) out[(*length)++] = (uint8_t)(0x80 | (c >> 6 * (k - 1) & 0x3F));
+    }
+    return 0;
+}
+
+/* ---- the protocol: nothing to change below ------------------------------------------------ */
+
+/* Return the bytes of a hex field (`-` is none), their count in *n; NULL when it is not hex. */
+static uint8_t *unhex(const char *field, size_t *n) {
+    size_t digits = strcmp(field, "-") == 0 ? 0 : strlen(field);
+    uint8_t *bytes = malloc(digits / 2 + 1);
+    for (size_t i = 0; bytes && i + 1 < digits; i += 2) {
+        unsigned value;
+        if (sscanf(field + i, "%2x", &value) != 1) return free(bytes), NULL;
+        bytes[i / 2] = (uint8_t)value;
+    }
+    *n = digits / 2;
+    return digits % 2 ? free(bytes), NULL : bytes;
+}
+
+static void answer(const char *id, const char *operation, const char *field) {
+    size_t n = 0;
+    long error_at = -1;
+    uint8_t *data = unhex(field, &n);
+    if (data == NULL) {
+        printf("%s crash bad hex\n", id);
+    } else if (strcmp(operation, "decode") == 0) {
+        uint32_t *text = malloc((n + 1) * sizeof *text);
+        size_t count = 0;
+        if (my_decode(data, n, text, &count, &error_at) == 0) {
+            printf("%s ok %s", id, count ? "" : "-");
+            for (size_t i = 0; i < count; i++) printf("%08lx", (unsigned long)text[i]);
+            printf("\n");
+        } else if (error_at >= 0) printf("%s refused %ld ill-formed UTF-8\n", id, error_at);
+        else printf("%s refused - ill-formed UTF-8\n", id);
+        free(text);
+    } else if (strcmp(operation, "encode") == 0 && n % 4 == 0) {
+        uint32_t *values = malloc((n / 4 + 1) * sizeof *values);
+        for (size_t i = 0; i < n / 4; i++)
+            values[i] = (uint32_t)data[4 * i] << 24 | (uint32_t)data[4 * i + 1] << 16
+                      | (uint32_t)data[4 * i + 2] << 8 | data[4 * i + 3];
+        uint8_t *bytes = malloc(n + 1);
+        size_t length = 0;
+        if (my_encode(values, n / 4, bytes, &length, &error_at) == 0) {
+            printf("%s ok %s", id, length ? "" : "-");
+            for (size_t i = 0; i < length; i++) printf("%02x", bytes[i]);
+            printf("\n");
+        } else printf("%s refused %ld not a Unicode scalar value\n", id, error_at);
+        free(values), free(bytes);
+    } else {
+        printf("%s crash unknown request %s\n", id, operation);
+    }
+    free(data);
+}
+
+int main(void) {
+    printf(HANDSHAKE "\n");
+    fflush(stdout);
+    char *line = NULL;
+    size_t size = 0;
+    while (getline(&line, &size, stdin) > 0) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *id = strtok(line, " "), *operation = strtok(NULL, " "), *field = strtok(NULL, " ");
+        if (id && operation && field) answer(id, operation, field);
+        else printf("%s crash bad request\n", id ? id : "0");
+        fflush(stdout); /* every answer out before waiting for the next request */
+    }
+    free(line);
+    return 0;
+}
