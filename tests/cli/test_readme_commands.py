@@ -2,8 +2,9 @@
 holding what the commands name: a package `mypkg` with a codec `Utf8`, the Node example, a
 `my_vectors/` directory; the `pyproject.toml` the README shows is written where it stands.
 
-Only the two commands that set up this checkout itself are left out (.ci/run runs them): the
-editable install, and the whole test suite, which would run this test again.
+Only the commands that set up this checkout itself are left out (.ci/run runs them): the
+editable install, the installer of the adapters' runtimes (apt-get, npm), and the whole test
+suite, which would run this test again.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from user_vectors import EXTRA_VECTOR
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 README = REPOSITORY / "README.md"
-SET_UP_ONLY = {"python -m pip install -e '.[dev]'", "python -m pytest"}
-"""What the README shows for setting up this checkout, run by .ci/run instead."""
+SET_UP_ONLY = {"python -m pip install -e '.[dev]'", "python -m pytest", "scripts/install-runtimes"}
+"""What the README shows for setting up this checkout (and the machine: apt-get, npm), run by
+.ci/run instead."""
 BLOCK = re.compile(r"^```(sh|toml)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 COMMENT = re.compile(r"\s+#\s.*$")
 
