@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -29,8 +30,27 @@ MISSING = re.compile(
     r"ModuleNotFoundError: No module named '([^']+)'"
     r"|(\S+): command not found"
     r"|Cannot find module '([^']+)'"
+    r"|Can't locate (\S+) in @INC"
+    r"|cannot load such file -- (\S+)"
+    r'|Class "(\w+)" not found'
+    r"|Package (\S+) was not found in the pkg-config search path"
+    r"|fatal error: (\S+): No such file or directory"
+    r"|cannot find -l([^\s:]+)"
 )
-"""What a shell says when the reproducer's library or program is not installed."""
+"""What a shell says when the reproducer's library or program is not installed: Python, Node,
+Perl, Ruby, PHP, pkg-config, a C header, a C library."""
+
+ABSENT = {
+    "python": "python -c 'import no_such_module_utf8cert'",
+    "node": "node -e 'require(\"no-such-module-utf8cert\")'",
+    "perl": "perl -MNo::Such::Utf8cert -e 1",
+    "ruby": "ruby -rno_such_utf8cert -e 1",
+    "php": "php -r 'new NoSuchUtf8cert;'",
+    "pkg-config": "pkg-config --cflags no-such-utf8cert",
+    "cc header": "echo '#include <no_such_utf8cert.h>' | cc -x c -c - -o /dev/null",
+    "cc library": "echo 'int main(void){return 0;}' | cc -x c - -lno_such_utf8cert -o /dev/null",
+}
+"""A command per kind of reproducer that names a library that is installed nowhere."""
 
 
 def findings() -> list[tuple[str, str, str]]:
@@ -70,5 +90,28 @@ def test_the_reproducer_prints_what_the_finding_says(
     )
     missing = MISSING.search(done.stderr + done.stdout)
     if missing:
-        pytest.skip(f"{title}: {missing[1] or missing[2] or missing[3]} is not installed here")
+        absent = next(group for group in missing.groups() if group)
+        pytest.skip(f"{title}: {absent} is not installed here")
     assert done.stdout == expected, f"{title}\nstderr: {done.stderr}"
+
+
+@pytest.mark.parametrize("kind", sorted(ABSENT))
+def test_a_missing_library_is_recognised_as_missing(kind: str) -> None:
+    # What each toolchain really says for a library that is not installed, so a reproducer is
+    # skipped (not failed) where its library is absent; the tool itself must be here to ask it.
+    tool = kind.split()[0]
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed here")
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    done = subprocess.run(
+        ["bash", "-c", ABSENT[kind]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PATH": path},
+        check=False,
+    )
+    missing = MISSING.search(done.stderr + done.stdout)
+    assert done.returncode != 0
+    assert missing, done.stderr
+    assert "utf8cert" in next(group for group in missing.groups() if group).lower()
