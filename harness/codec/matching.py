@@ -131,6 +131,10 @@ class Batch:
         from utf8cert.harness.codec.isolate import StartError, failed_start
 
         while self.queue or self.flight:
+            deaf = self.program.pace.deaf()
+            if deaf is not None:  # it would hang again before reading the question: skipped
+                self._fail_the_rest(Failed("timeout", deaf, cut_short=True))
+                break
             try:
                 channel = self.program.channel()
             except StartError as error:
@@ -210,12 +214,19 @@ class Batch:
 
     def _timed_out(self) -> None:
         """Fail the oldest request in flight for a hang when it had the whole ceiling (the
-        codec then hangs for real: pace.py); otherwise, after a real hang, it is cut short."""
+        codec then hangs for real: pace.py; a program that read none of its input then hangs
+        on every request, which are skipped from then on); otherwise, after a real hang, it is
+        cut short."""
         oldest, pace = self.flight[0], self.program.pace
         waited = time.monotonic() - max(oldest.sent, self.progress)
-        if waited >= pace.ceiling:
-            pace.hang(_shortened(self.lines[oldest.index]))
         message = pace.describe(waited)
+        if waited >= pace.ceiling:
+            channel = self.program.running()
+            if channel is not None and channel.read_nothing():  # hung on the write, not the answer
+                pace.deafened(_shortened(self.lines[oldest.index]))
+                message += ": the program read none of its input after its handshake"
+            else:
+                pace.hang(_shortened(self.lines[oldest.index]))
         self._fault(oldest.index, "timeout", message, waited < pace.ceiling)
 
     def _take(self, lines: list[str]) -> None:
