@@ -103,7 +103,6 @@ def test_the_first_answer_may_take_up_to_the_ceiling() -> None:
         codec.close()
 
 
-
 DEAF = [sys.executable, str(Path(__file__).parents[1] / "hostile_programs.py"), "deaf"]
 
 
