@@ -127,7 +127,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         report,
         arguments.fail_on,
         baseline,
-        rerun_of(arguments, vectors, profile, source),
+        rerun_of(arguments, vectors, profile, source, not in_process),
         arguments.strict_baseline,
     )
     failed += write_outputs(view, arguments)
