@@ -65,26 +65,32 @@ def _value(document: YamlDocument, loader: Any) -> Any:
     scalars: dict[tuple[str, Any], Any] = {}  # a value that is no string, by text and tag
     # Per open collection: the list or dict, its path, and a mapping's key awaiting its value.
     stack: list[tuple[Any, Path, list[Any]]] = []
+    next_event, plain_strings = loader.get_event, not loader.yaml_path_resolvers
     while True:
-        event = loader.get_event()
-        if isinstance(event, yaml.CollectionStartEvent):
+        event = next_event()
+        kind = type(event)
+        if kind is yaml.ScalarEvent:  # the most frequent: tried first, with no call for text
+            if event.tag is None and not event.implicit[0] and plain_strings:
+                value = event.value  # quoted: a string, as the resolver would say at more cost
+            else:
+                value = _scalar(loader, event, scalars)
+            if len(stack) == 2:
+                path = _child_path(stack)
+                if path[0] in SECTIONS:
+                    document.value_lines[path] = _line(event)
+        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
             if len(stack) >= MAX_DEPTH or event.tag not in (None, "!"):
                 raise _GiveUp
-            value: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
+            value = {} if kind is yaml.MappingStartEvent else []
             path = _child_path(stack) if len(stack) < 3 else DEEP
             if len(path) == 2 and path[0] in SECTIONS:
                 document.value_lines[path] = _line(event)
             stack.append((value, path, []))
             continue
-        if isinstance(event, yaml.CollectionEndEvent):
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
             value, path, pending = stack.pop()
             if pending:
                 raise _GiveUp
-        elif isinstance(event, yaml.ScalarEvent):
-            value = _scalar(loader, event, scalars)
-            path = _child_path(stack) if len(stack) == 2 else DEEP
-            if len(path) == 2 and path[0] in SECTIONS:
-                document.value_lines[path] = _line(event)
         else:  # an alias, or an event the parser gives no document
             raise _GiveUp
         if not stack:
@@ -120,8 +126,6 @@ def _child_path(stack: list[tuple[Any, Path, list[Any]]]) -> Path:
 def _scalar(loader: Any, event: yaml.ScalarEvent, known: dict[tuple[str, Any], Any]) -> Any:
     """Return a scalar's value as safe YAML reads it; _GiveUp for a tag that is not a plain
     value's, a merge key, or text that is not what its tag says."""
-    if event.tag is None and not event.implicit[0] and not loader.yaml_path_resolvers:
-        return event.value  # quoted: a string, as the resolver would say at more cost
     if event.tag in (None, "!"):
         tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
     elif event.tag in SCALAR_TAGS:
