@@ -6,6 +6,7 @@ stays correct), and the decoding ones misbehave on any input or chunk holding C0
 - HangOnC0: never returns (sleeps, so that a hang costs no CPU on a loaded machine);
 - CrashOnC0: raises RuntimeError;
 - ExitOnC0: calls os._exit(3), as a C library's exit() does;
+- ExitZeroOnC0: calls os._exit(0): a process that asks it in process ends "successfully";
 - InterruptOnC0: raises KeyboardInterrupt, which no user sent;
 - SegfaultOnC0: reads address 0 (SIGSEGV);
 - NoFault: never goes wrong (the others' well-behaved twin).
@@ -136,6 +137,13 @@ class ExitOnC0(Hostile):
 
     def fault(self) -> None:
         os._exit(3)
+
+
+class ExitZeroOnC0(Hostile):
+    """Ends the process with status 0 on C0, as if all had gone well."""
+
+    def fault(self) -> None:
+        os._exit(0)
 
 
 class InterruptOnC0(Hostile):

@@ -1,11 +1,12 @@
 """A program speaking utf8cert's line protocol (harness/PROTOCOL.md) with all five capabilities,
 correct (CPython's UTF-8 codec) until a decoding request holds byte C0, then faulty one way:
 
-    python tests/hostile_programs.py hang|exit|segfault
+    python tests/hostile_programs.py hang|exit|segfault|deaf
 
 - hang: never answers (sleeps, so that a hang costs no CPU on a loaded machine);
 - exit: exits with status 3 without answering;
-- segfault: dies of SIGSEGV without answering.
+- segfault: dies of SIGSEGV without answering;
+- deaf: never reads its input after the handshake (it hangs before it can see any question).
 
 It imports nothing of utf8cert, so that it starts as fast as a small native program would.
 With HOSTILE_MARK set to a file name, it appends its pid there as it goes wrong.
@@ -83,6 +84,8 @@ def main() -> None:
     """Write the handshake, then one answer a request until stdin closes."""
     mode = sys.argv[1]
     print(HANDSHAKE, flush=True)
+    if mode == "deaf":
+        fault(mode)
     for line in sys.stdin:
         print(answer(mode, line.rstrip("\n")), flush=True)
 

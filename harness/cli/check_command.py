@@ -24,7 +24,8 @@ def register(subcommands: Any) -> None:
         "check",
         help="check a codec against every vector (default: CPython's utf-8)",
         description="Check a codec against every vector, each in all its variants, on every "
-        "capability the codec offers. Exit status: 0 conformant at --fail-on, 1 differences "
+        "capability the codec offers; a Python codec runs in a child process unless given "
+        "--in-process. Exit status: 0 conformant at --fail-on, 1 differences "
         "or a capability not certified (too few questions answered), 2 usage or load error, "
         f"{DEADLINE_EXIT} stopped at --deadline, 128+N stopped by signal N (130 SIGINT, 143 "
         "SIGTERM): an incomplete report of the vectors checked until then.",
@@ -127,7 +128,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         report,
         arguments.fail_on,
         baseline,
-        rerun_of(arguments, vectors, profile, source),
+        rerun_of(arguments, vectors, profile, source, not in_process),
         arguments.strict_baseline,
     )
     failed += write_outputs(view, arguments)

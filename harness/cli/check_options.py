@@ -52,9 +52,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--write-baseline", metavar="FILE", help="write every difference found as known"
     )
-    parser.add_argument(
-        "--isolate", action="store_true", help="run a Python codec in a child process"
-    )
+    add_isolation_arguments(parser)
     parser.add_argument(
         "--timeout",
         type=float,
@@ -80,6 +78,30 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         "--input-file", metavar="FILE", help="check the bytes of FILE as one input (as --input)"
     )
     add_profile_argument(parser, "check")
+
+
+def add_isolation_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add --in-process and --isolate: where a Python codec runs (`arguments.isolate`).
+
+    Isolated is the default: a process cannot outlive a codec's `os._exit(0)`, nor judge
+    answers with a judge the codec has patched, so only a codec in another process can fail
+    the gate whatever it does. In process is the fast path for code one trusts."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--in-process",
+        dest="isolate",
+        action="store_false",
+        help="run a Python codec in utf8cert's own process: faster, but the codec is trusted "
+        "(os._exit(0) or a patch of utf8cert can end or forge the run)",
+    )
+    where.add_argument(
+        "--isolate",
+        dest="isolate",
+        action="store_true",
+        help="run a Python codec in a child process, where nothing it does reaches the judge "
+        "(the default)",
+    )
+    parser.set_defaults(isolate=True)
 
 
 def _positive(text: str) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from utf8cert.harness.cli.check_options import DEFAULT_TIMEOUT
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 
 if TYPE_CHECKING:
@@ -15,17 +16,23 @@ if TYPE_CHECKING:
 
 
 def rerun_of(
-    arguments: argparse.Namespace, vectors: VectorSet, profile: str | None, source: str | None
+    arguments: argparse.Namespace,
+    vectors: VectorSet,
+    profile: str | None,
+    source: str | None,
+    isolated: bool,
 ) -> Rerun:
-    """Return what reproduces a difference of this run: spec, isolation, timeout, memory,
+    """Return what reproduces a difference of this run: spec, isolation (`isolated`: whether
+    the codec ran in a child process; else the reproducer says --in-process), timeout and
+    memory (when not the defaults),
     profile, the user's vector files, and the file the one input was read from (`source`; not
     standard input, which cannot be read again)."""
     from utf8cert.harness.reports.explain import Rerun, user_vector_ids
 
     return Rerun(
         arguments.spec or "codec:utf-8",
-        isolate=arguments.isolate,
-        timeout=arguments.timeout,
+        isolate=isolated,
+        timeout=None if arguments.timeout == DEFAULT_TIMEOUT else arguments.timeout,
         profile=profile,
         vectors=tuple(arguments.vectors),
         user_vectors=user_vector_ids(vectors),
@@ -41,13 +48,15 @@ def _memory(arguments: argparse.Namespace) -> int | None:
 
 def fatal_note(arguments: argparse.Namespace, profile: str | None) -> Note:
     """Return the note an in-process codec that kills the interpreter leaves on stderr: the
-    vector and capability asked, and the command that asks them again in a child process."""
+    vector and capability asked, and the command that asks them again in a child process (the
+    default: the command names no isolation option)."""
     import shlex
 
     from utf8cert.harness.reports.explain import Rerun
 
+    timeout = None if arguments.timeout == DEFAULT_TIMEOUT else arguments.timeout
     rerun = Rerun(
-        arguments.spec or "codec:utf-8", True, arguments.timeout, profile, memory=_memory(arguments)
+        arguments.spec or "codec:utf-8", True, timeout, profile, memory=_memory(arguments)
     )
     command = ["utf8cert", "check", rerun.spec, *rerun.options()]
     command += [word for path in arguments.vectors for word in ("--vectors", path)]

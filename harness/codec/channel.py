@@ -8,10 +8,13 @@ limit instead of stalling utf8cert or filling its memory or disk.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import selectors
 import signal
+import struct
 import subprocess
+import termios
 import time
 from typing import Final
 
@@ -46,6 +49,8 @@ class Channel:
         self._selector.register(self._output, selectors.EVENT_READ)
         self._selector.register(self._errors, selectors.EVENT_READ)
         self._outgoing = bytearray()
+        self._sent = 0
+        """Bytes queued for the program since it started (send)."""
         self._unread = bytearray()
         self._stderr = bytearray()
         self._ended = False
@@ -57,6 +62,20 @@ class Channel:
         if not self._outgoing and data:
             self._selector.register(self._input, selectors.EVENT_WRITE)
         self._outgoing += data
+        self._sent += len(data)
+
+    def read_nothing(self) -> bool:
+        """Return whether the program has read none of what was sent to it since it started:
+        every byte is still queued here or in the pipe (FIONREAD: Linux and the BSDs count a
+        pipe's bytes from either end). False when nothing was sent, or the pipe cannot tell."""
+        if not self._sent:
+            return False
+        try:
+            raw = fcntl.ioctl(self._input, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return False
+        in_pipe: int = struct.unpack("i", raw)[0]
+        return in_pipe + len(self._outgoing) >= self._sent
 
     @property
     def sending(self) -> bool:

@@ -103,6 +103,11 @@ class Batch:
         index, kind, message, how many were in flight)."""
         longest = max(map(len, self.lines.values()), default=0)
         self.line_limit = max(1 << 20, 8 * longest + LINE_SLACK)
+        self.since_start: list[int] = []
+        """The requests the running program answered, in order (_protocol's suspects)."""
+        self.unpinned_protocol: tuple[int, str] | None = None
+        """A protocol fault seen pipelined, not seen again one at a time: (the request it was
+        first pinned on, its message)."""
         self.until_failure = False
         """Stop at the first request that fails: the rest are not asked (run_until_failure)."""
 
@@ -131,6 +136,10 @@ class Batch:
         from utf8cert.harness.codec.isolate import StartError, failed_start
 
         while self.queue or self.flight:
+            deaf = self.program.pace.deaf()
+            if deaf is not None:  # it would hang again before reading the question: skipped
+                self._fail_the_rest(Failed("timeout", deaf, cut_short=True))
+                break
             try:
                 channel = self.program.channel()
             except StartError as error:
@@ -160,6 +169,13 @@ class Batch:
                 continue
             self._take(lines)
         self._last_look()
+        if self.unpinned_protocol is not None:
+            index, message = self.unpinned_protocol
+            self.outcomes[index] = Failed(
+                "protocol",
+                f"{message}; asked again one at a time, none of the requests then in flight "
+                "failed (a fault that does not recur)",
+            )
         if self.unpinned is not None:
             index, kind, message, count = self.unpinned
             self.outcomes[index] = Failed(
@@ -210,12 +226,19 @@ class Batch:
 
     def _timed_out(self) -> None:
         """Fail the oldest request in flight for a hang when it had the whole ceiling (the
-        codec then hangs for real: pace.py); otherwise, after a real hang, it is cut short."""
+        codec then hangs for real: pace.py; a program that read none of its input then hangs
+        on every request, which are skipped from then on); otherwise, after a real hang, it is
+        cut short."""
         oldest, pace = self.flight[0], self.program.pace
         waited = time.monotonic() - max(oldest.sent, self.progress)
-        if waited >= pace.ceiling:
-            pace.hang(_shortened(self.lines[oldest.index]))
         message = pace.describe(waited)
+        if waited >= pace.ceiling:
+            channel = self.program.running()
+            if channel is not None and channel.read_nothing():  # hung on the write, not the answer
+                pace.deafened(_shortened(self.lines[oldest.index]))
+                message += ": the program read none of its input after its handshake"
+            else:
+                pace.hang(_shortened(self.lines[oldest.index]))
         self._fault(oldest.index, "timeout", message, waited < pace.ceiling)
 
     def _take(self, lines: list[str]) -> None:
@@ -233,7 +256,7 @@ class Batch:
                         self._surplus(line)
                     else:
                         expected = f"expected the answer to request {oldest.id}"
-                        self._fault(oldest.index, "protocol", f"{expected}, got {_quoted(line)}")
+                        self._protocol(oldest.index, f"{expected}, got {_quoted(line)}")
                     return
             self.flight.popleft()
             self.flight_bytes -= oldest.size
@@ -247,6 +270,7 @@ class Batch:
             self.program.pace.answered(now - max(oldest.sent, self.progress), oldest.size)
             self.progress = now
             self.outcomes[oldest.index] = outcome
+            self.since_start.append(oldest.index)
             self.answered[oldest.id] = oldest.index
             self.last_answered = oldest.index
             self.last_took = now - oldest.sent
@@ -262,9 +286,9 @@ class Batch:
             message = self._second_answer(culprit, rest, shown) or f"a second answer to it: {shown}"
         elif self.last_answered is not None:
             culprit = self.last_answered
-            message = (
-                self._second_answer(culprit, rest, shown) or f"a line after its answer: {shown}"
-            )
+            # An answer to another id (one not asked yet) is no second answer to this one.
+            again = self._second_answer(culprit, rest, shown) if identifier is None else None
+            message = again or f"a line after its answer: {shown}"
         else:
             culprit = self.queue[0]
             message = f"a line that answers no request arrived before this one was sent: {shown}"
@@ -273,7 +297,34 @@ class Batch:
                 earlier = next(reversed(self.program.recent.values()))
             if earlier is not None:
                 message += f" (after the request {_quoted(earlier)})"
-        self._fault(culprit, "protocol", message)
+        self._protocol(culprit, message)
+
+    def _protocol(self, culprit: int, message: str) -> None:
+        """Fail `culprit` for a line that answers no request, when that is sure: with one
+        request in flight at a time. Pipelined, the line may have been written by the program
+        as it answered any request it had read (an answer to an id not asked yet, that was then
+        taken for that request's): the suspects (the culprit, what is in flight, and what this
+        program answered last, up to WINDOW) are asked again one at a time, where the fault
+        falls on its cause (the first answer a late line follows, or the request before it)."""
+        suspects = {culprit, *self.since_start[-WINDOW:], *(sent.index for sent in self.flight)}
+        if self.window == 1 or len(suspects) == 1:
+            if self.window == 1:
+                self.unpinned_protocol = None  # pinned: whatever was unpinned may be this one
+            self._fault(culprit, "protocol", message)
+            return
+        if self.unpinned_protocol is None:
+            self.unpinned_protocol = (culprit, message)
+        self.program.distrusted = True  # a second line after each answer is looked for now
+        self.window = 1
+        for index in suspects:
+            self.outcomes[index] = None
+            if index in self.queue:
+                self.queue.remove(index)
+        self.flight.clear()
+        self.flight_bytes = 0
+        self.queue.extendleft(sorted(suspects, reverse=True))
+        self.since_start.clear()
+        self.program.discard()
 
     def _second_answer(self, index: int, text: str, shown: str) -> str | None:
         """Return how a line that reads as a second answer to request `index` is named: the
@@ -321,6 +372,7 @@ class Batch:
         self.flight.clear()
         self.flight_bytes = 0
         self.queue.extendleft(reversed(again))
+        self.since_start.clear()
         self.program.discard()
 
     def _last_look(self) -> None:

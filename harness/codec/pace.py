@@ -15,6 +15,11 @@ scaled in proportion to the length of the request line; never less than FLOOR, n
 the ceiling. A request with nothing comparable answered yet (one far longer than any answered)
 gets the ceiling. So a slow answer to a long input does not lengthen the wait for a hang on a
 short one. Starting a program is not an answer: its handshake gets the ceiling.
+
+A program that read none of its input for the whole ceiling after its handshake (`deafened`:
+hung on a write, not on an answer) hangs whatever it is asked, before it can even see the
+question: every later question is skipped at once, no program started for it, so that such a
+program costs one ceiling, not one a question (it answers nothing to pace itself by).
 """
 
 from __future__ import annotations
@@ -47,6 +52,23 @@ class Pace:
         """Held while _rates is read or written: copies of a program answer in threads."""
         self.hung_on: str | None = None
         """The request the codec hung on for real (no answer within the ceiling), once it has."""
+        self.deaf_on: str | None = None
+        """The request a program left unread for the whole ceiling, having read nothing since
+        its handshake, once one has (`deafened`)."""
+
+    def deafened(self, request: str) -> None:
+        """Learn that the program left `request` (shortened), and all it was sent since its
+        handshake, unread for the whole ceiling: later requests are skipped, not asked."""
+        self.hang(request)
+        if self.deaf_on is None:
+            self.deaf_on = request
+
+    def deaf(self) -> str | None:
+        """Return why every later request is skipped unasked (the program reads none of its
+        input), None while it may still be asked."""
+        if self.deaf_on is None:
+            return None
+        return f"skipped: the program read none of its input, as on {self.deaf_on}"
 
     def hang(self, request: str) -> None:
         """Learn that the codec left `request` (a request line, shortened) unanswered for the

@@ -2,10 +2,10 @@
 
     python -m utf8cert.harness.codec.serve [--protocol 1|2] [SPEC]
 
-SPEC is any spec `utf8cert check` takes (default: CPython's utf-8 codec). `--isolate` runs
-Python codecs through this program; adapter writers can read it next to harness/PROTOCOL.md.
-It speaks version 2 (numbered requests) unless told `--protocol 1`, and exits when stdin closes
-or when the process that started it is gone.
+SPEC is any spec `utf8cert check` takes (default: CPython's utf-8 codec). `utf8cert check` runs
+Python codecs through this program (unless given --in-process); adapter writers can read it next
+to harness/PROTOCOL.md. It speaks version 2 (numbered requests) unless told `--protocol 1`, and
+exits when stdin closes or when the process that started it is gone.
 """
 
 from __future__ import annotations

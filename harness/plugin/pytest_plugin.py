@@ -75,7 +75,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(PROFILE, metavar="NAME", help="the profile the codec is checked under")
     group.addoption(
-        ISOLATE, action="store_true", default=None, help="run a Python codec in a child process"
+        ISOLATE,
+        action="store_true",
+        default=None,
+        help="run a Python codec in a child process, where nothing it does reaches the verdict "
+        "(without it the codec runs in pytest's process and is trusted: use it for untrusted "
+        "code)",
     )
     group.addoption(
         TIMEOUT,

@@ -26,6 +26,7 @@ from utf8cert.harness.check.run import capabilities_for, check_vector, vector_in
 from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.reports.explain import Rerun, explain, grouped, user_vector_ids
@@ -188,7 +189,8 @@ def load_suite(
         raise SuiteError(f"cannot load the suite: {describe_exception(error)}") from None
     paths = tuple(str(path) for path in vectors)
     named = None if dialect.is_reference else dialect.name
-    rerun = Rerun(codec.spec, isolate, timeout, named, paths, user_vector_ids(vector_set))
+    isolated = isinstance(codec, ProcessCodec)  # a reproducer says --in-process otherwise
+    rerun = Rerun(codec.spec, isolated, timeout, named, paths, user_vector_ids(vector_set))
     if memory_mb != DEFAULT_MEMORY_MB:  # a memory failure reproduces under the same limit only
         rerun = dataclasses.replace(rerun, memory=memory_mb)
     return Suite(codec, vector_set, level, known, rerun, dialect, how_deep)

@@ -44,8 +44,10 @@ class Rerun:
 
     spec: str
     isolate: bool = False
+    """Whether the codec ran in a child process (isolated, the CLI's default, or a program);
+    False: in utf8cert's own process, which a reproducer asks for with --in-process."""
     timeout: float | None = None
-    """Seconds per call; it matters only in a child process (--isolate, or a cmd: codec)."""
+    """Seconds per call; it matters only in a child process (isolated, or a cmd: codec)."""
     profile: str | None = None
     vectors: tuple[str, ...] = ()
     """The user's --vectors paths."""
@@ -57,10 +59,12 @@ class Rerun:
     """MiB a child process may allocate, when not the default (a `memory` finding needs it)."""
 
     def options(self) -> list[str]:
-        """Return the options that make a codec behave as in this run (isolation, timeout,
-        memory, profile), as words."""
-        words = ["--isolate"] if self.isolate else []
-        if self.isolate or self.spec.startswith("cmd:"):
+        """Return the options that make a codec behave as in this run (in process or not,
+        timeout, memory, profile), as words: isolated is the CLI's default, so only a codec that
+        ran in process needs one (--in-process; a cmd: program always runs in a child)."""
+        program = self.isolate or self.spec.startswith("cmd:")
+        words = [] if program else ["--in-process"]
+        if program:
             if self.timeout is not None:
                 words += ["--timeout", f"{self.timeout:g}"]
             if self.memory is not None:

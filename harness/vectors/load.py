@@ -5,7 +5,9 @@
 Each file is parsed (vector_yaml), checked against `vectors/schema.json`, turned into the
 immutable objects of `model` (vector_build), and then checked as a set: ids unique across all
 files and never a retired one. Any problem stops the load with one `VectorLoadError` whose
-message is `file:line: field: problem`.
+message is `file:line: field: problem`. A file is first read the quick way (quick_yaml: no line
+kept but its vectors'; quick_schema: the schema compiled), and read again the careful way (the
+line of every value; jsonschema's own messages) only when that finds something wrong.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from typing import Any
 import jsonschema
 
 from utf8cert.harness.vectors.build import build_file
-from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.vectors.model import VectorFile, VectorSet
 from utf8cert.harness.vectors.named_file import read_named
+from utf8cert.harness.vectors.quick_schema import quick_valid
+from utf8cert.harness.vectors.quick_yaml import quick_parse
 from utf8cert.harness.vectors.reader import VectorLoadError, YamlDocument, parse_yaml
 
 __all__ = ["SCHEMA_VERSION", "VectorLoadError", "builtin_files", "load_vectors", "schema"]
@@ -66,13 +70,34 @@ def load_vectors(paths: Sequence[str | Path] = (), *, builtin: bool = True) -> V
         sources.extend((str(entry), entry.read_text(encoding="utf-8")) for entry in builtin_files())
     for file in _user_files(paths):
         sources.append((str(file), _read(file)))
-    documents = [parse_yaml(name, text) for name, text in sources]
+    documents = [quick_parse(name, text) or parse_yaml(name, text) for name, text in sources]
     vector_files = []
-    for document in documents:
+    for index, document in enumerate(documents):
+        if not document.every_line:  # read by quick_yaml: the lines of its vectors only
+            built = _quickly_built(document)
+            if built is not None:
+                vector_files.append(built)
+                continue
+            # Read again with every line, for the error at its line (or, where the compiled
+            # check was stricter than the schema, a file that is valid after all).
+            document = documents[index] = parse_yaml(*sources[index])
         _validate(document)
         vector_files.append(build_file(document))
     _check_ids(documents)
     return VectorSet(tuple(vector_files))
+
+
+def _quickly_built(document: YamlDocument) -> VectorFile | None:
+    """Return the vectors of a document read by quick_yaml when it is valid, by the compiled
+    check (quick_schema) and the rules build_file enforces; None when it is not, or may not be
+    (the careful reader and jsonschema then say what is wrong, at its line)."""
+    valid = quick_valid()
+    if valid is None or not isinstance(document.data, dict) or not valid(document.data):
+        return None
+    try:
+        return build_file(document)
+    except VectorLoadError:
+        return None
 
 
 def _user_files(paths: Sequence[str | Path]) -> Iterator[Path]:

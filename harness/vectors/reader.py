@@ -55,6 +55,9 @@ class YamlDocument:
     """The 1-based line of the key of each mapping entry, by the entry's path."""
     raw_scalars: dict[Path, str] = field(default_factory=dict)
     """The source text of each scalar value, as written (e.g. '00' where YAML reads the int 0)."""
+    every_line: bool = True
+    """False when only the lines of the vectors, their ids and the retired ids were kept
+    (quick_yaml): an error elsewhere needs the file read again."""
 
     def line_of(self, path: Sequence[str | int]) -> int:
         """Return the line of the key at `path`, else of its value, else of the nearest parent."""

@@ -221,7 +221,7 @@ def test_in_process_a_raising_codec_is_reported_on_the_c0_vectors_alone(
     tmp_path: Path, name: str
 ) -> None:
     env, tag = environment()
-    done = utf8cert(f"hostile_codecs:{name}", "--json", "-", cwd=tmp_path, env=env)
+    done = utf8cert(f"hostile_codecs:{name}", "--in-process", "--json", "-", cwd=tmp_path, env=env)
     assert done.returncode == 1, done.stderr
     document = json.loads(done.stdout)
     assert_blames_exactly(document, set(c0_vectors()), "crashed")
@@ -287,7 +287,7 @@ def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
     tmp_path: Path,
 ) -> None:
     env, tag = environment()
-    done = utf8cert("hostile_codecs:SegfaultOnC0", cwd=tmp_path, env=env)
+    done = utf8cert("hostile_codecs:SegfaultOnC0", "--in-process", cwd=tmp_path, env=env)
     assert done.returncode == -signal.SIGSEGV
     assert "Fatal Python error: Segmentation fault" in done.stderr
     [note] = [line for line in done.stderr.splitlines() if "the codec was asked" in line]
@@ -296,7 +296,8 @@ def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
     assert " on decode in this process" in note
     command = note.split("in a child process that is a finding: ")[1].split('", line')[0]
     words = command.split()
-    assert words[:4] == ["utf8cert", "check", "hostile_codecs:SegfaultOnC0", "--isolate"]
+    # isolated is the default: the command names no option for it
+    assert words[:4] == ["utf8cert", "check", "hostile_codecs:SegfaultOnC0", "--vector"]
     again = utf8cert(*words[2:], "--json", "-", cwd=tmp_path, env=env)
     assert again.returncode == 1, again.stderr
     assert_blames_exactly(json.loads(again.stdout), {vector}, "crashed")
@@ -307,7 +308,7 @@ def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path:
     # os._exit takes no signal, so faulthandler sees nothing: the note is written by the
     # os._exit utf8cert puts in place while it asks an in-process codec.
     env, tag = environment()
-    done = utf8cert("hostile_codecs:ExitOnC0", cwd=tmp_path, env=env)
+    done = utf8cert("hostile_codecs:ExitOnC0", "--in-process", cwd=tmp_path, env=env)
     assert done.returncode == 3
     lines = done.stderr.splitlines()
     called = lines.index("utf8cert: the codec called os._exit(3)")
@@ -317,16 +318,59 @@ def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path:
     assert vector in c0_vectors()
     assert " on decode in this process" in note
     command = note.split("in a child process that is a finding: ")[1]
-    assert command.startswith("utf8cert check hostile_codecs:ExitOnC0 --isolate")
+    assert command.startswith("utf8cert check hostile_codecs:ExitOnC0 --vector ")
     assert "Traceback" not in done.stderr
     assert survivors(tag) == []
+
+
+@pytest.mark.parametrize("isolation", [(), ("--isolate",)])
+def test_by_default_a_codec_calling_os_exit_0_fails_the_check(
+    tmp_path: Path, isolation: tuple[str, ...]
+) -> None:
+    # In process, os._exit(0) would end utf8cert with status 0, a pass: by default (and with
+    # --isolate, the default said) the codec runs in a child, whose death fails its questions.
+    env, tag = environment()
+    spec, ids = "hostile_codecs:ExitZeroOnC0", few()
+    done = utf8cert(spec, *isolation, *selected(ids), "--json", "-", cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    assert_blames_exactly(document, set(ids) & c0_vectors(), "crashed")
+    assert all("exited with status 0" in d["actual"] for d in document["differences"])
+    assert_clean(done, tag)
+
+
+def test_in_process_a_codec_calling_os_exit_0_ends_the_run_as_it_asks(tmp_path: Path) -> None:
+    # What --in-process trusts: the codec can end the process, here with status 0.
+    env, tag = environment()
+    done = utf8cert("hostile_codecs:ExitZeroOnC0", "--in-process", cwd=tmp_path, env=env)
+    assert done.returncode == 0
+    assert "utf8cert: the codec called os._exit(0)" in done.stderr.splitlines()
+    assert survivors(tag) == []
+
+
+def test_a_program_that_never_reads_its_input_fails_once_and_the_rest_is_skipped(
+    tmp_path: Path,
+) -> None:
+    env, tag = environment()
+    done = utf8cert(program("deaf"), "--timeout", "2", "--json", "-", cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    [hang] = document["differences"]  # its first question, which had the whole --timeout
+    assert hang["what"] == "timed out"
+    assert hang["actual"].startswith("timeout: no answer within 2 s: the program read none")
+    assert document["complete"] is True and not document["certified"]
+    for capability, counted in document["coverage"].items():
+        assert not counted["certified"], capability
+        reasons = set(counted["skipped_for"])
+        assert any(reason.startswith("the program read none of its input") for reason in reasons)
+    assert_clean(done, tag)
 
 
 # Signals and the deadline: the reports asked for are written, marked incomplete
 
 
 MODES = {
-    "in process": ["hostile_codecs:HangOnC0"],
+    "in process": ["hostile_codecs:HangOnC0", "--in-process"],
     "isolated": ["hostile_codecs:HangOnC0", "--isolate", "--timeout", "120"],
     "program": [program("hang"), "--timeout", "120"],
 }

@@ -33,7 +33,7 @@ def check(spec: str, *options: str, **environ: str) -> dict[str, Any]:
     return check_status(spec, 1, *options, **environ)
 
 
-@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
+@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
 def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
     options: tuple[str, ...],
 ) -> None:
@@ -46,7 +46,7 @@ def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
     assert first_four_byte["actual"] == "ED A0 80 ED B0 80"
 
 
-@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
+@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
 def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
     options: tuple[str, ...],
 ) -> None:
@@ -57,7 +57,7 @@ def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
     assert all(d["level"] == "must" for d in document["differences"])
 
 
-@pytest.mark.parametrize("options", [(), ("--isolate",)], ids=["in process", "isolated"])
+@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
 def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
     options: tuple[str, ...],
 ) -> None:

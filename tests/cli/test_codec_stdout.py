@@ -14,16 +14,20 @@ import pytest
 TESTS = Path(__file__).resolve().parents[1]
 
 
-def check(spec: str) -> subprocess.CompletedProcess[str]:
-    """Return the finished `utf8cert check SPEC --quiet --json -`."""
+def check(spec: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """Return the finished `utf8cert check SPEC --quiet --json - OPTIONS`."""
     command = [sys.executable, "-m", "utf8cert.harness", "check", spec, "--quiet", "--json", "-"]
+    command += options
     environment = dict(os.environ, PYTHONPATH=str(TESTS))
     return subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
 
 
+@pytest.mark.parametrize("where", [("--in-process",), ()], ids=["in process", "isolated"])
 @pytest.mark.parametrize("spec", ["printing_codecs:Printing", "printing_codecs:ClosingStdout"])
-def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(spec: str) -> None:
-    done = check(spec)
+def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(
+    spec: str, where: tuple[str, ...]
+) -> None:
+    done = check(spec, *where)
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)  # the whole of stdout: nothing before or after it
     assert document["codec"] == spec
@@ -31,6 +35,6 @@ def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(spec:
 
 
 def test_what_the_codec_prints_is_on_stderr() -> None:
-    done = check("printing_codecs:Printing")
+    done = check("printing_codecs:Printing", "--in-process")  # fd 1 diverted in this process
     assert '{"forged": "json"}' in done.stderr
     assert "forged" not in done.stdout

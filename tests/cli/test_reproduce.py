@@ -1,6 +1,6 @@
 """Every reproducer reproduces: for each kind of difference, the command printed beside it,
-run as printed, shows the same difference again (and carries --isolate, --timeout and the
-user's --vectors when the run had them)."""
+run as printed, shows the same difference again (and carries --in-process, --timeout and the
+user's --vectors when the run had them: isolated is the default, named by no option)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ CASES = {
         "--vector",
         "ovl-1",
     ),
+    "a crash in process": ("broken_codecs:CrashingDecoder", "--in-process", "--vector", "ovl-1"),
 }
 
 
@@ -64,7 +65,11 @@ def assert_reproduces(arguments: tuple[str, ...]) -> list[list[str]]:
 def test_the_reproducer_of_each_behaviour_shows_it_again(arguments: tuple[str, ...]) -> None:
     commands = assert_reproduces(arguments)
     if "--isolate" in arguments:
-        assert all(words[3:6] == ["--isolate", "--timeout", "20"] for words in commands)
+        assert all(words[3:5] == ["--timeout", "20"] for words in commands)
+    if "--in-process" in arguments:
+        assert all(words[3] == "--in-process" for words in commands)
+    else:
+        assert all("--in-process" not in words for words in commands)
     if "--profile" in arguments:
         assert all(words[3:5] == ["--profile", "wtf-8"] for words in commands)
 

@@ -259,7 +259,21 @@ VECTORS = ["imp-1", "ovl-1", "wf-1", "lead-1", "imp-2", "trunc-60", "sec-2", "ov
 """Vectors holding C0 (imp-1, ovl-1, trunc-60, sec-2) among others checked after them."""
 
 
-@pytest.mark.parametrize(("version", "mode"), [(2, "twice"), (1, "twice-at-once")])
+@pytest.mark.parametrize("ask", WAYS)
+def test_an_answer_to_an_id_not_asked_yet_fails_the_request_it_follows_not_that_id(
+    program: Callable[..., ProcessCodec], calm: list[Outcome], ask: Ask
+) -> None:
+    # Pipelined, the guessed answer arrives while the next request is in flight and reads as
+    # its answer; the real one then as a second answer. Who wrote it cannot be told there:
+    # asked again one at a time, it follows the answer of the request that provoked it.
+    failure = assert_only_the_provoking_request_failed(
+        ask(program(2, "ahead"), REQUESTS), calm, "protocol"
+    )
+    assert failure.message.startswith("a line after its answer: '"), failure.message
+    assert failure.message.endswith(" ok -'")
+
+
+@pytest.mark.parametrize(("version", "mode"), [(2, "twice"), (1, "twice-at-once"), (2, "ahead")])
 def test_a_check_blames_the_vectors_holding_c0_and_no_other(version: int, mode: str) -> None:
     options = [item for vector in VECTORS for item in ("--vector", vector)]
     status, differences = check(spec(version, mode), *options)

@@ -198,7 +198,10 @@ def test_a_program_that_stops_reading_times_out_instead_of_deadlocking(
     codec = load_codec(f"{program} deaf", timeout=HANG_TIMEOUT)
     closing.append(codec)
     big = b"a" * (1 << 20)  # its hex fills the pipe to the program many times over
-    assert codec.decode(big) == Failed("timeout", f"no answer within {HANG_TIMEOUT:g} s")
+    deaf = "the program read none of its input after its handshake"
+    assert codec.decode(big) == Failed("timeout", f"no answer within {HANG_TIMEOUT:g} s: {deaf}")
+    later = codec.decode(b"a")  # it would hang before reading the question: skipped, not asked
+    assert isinstance(later, Failed) and later.kind == "timeout" and later.cut_short
 
 
 def test_a_program_that_cannot_be_restarted_says_why_on_each_call(

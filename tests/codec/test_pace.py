@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec.interface import Refused, Returned
+from utf8cert.harness.codec.interface import Failed, Refused, Returned
+from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.codec.pace import FACTOR, FLOOR, Pace
+from utf8cert.harness.codec.protocol import Request
 from utf8cert.harness.codec.spec import load_codec
 
 PROGRAM = Path(__file__).with_name("hostile_program.py")
@@ -97,5 +99,38 @@ def test_the_first_answer_may_take_up_to_the_ceiling() -> None:
     codec = load_codec(spec, timeout=30)
     try:
         assert codec.decode(b"\xc0") == Refused("invalid start byte", 0)  # 1.5 s, far above 1 s
+    finally:
+        codec.close()
+
+
+DEAF = [sys.executable, str(Path(__file__).parents[1] / "hostile_programs.py"), "deaf"]
+
+
+def test_a_program_that_never_reads_hangs_once_then_every_question_is_skipped_unasked() -> None:
+    codec = load_codec(f"cmd:{shlex.join(DEAF)}", timeout=1.0)
+    assert isinstance(codec, ProcessCodec)
+    try:
+        # A request far longer than a pipe holds: the write itself hangs, bounded by the timeout.
+        [first] = codec.ask_all([Request("decode", b"A" * (1 << 20))])
+        assert isinstance(first, Failed) and first.kind == "timeout" and not first.cut_short
+        assert "read none of its input" in first.message
+        assert codec.running() is None
+        later = codec.ask_all([Request("decode", b"A"), Request("encode", scalars=(0x41,))])
+        assert all(isinstance(o, Failed) and o.kind == "timeout" and o.cut_short for o in later)
+        assert all(isinstance(o, Failed) and o.message.startswith("skipped") for o in later)
+        assert len(later) == 2 and codec.running() is None  # no program started for them
+    finally:
+        codec.close()
+
+
+def test_a_program_that_reads_its_question_then_hangs_is_not_taken_for_a_deaf_one() -> None:
+    hanging = [sys.executable, str(Path(__file__).parents[1] / "hostile_programs.py"), "hang"]
+    codec = load_codec(f"cmd:{shlex.join(hanging)}", timeout=1.0)
+    assert isinstance(codec, ProcessCodec)
+    try:
+        [hung] = codec.ask_all([Request("decode", b"\xc0")])
+        assert isinstance(hung, Failed) and hung.kind == "timeout"
+        assert "read none" not in hung.message and codec.pace.deaf() is None
+        assert codec.ask_all([Request("decode", b"A")]) == [Returned("A")]  # asked, answered
     finally:
         codec.close()
