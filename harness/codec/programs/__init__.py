@@ -130,6 +130,7 @@ _ALL = (
 
 _ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
 _SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
+_SCRIPTED += import_module(f"{__package__}.more_languages").MORE_LANGUAGES  # C++, Erlang
 
 PROGRAMS: Mapping[str, Program] = MappingProxyType(
     {program.name: program for program in _ALL + _SCRIPTED}
