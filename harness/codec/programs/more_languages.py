@@ -12,13 +12,14 @@ run as it is. Both speak utf8cert-protocol 2; a missing runtime is named with it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
 from utf8cert.harness.codec.programs import Program
 from utf8cert.harness.codec.programs.scripting import Installable
 
-__all__ = ["CXX", "ERLANG", "MORE_LANGUAGES"]
+__all__ = ["CXX", "CXX_UTF16", "ERLANG", "MORE_LANGUAGES"]
 
 
 def _cxx_build(source: Path, into: Path) -> list[str]:
@@ -44,6 +45,8 @@ CXX: Final = Installable(
     run=("{dir}/cxx_codecs",),
     install="g++",
 )
+CXX_UTF16: Final = replace(CXX, strings="utf-16")
+"""The same program, in its mode whose strings are char16_t (std::u16string): UTF-16."""
 ERLANG: Final = Installable(
     "Erlang",
     ("escript", "erl"),
@@ -51,7 +54,8 @@ ERLANG: Final = Installable(
         "erl",
         "-noshell",
         "-eval",
-        'io:format("OTP ~s~n", [erlang:system_info(otp_release)]), halt().',
+        'io:format("OTP ~s, ERTS ~s~n", '
+        "[erlang:system_info(otp_release), erlang:system_info(version)]), halt().",
     ),
     "erlang_codecs.erl",
     install="erlang-nox",
@@ -70,7 +74,7 @@ _ENTRIES: Final[tuple[tuple[str, str, Installable, str], ...]] = (
         "cxx-codecvt-utf8-utf16",
         "C++: std::wstring_convert<std::codecvt_utf8_utf16<char16_t>, char16_t>: from_bytes into "
         "UTF-16 (decode, strict), to_bytes from UTF-16 (encode)",
-        CXX,
+        CXX_UTF16,
         "codecvt-utf8-utf16",
     ),
     (
