@@ -1,4 +1,5 @@
 #!/usr/bin/env escript
+%%! -env ERL_CRASH_DUMP_SECONDS 0
 %% Erlang's UTF-8 decoding and encoding over utf8cert-protocol 2 (harness/PROTOCOL.md), one per
 %% MODE (run as it is by escript; the startup is paid once, the program keeps running):
 %%
@@ -13,6 +14,10 @@
 %%               match; encode: <<C/utf8>> built per code point, refused where it raises badarg
 %%
 %% Each mode calls the runtime and reports what it says; nothing here reads UTF-8 itself.
+%%
+%% ERL_CRASH_DUMP_SECONDS 0 (the line above): utf8cert stops a program by killing its process
+%% group, and the emulator, seeing its erl_child_setup helper die first, would write an
+%% erl_crash.dump into the working directory of whoever ran the check.
 -mode(compile).
 
 main([Mode]) ->

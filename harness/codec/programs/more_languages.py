@@ -66,14 +66,15 @@ _ENTRIES: Final[tuple[tuple[str, str, Installable, str], ...]] = (
     (
         "cxx-wstring-convert",
         "C++: std::wstring_convert<std::codecvt_utf8<char32_t>, char32_t>: from_bytes (decode, "
-        "strict: range_error, refused at converted()), to_bytes (encode)",
+        "strict: range_error, refused at converted(); a sequence cut short at the end is no "
+        "error to it), to_bytes (encode)",
         CXX,
         "wstring-convert",
     ),
     (
         "cxx-codecvt-utf8-utf16",
         "C++: std::wstring_convert<std::codecvt_utf8_utf16<char16_t>, char16_t>: from_bytes into "
-        "UTF-16 (decode, strict), to_bytes from UTF-16 (encode)",
+        "UTF-16 (decode, strict, as wstring-convert), to_bytes from UTF-16 (encode)",
         CXX_UTF16,
         "codecvt-utf8-utf16",
     ),
