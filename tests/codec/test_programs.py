@@ -22,6 +22,7 @@ from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returne
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.codec.programs.libraries import MORE
+from utf8cert.harness.codec.programs.more_languages import MORE_LANGUAGES  # C++, Erlang
 from utf8cert.harness.codec.programs.runtimes import NODE, Runtime, cache_root
 from utf8cert.harness.codec.programs.scripting import SCRIPTED
 from utf8cert.harness.codec.spec import load_codec
@@ -86,7 +87,8 @@ def test_every_program_offers_the_capabilities_of_its_codec(program: Started) ->
     scripted = {entry[0] for entry in SCRIPTED}  # test_programs_scripting.py has those
     more = {entry.name for entry in MORE}  # test_more_programs.py has those
     c_libraries = {name for _, name, _ in C_PROGRAMS}  # tests/codec/test_c_libraries.py
-    assert set(PROGRAMS) - scripted - more - c_libraries == set(offered)
+    languages = {program.name for program in MORE_LANGUAGES}  # test_programs_cxx_erlang.py
+    assert set(PROGRAMS) - scripted - more - c_libraries - languages == set(offered)
     for name, capabilities in offered.items():
         assert PROGRAMS[name].name == name and PROGRAMS[name].description
         if PROGRAMS[name].unavailable() is None:

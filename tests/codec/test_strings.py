@@ -128,7 +128,7 @@ def test_the_shipped_utf16_encoders_declare_their_strings_and_are_certified(name
     assert report.coverage.of("encode").certified and report.conformant
 
 
-UTF16_ENCODERS = ("sqlite-encode", "pyicu-encode")
+UTF16_ENCODERS = ("sqlite-encode", "pyicu-encode", "cxx-codecvt-utf8-utf16")
 
 
 def test_python_adapters_hold_code_points() -> None:

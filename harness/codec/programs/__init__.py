@@ -1,4 +1,4 @@
-"""Programs that put the UTF-8 codecs of ten language runtimes and of the C libraries people
+"""Programs that put the UTF-8 codecs of twelve language runtimes and of the C libraries people
 link to utf8cert, as `cmd:` specs.
 
     from utf8cert.harness.codec.programs import PROGRAMS
@@ -134,10 +134,11 @@ _ALL = (
 
 _ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
 _SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
+_SCRIPTED += import_module(f"{__package__}.more_languages").MORE_LANGUAGES  # C++, Erlang
 _C = tuple(Program(name, description, library, name) for library, name, description in C_PROGRAMS)
 
 PROGRAMS: Mapping[str, Program] = MappingProxyType(
     {program.name: program for program in _ALL + _SCRIPTED + _C}
 )
 """Every shipped program by name: Node.js, Java, Rust, the libraries of libraries.py, those of
-scripting.py, then the C libraries."""
+scripting.py and more_languages.py (C++, Erlang), then the C libraries."""
