@@ -82,6 +82,9 @@ def _pytest(arguments: list[str], environment: dict[str, str]) -> int:
     command = [sys.executable, "-m", "pytest", "-q", "-p", "bench_child_tests", *arguments]
     env = {**os.environ, **environment}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "bench"), env.get("PYTHONPATH")]))
+    # The tests run `utf8cert` as a command: the one installed beside this Python, as if its
+    # environment were activated.
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 
