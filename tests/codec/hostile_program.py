@@ -10,7 +10,8 @@ VERSION is the protocol version it speaks (1 or 2). MODE, on an input holding C0
 - garbage: writes a line that is no answer instead of its answer;
 - chatter: writes a line that is no answer, then its answer;
 - wrong-id: (version 2) answers with an id no request has;
-- ahead: (version 2) writes its answer, then an answer to the next id, not asked yet (a guess);
+- ahead: (version 2) writes its answer and, in the same write, an answer to the next id, not
+  asked yet (a guess);
 - flood: writes 8 MiB without a newline, then waits;
 - flood-lines: writes its answer 100,000 times;
 - hang: never answers;
@@ -80,8 +81,9 @@ def misbehave(mode: str, prefix: str, line: str, argument: str) -> bool:
     elif mode == "wrong-id":
         write(f"999999 {line.partition(' ')[2]}")
     elif mode == "ahead":
-        write(line)
-        write(f"{int(prefix) + 1} ok -\n")
+        # One write: the guess arrives with the answer. Written later, on its own, a guess
+        # cannot be told from a fast answer by a judge that asks one question at a time.
+        write(line + f"{int(prefix) + 1} ok -\n")
     elif mode == "flood":
         write("a" * (8 << 20))
         time.sleep(3600)

@@ -192,3 +192,11 @@ def test_icu_refuses_at_the_byte_position_it_names() -> None:
     # (docs/findings.md).
     stray = codec.decode(b"\xf0\x9f\x98\x80\x80")
     assert isinstance(stray, Refused) and stray.offset == 3, stray
+
+
+def test_no_two_adapters_share_a_name() -> None:
+    # registry() keeps the first entry of a name: a second one would vanish without a word.
+    from utf8cert.harness.codec.programs import PROGRAMS
+
+    assert not set(PYTHON_ADAPTERS) & set(PROGRAMS)
+    assert len(registry()) == len(PYTHON_ADAPTERS) + len(PROGRAMS)

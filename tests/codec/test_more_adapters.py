@@ -55,7 +55,7 @@ def test_ftfy_reads_java_and_cesu_forms_and_misplaces_its_errors() -> None:
 
 
 def test_expat_refuses_at_the_byte_its_column_names() -> None:
-    codec = available("expat")
+    codec = available("pyexpat")
     assert codec.decode(b"\xe2\x82\xacb\xc0\xaf") == Refused(
         "ExpatError: not well-formed (invalid token): line 1, column 5", 4
     )

@@ -27,7 +27,7 @@ ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
         package("ftfy.bad_codecs", "ftfy"),
     ),
     PythonAdapter(
-        "expat",
+        "pyexpat",
         "xml.parsers.expat (the expat C library), the text of an XML element: decode",
         ".parsers:Expat",
         stdlib("xml.parsers.expat"),
