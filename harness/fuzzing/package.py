@@ -11,6 +11,7 @@ straddling seeds beside the vectors' inputs (corpus.py).
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import zipfile
@@ -40,7 +41,7 @@ def _bundled() -> None:
 {bundled}
 
 def main() -> None:
-    run({spec!r}, sys.argv)
+    run({literal}, sys.argv)
 
 
 if __name__ == "__main__":
@@ -64,7 +65,8 @@ def target_script(spec: str) -> str:
     """Return the text of a fuzz target for the codec of `spec` (a `*_fuzzer.py`)."""
     module = "" if spec.startswith(_NO_MODULE) else spec.partition(":")[0]
     bundled = f"    import {module}  # noqa: F401\n" if module else "    return\n"
-    return TARGET.format(spec=spec, bundled=bundled)
+    # JSON's quoting is a Python string literal too, in the double quotes of ruff's style.
+    return TARGET.format(spec=spec, literal=json.dumps(spec), bundled=bundled)
 
 
 def target_name(spec: str) -> str:

@@ -134,3 +134,30 @@ def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None
     assert done.returncode != 0
     output = done.stdout + done.stderr  # atheris prints the exception on stdout
     assert "CodecDiffers: incremental: rejected well-formed input" in output
+
+
+def test_the_documented_target_is_the_one_corpus_target_writes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "utf8cert.harness", "corpus", "target", "mycodec:Utf8Codec"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "fuzz" / "mycodec_fuzzer.py"
+    assert done.stdout.strip() == str(Path("fuzz") / "mycodec_fuzzer.py")
+    assert os.access(written, os.X_OK)
+    guide = (ROOT / "FUZZING.md").read_text()
+    assert f"```python\n{written.read_text()}```" in guide
+
+
+def test_a_target_name_that_is_no_file_stem_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "utf8cert.harness", "corpus", "target", "m:C", "--name", "../x"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "not a fuzz target name" in done.stderr
+    assert not list(tmp_path.rglob("*.py"))
