@@ -17,7 +17,7 @@ import importlib
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import Final
 
 from utf8cert.harness.check.behaviour import Behaviour, Direction
@@ -58,12 +58,45 @@ instrumented: its branches say how utf8cert compares, not how one input differs 
 """
 
 
+ADAPTER_LIBRARIES: Final = {
+    "pyyaml-pure": ("yaml",),
+    "msgpack-fallback": ("msgpack",),
+    "simplejson": ("simplejson",),
+    "cbor2": ("cbor2",),
+    "json": ("json",),
+}
+"""The Python packages behind `adapter:` specs whose decoding is (or may be) Python code: their
+branches guide the campaign as a MODULE:ATTR codec's do. The other adapters wrap C (libyaml,
+glibc, SQLite, orjson…), which atheris cannot see into."""
+
+
 def instrumented_packages(spec: str) -> list[str]:
-    """Return the top-level packages imported under instrumentation: the codec's own, for a
-    MODULE:ATTR spec ([] for codec: and cmd:, which have no Python of their own to cover)."""
+    """Return the top-level packages instrumented: the codec's own for a MODULE:ATTR spec, the
+    library's for an adapter of ADAPTER_LIBRARIES ([] for codec:, cmd: and other adapters)."""
+    if spec.startswith("adapter:"):
+        return list(ADAPTER_LIBRARIES.get(spec.partition(":")[2], ()))
     if spec.startswith(("codec:", "cmd:")):
         return []
     return [spec.partition(":")[0].split(".")[0]]
+
+
+def instrument_loaded(atheris: ModuleType, packages: Sequence[str]) -> int:
+    """Instrument in place the functions and methods defined in the modules of `packages` that
+    are already imported (atheris' import hook sees only later imports: utf8cert itself has
+    imported `json`, for one); return how many were instrumented."""
+    count = 0
+    for name, module in list(sys.modules.items()):
+        if module is None or name.partition(".")[0] not in packages:
+            continue
+        for value in list(vars(module).values()):
+            if getattr(value, "__module__", None) != name:
+                continue  # imported from elsewhere: instrumented where it is defined
+            members = vars(value).values() if isinstance(value, type) else (value,)
+            for member in members:
+                if isinstance(member, FunctionType):
+                    atheris.instrument_func(member)
+                    count += 1
+    return count
 
 
 def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
@@ -71,17 +104,23 @@ def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
     reference's COVERED functions instrumented in place (so wherever they are called from).
 
     Modules of the codec's package imported before (by the caller's own imports) stay
-    uninstrumented. Exits with the spec loader's one-line message if the spec names no codec.
+    uninstrumented; an adapter's library imported before (by utf8cert) is instrumented in place
+    (`instrument_loaded`). Exits with the spec loader's one-line message if the spec names no codec.
     """
     spec = DEFAULT_SPEC if spec is None else spec
     reference = importlib.import_module("utf8cert.reference")
     for name in COVERED:
         atheris.instrument_func(getattr(reference, name))
     packages = instrumented_packages(spec)
+    if spec.startswith("adapter:"):
+        # A library utf8cert imported itself (json) is instrumented where it is; a codec
+        # package of the user's imported before stays as it was (as documented above).
+        instrument_loaded(atheris, [name for name in packages if name in sys.modules])
+    fresh = [name for name in packages if name not in sys.modules]
     try:
-        if not packages:
+        if not fresh:
             return load_codec(spec)
-        with atheris.instrument_imports(include=packages):
+        with atheris.instrument_imports(include=fresh):
             return load_codec(spec)
     except CodecSpecError as error:
         sys.exit(f"utf8cert fuzz: {error}")
