@@ -22,6 +22,7 @@ from utf8cert.harness.fuzzing.runs import (
     character_run,
     character_start,
     grow_run,
+    window_size,
 )
 from utf8cert.harness.vectors.samples import (
     BOUNDARY_SCALARS,
@@ -49,7 +50,7 @@ BLOCK_BOUNDARIES: Final = (64, 4096, 65536)
 # executions a second. So each mutation first cuts its input to a SHORT window (runs.py) and
 # works on that; LONG_RUN_ODDS of them then grow the result into a long run of a drawn length
 # (runs.py), and LONG_ODDS across the fixed 4096- or 65536-byte boundary (bench/README.md).
-LONG_ODDS: Final = ((4096, 0.002), (65536, 0.0001))
+LONG_ODDS: Final = ((4096, 0.001), (65536, 0.0001))
 """The fraction of mutations grown across each fixed long boundary (when --max-len leaves room).
 
 Measured (bench/README.md, "## fuzz"): for a byte-at-a-time Python codec one 4 KiB input (in
@@ -106,7 +107,7 @@ class Mutator:
         at most SHORT bytes of it mutated, in LONG_RUN_ODDS of the calls grown into a long run
         of text (runs.py), and in LONG_ODDS across a fixed long block boundary."""
         self._seed(seed)
-        short = min(max_size, SHORT)
+        short = window_size(self._rng, max_size)
         data = self.window(data, short)
         count = 1 + min(3, int(self._rng.expovariate(1.5)))
         for _ in range(count):
@@ -144,7 +145,7 @@ class Mutator:
         """Return a head of `first` joined to a tail of `second`, cut at character starts (of
         SHORT windows of each: a crossover is a short execution)."""
         self._seed(seed)
-        short = min(max_size, SHORT)
+        short = window_size(self._rng, max_size)
         first, second = self.window(first, short), self.window(second, short)
         head = character_start(first, between(self._rng, 0, len(first)))
         tail = character_start(second, between(self._rng, 0, len(second)))

@@ -14,8 +14,10 @@ differential oracle, guided by the reference's branches and the structure-aware 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, MutableMapping, Sequence
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Final
@@ -138,6 +140,45 @@ def max_len_of(argv: Sequence[str]) -> int:
     return int(given[-1]) if given and given[-1].isdigit() else FALLBACK_MAX_LEN
 
 
+FORK_JOB_FLOOR: Final = 10
+"""Seconds a -fork worker job runs at least (never past the campaign's -max_total_time).
+
+libFuzzer's fork mode gives job N N seconds (up to 300), and each job costs two starts of this
+script, the job and then a merge of what it found, each importing, instrumenting and reading
+seeds again: with jobs of 1, 2, 3… seconds, --jobs 2 on two cores ran fewer executions in a
+minute than one process (bench/README.md, "## fuzz: past the seeds")."""
+_FORK_STARTED: Final = "UTF8CERT_FORK_STARTED"
+_FORK_FLOOR: Final = "UTF8CERT_FORK_FLOOR"
+
+
+def fork_argv(argv: Sequence[str], environ: MutableMapping[str, str], now: float) -> list[str]:
+    """Return `argv`, for a -fork worker job with its -max_total_time raised to FORK_JOB_FLOOR
+    but not past what is left of the campaign's own. In the -fork parent, note in `environ`
+    (which the jobs inherit) when the campaign started, and the floor: 0 under -runs, a limit
+    the parent counts only as jobs end, so that short jobs stop it on time."""
+    flags = list(argv)
+    if any(flag.startswith("-fork=") and flag != "-fork=0" for flag in flags):
+        environ[_FORK_STARTED] = repr(now)
+        runs = any(flag.startswith("-runs=") for flag in flags)
+        environ[_FORK_FLOOR] = "0" if runs else str(FORK_JOB_FLOOR)
+        return flags
+    # A job: the parent's flags, then its own -max_total_time and -stop_file (last wins).
+    times = [flag.partition("=")[2] for flag in flags if flag.startswith("-max_total_time=")]
+    is_job = any(flag.startswith("-stop_file=") for flag in flags)
+    started, floor = environ.get(_FORK_STARTED), environ.get(_FORK_FLOOR)
+    if not is_job or not times or started is None or floor is None:
+        return flags
+    try:
+        job, least, since = int(times[-1]), int(floor), float(started)
+        total = int(times[0]) if len(times) > 1 else 0
+    except ValueError:
+        return flags
+    seconds = max(job, least)
+    if total > 0:
+        seconds = min(seconds, max(1, int(since + total - now)))
+    return [*flags, f"-max_total_time={seconds}"]
+
+
 def replay(target: DifferentialTarget, paths: Sequence[Path]) -> int:
     """Put each file's bytes to the codec and print each difference (capability, what, level,
     the input, expected and actual); return 1 if any input differs, else 0: the exit status of
@@ -228,7 +269,7 @@ def run(
         target(data)
 
     atheris.Setup(
-        argv,
+        fork_argv(argv, os.environ, time.time()),
         test_one_input,
         custom_mutator=mutator,
         custom_crossover=mutator.crossover,

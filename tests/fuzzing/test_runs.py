@@ -78,7 +78,7 @@ def test_mutations_reach_a_block_boundary_of_every_size_inside_a_character() -> 
     # come from about LONG_RUN_ODDS of the mutations; the short ones reach sizes up to SHORT.
     chosen = Mutator(lambda data, size: data, [b"\xed\xa0\x80"])
     reached: set[int] = set()
-    for seed in range(60000):
+    for seed in range(200000):
         mutated = chosen("aé€😀".encode(), 66048, seed)
         reached.update(size for size in BLOCK_SIZES if cut_inside_a_character(mutated, size))
         if reached == set(BLOCK_SIZES):
