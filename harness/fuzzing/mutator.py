@@ -47,16 +47,17 @@ BLOCK_BOUNDARIES: Final = (64, 4096, 65536)
 # five capabilities where one of 64 KiB costs a tenth of a second or more. Left alone, a
 # campaign's corpus drifts long (libFuzzer keeps every input that reaches a new loop count, and
 # mutating or crossing a long input gives a long one): at the default --max-len, 22 to 45
-# executions a second. So each mutation first cuts its input to a SHORT window (runs.py) and
-# works on that; LONG_RUN_ODDS of them then grow the result into a long run of a drawn length
-# (runs.py), and LONG_ODDS across the fixed 4096- or 65536-byte boundary (bench/README.md).
+# executions a second. So each mutation first cuts its input to a window of NARROW bytes (SHORT
+# in WIDE_ODDS of them: runs.py) and works on that; LONG_RUN_ODDS of them then grow the result
+# into a long run of a drawn length (runs.py), and LONG_ODDS across the fixed 4096- or
+# 65536-byte boundary (bench/README.md).
 LONG_ODDS: Final = ((4096, 0.001), (65536, 0.0001))
 """The fraction of mutations grown across each fixed long boundary (when --max-len leaves room).
 
-Measured (bench/README.md, "## fuzz"): for a byte-at-a-time Python codec one 4 KiB input (in
-ASCII) costs about 10 short ones and one 64 KiB input about 200; the long runs of runs.py reach
-these boundaries too, so the fixed ones keep a small share (a 4096-byte page bug is also met in
-the seed pass, by the straddling seeds)."""
+Measured (bench/README.md, "## fuzz: past the seeds"): for a byte-at-a-time Python codec one
+4 KiB input (in ASCII) costs about 10 short ones and one 64 KiB input about 200; the long runs of
+runs.py reach these boundaries too, so the fixed ones keep a small share (a 4096-byte page bug is
+also met in the seed pass, by the straddling seeds)."""
 
 MAX_SHIFT: Final = 15
 """Up to 15 bytes of shift puts a sequence at every offset of a 16-byte vector register."""

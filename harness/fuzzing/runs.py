@@ -36,11 +36,12 @@ def window_size(rng: Random, max_size: int) -> int:
 LONG_RUN_ODDS: Final = 0.001
 """The fraction of mutations grown into a long run (when --max-len leaves room).
 
-Measured (bench/README.md, "## fuzz: past the seeds"): a run of multi-byte characters costs a
-byte-at-a-time Python codec about 3 µs a byte on all five capabilities, and the mean length drawn
-up to 64 KiB is about 10 KiB, some 220 short executions; at this rate long runs take about an
-eighth of a campaign, and a block bug of 30,000 bytes (one drawn length in eight is longer) is
-still met within a minute on one loaded core."""
+Measured (bench/README.md, "## fuzz: past the seeds"): multi-byte characters cost a
+byte-at-a-time Python codec about 3 µs a byte on all five capabilities (ASCII a tenth of that),
+and the mean length drawn up to 64 KiB is about 10 KiB; at this rate long runs take about a
+tenth of a campaign's time, and a block bug of 30,000 bytes (one drawn length in eight is longer)
+was met in 1 to 5 s on a loaded core (at 6 in 10,000, fully multi-byte, one seed in three missed
+it in 60 s)."""
 PATTERN_CHARACTERS: Final = 24
 """Characters in the pattern a long multi-byte run repeats: mixed lengths, so that where a block
 boundary falls on the pattern (a character start, or inside one) changes from run to run."""
