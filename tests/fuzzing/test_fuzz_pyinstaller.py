@@ -11,8 +11,8 @@ alone a service run found nothing in 60 s (issue 22).
 from __future__ import annotations
 
 import configparser
+import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 BUILD = ROOT / ".clusterfuzzlite" / "build.sh"
 
-# What the base-builder-python image's compile_python_fuzzer does: PyInstaller makes one
+# What the base-builder-python image's compile_python_fuzzer does (its `pyinstaller` run as this
+# interpreter's module, wherever pip put the script): PyInstaller makes one
 # executable NAME.pkg of the target (the build's extra arguments passed on), and NAME is a shell
 # wrapper running it (the services look for that name; the LD_PRELOAD of a sanitizer library is
 # left out: the target has no native code of its own).
@@ -32,7 +33,7 @@ COMPILE_PYTHON_FUZZER = """#!/bin/bash -eu
 fuzzer_path=$1
 shift 1
 name=$(basename -s .py "$fuzzer_path")
-pyinstaller --distpath "$OUT" --workpath "$WORK/$name" --specpath "$WORK" --onefile \\
+"$PYTHON" -m PyInstaller --distpath "$OUT" --workpath "$WORK/$name" --specpath "$WORK" --onefile \\
   --name "$name.pkg" "$@" "$fuzzer_path"
 printf '#!/bin/sh\\n# LLVMFuzzerTestOneInput for fuzzer detection.\\nthis_dir=$(dirname "$0")\\n'\\
 '"$this_dir/%s.pkg" "$@"\\n' "$name" > "$OUT/$name"
@@ -51,7 +52,7 @@ def libfuzzer_flags(options: Path) -> list[str]:
 def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     tmp_path: Path,
 ) -> None:
-    if shutil.which("pyinstaller", path=str(Path(sys.executable).parent)) is None:
+    if importlib.util.find_spec("PyInstaller") is None:
         pytest.fail("PyInstaller is missing: pip install -e '.[dev]'")
     bin_dir, src, out, work = (tmp_path / name for name in ("bin", "src", "out", "work"))
     for directory in (bin_dir, src / "utf8cert", out, work):
@@ -71,6 +72,7 @@ def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
         SRC=str(src),
         OUT=str(out),
         WORK=str(work),
+        PYTHON=sys.executable,
         # utf8cert as installed, and the user's codec module (tests/), as if pip-installed too.
         PYTHONPATH=os.pathsep.join([str(site), str(TESTS)]),
         PATH=os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), os.environ["PATH"]]),
