@@ -1,7 +1,10 @@
 #!/bin/bash -eu
-# Build every fuzz/*_fuzzer.py for ClusterFuzzLite / OSS-Fuzz, with its seed corpus and dictionary.
-# Run by the base-builder-python image (which provides compile_python_fuzzer) from $SRC/utf8cert;
-# $OUT receives, per target NAME: the fuzzer, NAME_seed_corpus.zip and NAME.dict.
+# Build every fuzz/*_fuzzer.py for ClusterFuzzLite / OSS-Fuzz, with its options, seed corpus and
+# dictionary. Run by the base-builder-python image (which provides compile_python_fuzzer) from
+# $SRC/utf8cert; $OUT receives, per target NAME: the fuzzer, NAME.options (max_len past the 64 KiB
+# boundary: libFuzzer's default of 4096 would stop short of it), NAME_seed_corpus.zip (the
+# vectors' inputs and seeds straddling 64, 4096 and 65536 bytes) and NAME.dict.
+# A project fuzzing its own codec uses the same lines (FUZZING.md, "ClusterFuzzLite").
 cd "$SRC/utf8cert"
 
 # utf8cert itself, with its vectors (package data: the mutator splices them into inputs).
@@ -15,7 +18,5 @@ for fuzzer in fuzz/*_fuzzer.py; do
     --hidden-import=atheris \
     --collect-submodules=utf8cert \
     --collect-data=utf8cert.vectors
-  # Seeds: the raw files `utf8cert corpus build` wrote from the vectors, zipped flat.
-  (cd corpus/seeds && python3 -m zipfile -c "$OUT/${name}_seed_corpus.zip" ./*)
-  cp corpus/utf8.dict "$OUT/${name}.dict"
+  python3 -m utf8cert.harness corpus pack "$name" --out "$OUT"
 done

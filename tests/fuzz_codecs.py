@@ -11,9 +11,11 @@ from __future__ import annotations
 import codecs
 import ctypes
 import os
+from collections.abc import Iterator
+from typing import Final
 
 import broken_codecs
-from hand_rolled import CPythonUtf8
+from hand_rolled import CPythonUtf8, HandRolled, Step, whatwg_steps
 
 WORD = 8
 BLOCK = 4096
@@ -200,6 +202,51 @@ class InterruptsOnOverlong:
         if b"\xc0" in data:
             raise KeyboardInterrupt
         return data.decode("utf-8")
+
+
+class Page1000Decoder(broken_codecs.Page4096Decoder):
+    """Page4096Decoder's bug with 1000-byte pages: a size no seed and no fixed boundary reaches
+    (the mutator's long runs must, issue 22)."""
+
+    PAGE = 1000
+
+
+class Page8192Decoder(broken_codecs.Page4096Decoder):
+    """Page4096Decoder's bug with 8192-byte pages: the seeds across 4096 stop short of it."""
+
+    PAGE = 8192
+
+
+class Page30000Decoder(broken_codecs.Page4096Decoder):
+    """Page4096Decoder's bug with 30000-byte pages: only an input past 30000 bytes shows it."""
+
+    PAGE = 30000
+
+
+TWO_BYTE_RUN: Final = 8
+"""Two-byte characters in a row after which TwoByteRunDecoder takes its fast path."""
+
+
+class TwoByteRunDecoder(HandRolled):
+    """A fast path for Cyrillic or Greek text: after TWO_BYTE_RUN two-byte characters in a row
+    it reads pairs by their bit shape alone (110xxxxx 10xxxxxx), so the overlong leads C0 and
+    C1 (RFC 3629 §4: a two-byte lead is C2..DF) pass inside such a run. No vector holds a run
+    that long followed by an overlong: only mutation reaches it."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        run = 0
+        for start, end, piece in whatwg_steps(data):
+            shaped = start + 1 < len(data) and data[start + 1] >> 6 == 0b10
+            if piece is None and run >= TWO_BYTE_RUN and data[start] in (0xC0, 0xC1) and shaped:
+                # BUG: the shape is right, the value (below U+0080) is never checked.
+                value = (data[start] & 0x1F) << 6 | data[start + 1] & 0x3F
+                yield start, start + 2, chr(value)
+                for rest in whatwg_steps(data[start + 2 :]):
+                    yield rest[0] + start + 2, rest[1] + start + 2, rest[2]
+                return
+            two_byte = piece is not None and end - start == 2 and data[start] >= 0xC2
+            run = run + 1 if two_byte else 0
+            yield start, end, piece
 
 
 class Conformant(CPythonUtf8):

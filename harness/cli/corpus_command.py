@@ -1,5 +1,7 @@
-"""`utf8cert corpus build`: returns 0 after writing the seed corpus, one raw file per distinct
-vector input, or 2 for a usage or load error (one line on stderr)."""
+"""`utf8cert corpus build|target|pack`: returns 0 after writing the seed corpus (one raw file per
+distinct vector input), a ClusterFuzzLite / OSS-Fuzz fuzz target for a codec, or what a built
+target ships beside it (options, dictionary, seed zip); 2 for a usage or load error (one line on
+stderr)."""
 
 from __future__ import annotations
 
@@ -28,6 +30,25 @@ def register(subcommands: Any) -> None:
     )
     add_vectors_argument(build, ", whose inputs are seeds too")
     build.set_defaults(run=run_corpus_build)
+    target = actions.add_parser(
+        "target",
+        help="write a ClusterFuzzLite / OSS-Fuzz fuzz target for a codec",
+        description="Write NAME.py, a fuzz target for the codec of SPEC, for ClusterFuzzLite "
+        "or OSS-Fuzz (FUZZING.md shows the build).",
+    )
+    target.add_argument("spec", metavar="SPEC", help="the codec (as for `utf8cert check`)")
+    target.add_argument("--out", default="fuzz", metavar="DIR", help="where to write (fuzz)")
+    target.add_argument("--name", metavar="NAME", help="file stem (default: from SPEC, _fuzzer)")
+    target.set_defaults(run=run_corpus_target)
+    pack = actions.add_parser(
+        "pack",
+        help="write a fuzz target's options, dictionary and seed zip",
+        description="Write NAME.options (max_len), NAME.dict and NAME_seed_corpus.zip (the "
+        "vectors' inputs and seeds across 64, 4096 and 65536 bytes) for a built fuzz target.",
+    )
+    pack.add_argument("name", metavar="NAME", help="the fuzz target's name (utf8_fuzzer)")
+    pack.add_argument("--out", required=True, metavar="DIR", help="where to write ($OUT)")
+    pack.set_defaults(run=run_corpus_pack)
 
 
 def run_corpus_build(arguments: argparse.Namespace) -> int:
@@ -53,4 +74,35 @@ def run_corpus_build(arguments: argparse.Namespace) -> int:
         f"{out}: {change.written} written, {change.removed} removed, {change.unchanged} unchanged",
         file=sys.stdout,
     )
+    return 0
+
+
+def run_corpus_target(arguments: argparse.Namespace) -> int:
+    """Return 0 after writing the fuzz target of `arguments.spec`, printing its path."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.fuzzing.package import write_target
+
+    try:
+        path = write_target(arguments.spec, Path(arguments.out), arguments.name)
+    except ValueError as error:
+        raise UsageFailure(f"--name: {error}") from None
+    except OSError as error:
+        raise UsageFailure(f"--out {arguments.out}: {error.strerror}") from None
+    print(path)
+    return 0
+
+
+def run_corpus_pack(arguments: argparse.Namespace) -> int:
+    """Return 0 after writing a target's options, dictionary and seed zip, printing each path."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.fuzzing.package import write_pack
+
+    try:
+        written = write_pack(Path(arguments.out), arguments.name)
+    except ValueError as error:
+        raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"--out {arguments.out}: {error.strerror}") from None
+    for path in written:
+        print(path)
     return 0

@@ -101,14 +101,16 @@ STRADDLED_BOUNDARIES: Final = (64, 4096)
 input costs a pure-Python codec a tenth of a second)."""
 
 
-def straddling_seeds(max_len: int) -> dict[str, bytes]:
+def straddling_seeds(
+    max_len: int, boundaries: tuple[int, ...] = STRADDLED_BOUNDARIES
+) -> dict[str, bytes]:
     """Return {name: input}: each STRADDLED character in ASCII, starting 1, 2 or 3 bytes before
-    each STRADDLED_BOUNDARIES boundary, so that it is cut by it, and each VALUE_ONLY_ERRORS
+    each of `boundaries`, so that it is cut by it, and each VALUE_ONLY_ERRORS
     sequence across the 64-byte boundary (the inputs of --max-len or less). A buffered decoder
     that loses a held-back character, or a long-input path that checks shapes only, fails on
     one of these in the seed pass, before any mutation."""
     seeds = {}
-    for boundary in STRADDLED_BOUNDARIES:
+    for boundary in boundaries:
         for value in STRADDLED:
             encoded = chr(value).encode("utf-8")
             for back in range(1, len(encoded)):

@@ -1,18 +1,29 @@
 """The fuzzer's structure-aware mutator: edits UTF-8 by characters and error kinds, not only bytes.
 
 libFuzzer's own mutations flip bits and copy bytes; on UTF-8 they mostly make garbage that every
-decoder rejects at the first byte. The operations here keep an input close to the valid space
-and move its interesting parts to where implementations keep their fast paths and buffers: past
-64, 4096 and 65536 bytes, across those boundaries, and at every alignment.
+decoder rejects at the first byte. The operations here keep an input close to the valid space:
+they insert, duplicate and cut whole sequences, build runs of like characters, and move an
+input's interesting parts to where implementations keep their fast paths and buffers: at every
+alignment, across 64, 4096 and 65536 bytes, and inside long runs of any length (runs.py), which
+every block boundary up to their length cuts.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from utf8cert.harness.fuzzing.runs import (
+    LONG_RUN_ODDS,
+    SHORT,
+    character_run,
+    character_start,
+    grow_run,
+    window_size,
+)
 from utf8cert.harness.vectors.samples import (
     BOUNDARY_SCALARS,
     below,
@@ -31,47 +42,28 @@ ByteMutate = Callable[[bytes, int], bytes]
 BLOCK_BOUNDARIES: Final = (64, 4096, 65536)
 """Sizes where codecs switch to vector paths or refill a buffer: inputs are grown across them."""
 
-SHORT: Final = 128
-"""The longest input of a short execution: room to straddle the 64-byte boundary, no more.
+# The length schedule. Errors, boundaries of the RFC 3629 §4 table and chunk cuts are dense in
+# short inputs, and a short input costs a pure-Python codec about a hundred microseconds on all
+# five capabilities where one of 64 KiB costs a tenth of a second or more. Left alone, a
+# campaign's corpus drifts long (libFuzzer keeps every input that reaches a new loop count, and
+# mutating or crossing a long input gives a long one): at the default --max-len, 22 to 45
+# executions a second. So each mutation first cuts its input to a window of NARROW bytes (SHORT
+# in WIDE_ODDS of them: runs.py) and works on that; LONG_RUN_ODDS of them then grow the result
+# into a long run of a drawn length (runs.py), and LONG_ODDS across the fixed 4096- or
+# 65536-byte boundary (bench/README.md).
+LONG_ODDS: Final = ((4096, 0.001), (65536, 0.0001))
+"""The fraction of mutations grown across each fixed long boundary (when --max-len leaves room).
 
-The length schedule. Errors, boundaries of the RFC 3629 §4 table and chunk cuts are dense in
-short inputs, and a short input costs a pure-Python codec about a hundred microseconds on all
-five capabilities where one of 64 KiB costs a tenth of a second. Left alone, a campaign's corpus
-drifts long (libFuzzer keeps every input that reaches a new loop count, and mutating or crossing
-a long input gives a long one): at the default --max-len, 22 to 45 executions a second. So each
-mutation first cuts its input to a SHORT window and works on that; only LONG_ODDS of them then
-grow the result across the 4096- or 65536-byte boundary (bench/README.md, "## fuzz").
-"""
-LONG_ODDS: Final = ((4096, 0.003), (65536, 0.0002))
-"""The fraction of mutations grown across each long boundary (when --max-len leaves room).
-
-Measured (bench/README.md, "## fuzz"): for a byte-at-a-time Python codec one 4 KiB input costs
-about 40 short ones and one 64 KiB input about 600, so each long class takes about an eighth of
-the campaign's time; a 4096-byte page bug is still found in a second or two (at 1%/0.05%, long
-inputs took half the time and the speed ratio to a plain campaign fell to 0.38)."""
+Measured (bench/README.md, "## fuzz: past the seeds"): for a byte-at-a-time Python codec one
+4 KiB input (in ASCII) costs about 10 short ones and one 64 KiB input about 200; the long runs of
+runs.py reach these boundaries too, so the fixed ones keep a small share (a 4096-byte page bug is
+also met in the seed pass, by the straddling seeds)."""
 
 MAX_SHIFT: Final = 15
 """Up to 15 bytes of shift puts a sequence at every offset of a 16-byte vector register."""
 
 _KINDS: Final = tuple(ErrorKind)
 _NON_ASCII: Final = re.compile(b"[\x80-\xff]")
-
-
-def _is_tail(byte: int) -> bool:
-    return 0x80 <= byte <= 0xBF  # RFC 3629 §4: UTF8-tail
-
-
-def character_start(data: bytes, position: int) -> int:
-    """Return `position` moved back over at most 3 UTF8-tail bytes (0 for empty input).
-
-    RFC 3629 §1: a lead byte is never a UTF8-tail, so in well-formed text this lands on the
-    start of the character holding `position`; in ill-formed text it lands on some byte edge.
-    """
-    position = min(position, len(data))
-    for _ in range(3):
-        if 0 < position < len(data) and _is_tail(data[position]):
-            position -= 1
-    return position
 
 
 class Mutator:
@@ -99,6 +91,9 @@ class Mutator:
             (self.shift_alignment, 6),
             (self.repeat_slice, 4),
             (self.repair, 6),
+            (self.duplicate_sequence, 6),
+            (self.cut_sequences, 6),
+            (self.insert_character_run, 6),
         )
         # One slot per unit of weight: picking an operation is one draw and one index.
         self._slots = [function for function, weight in operations for _ in range(weight)]
@@ -110,15 +105,17 @@ class Mutator:
 
     def __call__(self, data: bytes, max_size: int, seed: int) -> bytes:
         """Return `data` after one to four mutations, at most `max_size` bytes long: a window of
-        at most SHORT bytes of it mutated, and in LONG_ODDS of the calls grown across a long
-        block boundary."""
+        at most SHORT bytes of it mutated, in LONG_RUN_ODDS of the calls grown into a long run
+        of text (runs.py), and in LONG_ODDS across a fixed long block boundary."""
         self._seed(seed)
-        short = min(max_size, SHORT)
+        short = window_size(self._rng, max_size)
         data = self.window(data, short)
         count = 1 + min(3, int(self._rng.expovariate(1.5)))
         for _ in range(count):
             data = pick(self._rng, self._slots)(data, short)
         data = data[:short]
+        if max_size > SHORT and self._rng.random() < LONG_RUN_ODDS:
+            return grow_run(self._rng, data, max_size)
         boundary = self.long_boundary(max_size)
         if boundary is not None:
             data = self.straddle(data, boundary)[: boundary + SHORT]
@@ -149,7 +146,7 @@ class Mutator:
         """Return a head of `first` joined to a tail of `second`, cut at character starts (of
         SHORT windows of each: a crossover is a short execution)."""
         self._seed(seed)
-        short = min(max_size, SHORT)
+        short = window_size(self._rng, max_size)
         first, second = self.window(first, short), self.window(second, short)
         head = character_start(first, between(self._rng, 0, len(first)))
         tail = character_start(second, between(self._rng, 0, len(second)))
@@ -267,11 +264,42 @@ class Mutator:
             return data[count:]
         return b" " * count + data
 
+    def _times(self, most: int) -> int:
+        """Return a count from 2 to `most`, log-uniform (each doubling as likely)."""
+        return min(most, 1 + int(math.exp(self._rng.random() * math.log(most))))
+
     def repeat_slice(self, data: bytes, max_size: int) -> bytes:
         """Return `data` with a slice of it (cut at character starts) repeated 2 to 64 times."""
         if not data:
             return self.insert_sequence(data, max_size)
         start = self._position(data)
         end = character_start(data, between(self._rng, start, min(len(data), start + 64)))
-        times = pick(self._rng, (2, 4, 64))
-        return data[:end] + data[start:end] * times + data[end:]
+        return data[:end] + data[start:end] * self._times(64) + data[end:]
+
+    def duplicate_sequence(self, data: bytes, max_size: int) -> bytes:
+        """Return `data` with one whole sequence (a character or a maximal subpart) of it
+        repeated 2 to 64 times in place."""
+        if not data:
+            return self.insert_character_run(data, max_size)
+        position = character_start(data, below(self._rng, len(data)))
+        length, _ = sequence_at(data, position)
+        sequence = data[position : position + length]
+        return data[:position] + sequence * self._times(64) + data[position + length :]
+
+    def cut_sequences(self, data: bytes, max_size: int) -> bytes:
+        """Return `data` less one to eight whole sequences (characters or maximal subparts, as
+        the reference cuts them) from a character start on."""
+        if not data:
+            return data
+        start = end = character_start(data, below(self._rng, len(data)))
+        for _ in range(self._times(9) - 1):
+            if end >= len(data):
+                break
+            end += sequence_at(data, end)[0]
+        return data[:start] + data[end:]
+
+    def insert_character_run(self, data: bytes, max_size: int) -> bytes:
+        """Return `data` with a run of one multi-byte character inserted at a character start,
+        in half of the draws ending in a sequence of its shape that only its value makes
+        ill-formed (runs.character_run)."""
+        return self._insert(data, character_run(self._rng))

@@ -14,10 +14,12 @@ differential oracle, guided by the reference's branches and the structure-aware 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, MutableMapping, Sequence
 from pathlib import Path
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import Final
 
 from utf8cert.harness.check.behaviour import Behaviour, Direction
@@ -58,12 +60,45 @@ instrumented: its branches say how utf8cert compares, not how one input differs 
 """
 
 
+ADAPTER_LIBRARIES: Final = {
+    "pyyaml-pure": ("yaml",),
+    "msgpack-fallback": ("msgpack",),
+    "simplejson": ("simplejson",),
+    "cbor2": ("cbor2",),
+    "json": ("json",),
+}
+"""The Python packages behind `adapter:` specs whose decoding is (or may be) Python code: their
+branches guide the campaign as a MODULE:ATTR codec's do. The other adapters wrap C (libyaml,
+glibc, SQLite, orjson…), which atheris cannot see into."""
+
+
 def instrumented_packages(spec: str) -> list[str]:
-    """Return the top-level packages imported under instrumentation: the codec's own, for a
-    MODULE:ATTR spec ([] for codec: and cmd:, which have no Python of their own to cover)."""
+    """Return the top-level packages instrumented: the codec's own for a MODULE:ATTR spec, the
+    library's for an adapter of ADAPTER_LIBRARIES ([] for codec:, cmd: and other adapters)."""
+    if spec.startswith("adapter:"):
+        return list(ADAPTER_LIBRARIES.get(spec.partition(":")[2], ()))
     if spec.startswith(("codec:", "cmd:")):
         return []
     return [spec.partition(":")[0].split(".")[0]]
+
+
+def instrument_loaded(atheris: ModuleType, packages: Sequence[str]) -> int:
+    """Instrument in place the functions and methods defined in the modules of `packages` that
+    are already imported (atheris' import hook sees only later imports: utf8cert itself has
+    imported `json`, for one); return how many were instrumented."""
+    count = 0
+    for name, module in list(sys.modules.items()):
+        if module is None or name.partition(".")[0] not in packages:
+            continue
+        for value in list(vars(module).values()):
+            if getattr(value, "__module__", None) != name:
+                continue  # imported from elsewhere: instrumented where it is defined
+            members = vars(value).values() if isinstance(value, type) else (value,)
+            for member in members:
+                if isinstance(member, FunctionType):
+                    atheris.instrument_func(member)
+                    count += 1
+    return count
 
 
 def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
@@ -71,17 +106,23 @@ def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
     reference's COVERED functions instrumented in place (so wherever they are called from).
 
     Modules of the codec's package imported before (by the caller's own imports) stay
-    uninstrumented. Exits with the spec loader's one-line message if the spec names no codec.
+    uninstrumented; an adapter's library imported before (by utf8cert) is instrumented in place
+    (`instrument_loaded`). Exits with the spec loader's one-line message if the spec names no codec.
     """
     spec = DEFAULT_SPEC if spec is None else spec
     reference = importlib.import_module("utf8cert.reference")
     for name in COVERED:
         atheris.instrument_func(getattr(reference, name))
     packages = instrumented_packages(spec)
+    if spec.startswith("adapter:"):
+        # A library utf8cert imported itself (json) is instrumented where it is; a codec
+        # package of the user's imported before stays as it was (as documented above).
+        instrument_loaded(atheris, [name for name in packages if name in sys.modules])
+    fresh = [name for name in packages if name not in sys.modules]
     try:
-        if not packages:
+        if not fresh:
             return load_codec(spec)
-        with atheris.instrument_imports(include=packages):
+        with atheris.instrument_imports(include=fresh):
             return load_codec(spec)
     except CodecSpecError as error:
         sys.exit(f"utf8cert fuzz: {error}")
@@ -97,6 +138,45 @@ def max_len_of(argv: Sequence[str]) -> int:
     FALLBACK_MAX_LEN."""
     given = [flag.partition("=")[2] for flag in argv if flag.startswith("-max_len=")]
     return int(given[-1]) if given and given[-1].isdigit() else FALLBACK_MAX_LEN
+
+
+FORK_JOB_FLOOR: Final = 10
+"""Seconds a -fork worker job runs at least (never past the campaign's -max_total_time).
+
+libFuzzer's fork mode gives job N N seconds (up to 300), and each job costs two starts of this
+script, the job and then a merge of what it found, each importing, instrumenting and reading
+seeds again: with jobs of 1, 2, 3… seconds, --jobs 2 on two cores ran fewer executions in a
+minute than one process (bench/README.md, "## fuzz: past the seeds")."""
+_FORK_STARTED: Final = "UTF8CERT_FORK_STARTED"
+_FORK_FLOOR: Final = "UTF8CERT_FORK_FLOOR"
+
+
+def fork_argv(argv: Sequence[str], environ: MutableMapping[str, str], now: float) -> list[str]:
+    """Return `argv`, for a -fork worker job with its -max_total_time raised to FORK_JOB_FLOOR
+    but not past what is left of the campaign's own. In the -fork parent, note in `environ`
+    (which the jobs inherit) when the campaign started, and the floor: 0 under -runs, a limit
+    the parent counts only as jobs end, so that short jobs stop it on time."""
+    flags = list(argv)
+    if any(flag.startswith("-fork=") and flag != "-fork=0" for flag in flags):
+        environ[_FORK_STARTED] = repr(now)
+        runs = any(flag.startswith("-runs=") for flag in flags)
+        environ[_FORK_FLOOR] = "0" if runs else str(FORK_JOB_FLOOR)
+        return flags
+    # A job: the parent's flags, then its own -max_total_time and -stop_file (last wins).
+    times = [flag.partition("=")[2] for flag in flags if flag.startswith("-max_total_time=")]
+    is_job = any(flag.startswith("-stop_file=") for flag in flags)
+    started, floor = environ.get(_FORK_STARTED), environ.get(_FORK_FLOOR)
+    if not is_job or not times or started is None or floor is None:
+        return flags
+    try:
+        job, least, since = int(times[-1]), int(floor), float(started)
+        total = int(times[0]) if len(times) > 1 else 0
+    except ValueError:
+        return flags
+    seconds = max(job, least)
+    if total > 0:
+        seconds = min(seconds, max(1, int(since + total - now)))
+    return [*flags, f"-max_total_time={seconds}"]
 
 
 def replay(target: DifferentialTarget, paths: Sequence[Path]) -> int:
@@ -189,7 +269,7 @@ def run(
         target(data)
 
     atheris.Setup(
-        argv,
+        fork_argv(argv, os.environ, time.time()),
         test_one_input,
         custom_mutator=mutator,
         custom_crossover=mutator.crossover,

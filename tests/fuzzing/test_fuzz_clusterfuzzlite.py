@@ -46,7 +46,9 @@ def test_build_script_compiles_each_target_with_its_seed_corpus_and_dictionary(
     # The base image's compile_python_fuzzer packages a target with PyInstaller into $OUT.
     stand_in(bin_dir, "compile_python_fuzzer", 'cp "$1" "$OUT/$(basename "$1" .py)"')
     environment = dict(os.environ, SRC=str(src), OUT=str(out))
-    environment["PATH"] = f"{bin_dir}{os.pathsep}{environment['PATH']}"
+    # python3 is this interpreter's (the image's has utf8cert installed by `pip3 install .`).
+    here = Path(sys.executable).parent
+    environment["PATH"] = os.pathsep.join([str(bin_dir), str(here), environment["PATH"]])
     done = subprocess.run(
         ["bash", str(LAYOUT / "build.sh")], env=environment, capture_output=True, text=True
     )
@@ -66,8 +68,19 @@ def test_build_script_compiles_each_target_with_its_seed_corpus_and_dictionary(
         with zipfile.ZipFile(out / f"{name}_seed_corpus.zip") as archive:
             seeds = {Path(entry).name: archive.read(entry) for entry in archive.namelist()}
         committed = {path.name: path.read_bytes() for path in (ROOT / "corpus/seeds").iterdir()}
-        assert seeds == committed
+        assert {name: seeds[name] for name in committed} == committed
+        # Seeds that straddle each boundary: well-formed text with a character cut by it.
+        for boundary in (64, 4096, 65536):
+            assert any(
+                len(data) > boundary
+                and 0x80 <= data[boundary] <= 0xBF
+                and data.decode("utf-8", "replace").encode("utf-8") == data
+                for data in seeds.values()
+            ), boundary
         assert (out / f"{name}.dict").read_bytes() == (ROOT / "corpus/utf8.dict").read_bytes()
+        options = (out / f"{name}.options").read_text()
+        assert re.search(r"^\[libfuzzer\]$", options, re.MULTILINE)
+        assert re.search(r"^max_len = 66048$", options, re.MULTILINE)
 
 
 def test_each_target_is_executable_and_starts_and_stops_with_runs(tmp_path: Path) -> None:
@@ -121,3 +134,30 @@ def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None
     assert done.returncode != 0
     output = done.stdout + done.stderr  # atheris prints the exception on stdout
     assert "CodecDiffers: incremental: rejected well-formed input" in output
+
+
+def test_the_documented_target_is_the_one_corpus_target_writes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "utf8cert.harness", "corpus", "target", "mycodec:Utf8Codec"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "fuzz" / "mycodec_fuzzer.py"
+    assert done.stdout.strip() == str(Path("fuzz") / "mycodec_fuzzer.py")
+    assert os.access(written, os.X_OK)
+    guide = (ROOT / "FUZZING.md").read_text()
+    assert f"```python\n{written.read_text()}```" in guide
+
+
+def test_a_target_name_that_is_no_file_stem_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "utf8cert.harness", "corpus", "target", "m:C", "--name", "../x"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "not a fuzz target name" in done.stderr
+    assert not list(tmp_path.rglob("*.py"))

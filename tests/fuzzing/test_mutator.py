@@ -11,10 +11,9 @@ from utf8cert.harness.fuzzing.mutator import (
     BLOCK_BOUNDARIES,
     LONG_ODDS,
     MAX_SHIFT,
-    SHORT,
     Mutator,
-    character_start,
 )
+from utf8cert.harness.fuzzing.runs import LONG_RUN_ODDS, SHORT, character_start
 from utf8cert.harness.vectors.samples import BOUNDARY_SCALARS
 from utf8cert.reference import ErrorKind
 
@@ -180,21 +179,19 @@ def test_over_many_calls_inputs_grow_past_4096_bytes_and_every_operation_runs() 
     assert stub.calls  # libFuzzer's own mutations are part of the mix
 
 
-def test_mutations_work_on_short_windows_and_a_few_straddle_the_long_boundaries() -> None:
+def test_mutations_work_on_short_windows_and_a_few_grow_long() -> None:
     # The length schedule: a corpus input of 64 KiB is mutated as a window of at most SHORT
-    # bytes, and about LONG_ODDS of the mutations are grown across 4096 or 65536.
+    # bytes; about LONG_ODDS of the mutations are grown across 4096 or 65536, and about
+    # LONG_RUN_ODDS into a long run of any length (runs.py).
     chosen = Mutator(StubMutate(), [b"\xed\xa0\x80"])
     long_input = "aé€😀".encode() * 6000
     calls = 50000
     lengths = [len(chosen(long_input, 70000, seed)) for seed in range(calls)]
     short = sum(length <= SHORT for length in lengths)
-    grown = {
-        boundary: sum(boundary - 4 < length <= boundary + SHORT for length in lengths)
-        for boundary, _ in LONG_ODDS
-    }
-    assert short + sum(grown.values()) == calls
-    for boundary, odds in LONG_ODDS:
-        assert odds * calls / 4 <= grown[boundary] <= odds * calls * 4, (boundary, grown)
+    long = calls - short
+    expected = calls * (LONG_RUN_ODDS + sum(odds for _, odds in LONG_ODDS))
+    assert expected / 3 <= long <= expected * 3, long
+    assert all(length <= 70000 for length in lengths)
 
 
 def test_a_window_is_cut_at_character_starts() -> None:
