@@ -202,6 +202,35 @@ class InterruptsOnOverlong:
         return data.decode("utf-8")
 
 
+class TwoByteOverlongs:
+    """Checks every lead byte against RFC 3629's table but the two that can only start an
+    overlong (C0, C1): with a tail after it, either is read by the bit layout (C0 80 is U+0000,
+    the classic NUL smuggled past a filter). Everything else goes to CPython's codec."""
+
+    @staticmethod
+    def _decode(data: bytes, errors: str) -> str:
+        def slowly(start: int, end: int) -> str:
+            if errors == "strict":
+                return _decode_slowly(data, start, end)
+            return data[start:end].decode("utf-8", errors)
+
+        text, start = [], 0
+        for position in range(len(data) - 1):
+            lead, tail = data[position], data[position + 1]
+            # BUG: RFC 3629 §4 has no row for C0 and C1: they are never a lead byte.
+            if position >= start and lead in (0xC0, 0xC1) and 0x80 <= tail < 0xC0:
+                text += [slowly(start, position), chr((lead & 0x1F) << 6 | tail & 0x3F)]
+                start = position + 2
+        text.append(slowly(start, len(data)))
+        return "".join(text)
+
+    def decode(self, data: bytes) -> str:
+        return self._decode(data, "strict")
+
+    def decode_replace(self, data: bytes) -> str:
+        return self._decode(data, "replace")
+
+
 class Conformant(CPythonUtf8):
     """Every capability, done right by CPython's codec: the fuzzer must find nothing."""
 

@@ -18,6 +18,7 @@ from utf8cert.harness.cli.fuzz_options import add_fuzz_arguments
 from utf8cert.harness.cli.fuzz_view import ProgressView, say, show_found
 
 if TYPE_CHECKING:
+    from utf8cert.harness.check.behaviour import Behaviour
     from utf8cert.harness.fuzzing.campaign import Campaign
     from utf8cert.harness.vectors.model import VectorSet
 
@@ -61,7 +62,6 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.fuzzing.driver import fuzz
     from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
-    from utf8cert.harness.fuzzing.known import known_behaviours
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
 
@@ -77,12 +77,16 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
-        known = frozenset() if vectors is None else known_behaviours(arguments.baseline, vectors)
         codec = load_codec(spec)
-    except ValueError as error:  # a BaselineError is a ValueError
+    except ValueError as error:  # a CodecSpecError is a ValueError
         raise UsageFailure(str(error)) from None
     except OSError as error:
         raise UsageFailure(f"{error.filename}: {error.strerror}") from None
+    try:
+        known = _known(arguments, vectors, codec.spec)
+    except BaseException:
+        codec.close()
+        raise
     capabilities = tuple(arguments.capability) if arguments.capability else None
     offered = codec.capabilities & frozenset(capabilities or codec.capabilities)
     if not offered:
@@ -126,6 +130,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         first_found = _first_found(campaign)
         # A signal now stops at once (closing the codec's child processes): what is left
         # stays under pending/ and the crash directory, for the next campaign to triage.
+        saved: set[Behaviour] = set()  # one behaviour, one finding, from any source
         with watching(stop), stop.interruptible():
             found = list(
                 triage_pending(
@@ -136,6 +141,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                     fail_on=campaign.fail_on,
                     known=known,
                     profile=campaign.profile,
+                    saved=saved,
                 )
             )
             found += triage_crashes(
@@ -147,6 +153,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                 timeout=float(campaign.timeout),
                 known=known,
                 profile=campaign.profile,
+                saved=saved,
             )
     except (OSError, CodecSpecError, OutputFailure) as error:
         raise UsageFailure(str(error)) from None
@@ -163,6 +170,33 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
     show_found(found, progress.summary(len(findings), first_found), tally.lesser, campaign.fail_on)
     return 1 if found else 0
+
+
+def _known(
+    arguments: argparse.Namespace, vectors: VectorSet | None, spec: str
+) -> frozenset[Behaviour]:
+    """Return the behaviours --baseline makes known (none without one); UsageFailure (one
+    line) for a baseline that does not load, or was recorded for another codec or profile and
+    --baseline-any-codec is not given (as `check` refuses it)."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.fuzzing.known import known_behaviours
+
+    if vectors is None:
+        return frozenset()
+    # As `check` names it: a profile only when one other than RFC 3629 is chosen.
+    profile = None if arguments.profile == "rfc3629" else arguments.profile
+    try:
+        return known_behaviours(
+            arguments.baseline,
+            vectors,
+            spec=spec,
+            profile=profile,
+            any_codec=arguments.baseline_any_codec,
+        )
+    except ValueError as error:  # a BaselineError is a ValueError
+        raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"{error.filename}: {error.strerror}") from None
 
 
 def _load_vectors(paths: list[str]) -> VectorSet:

@@ -64,4 +64,9 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="known deviations (utf8cert check --write-baseline FILE): not findings",
     )
+    parser.add_argument(
+        "--baseline-any-codec",
+        action="store_true",
+        help="use a baseline recorded for another codec or profile",
+    )
     add_profile_argument(parser, "judge")
