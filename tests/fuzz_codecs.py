@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import ctypes
 import os
+import sys
+import time
 
 import broken_codecs
 from hand_rolled import CPythonUtf8
@@ -229,6 +231,33 @@ class TwoByteOverlongs:
 
     def decode_replace(self, data: bytes) -> str:
         return self._decode(data, "replace")
+
+
+class HangsWhenMinimized:
+    """Reads C0 80 as U+0000 (the overlong NUL) inside a campaign's fuzzing process; outside it
+    (where utf8cert minimizes the finding) it hangs on C0 in Python code, writing its pid to the
+    file FUZZ_CODECS_MARK names first: a test then knows the minimization is under way."""
+
+    def decode(self, data: bytes) -> str:
+        if b"\xc0" in data:
+            if not sys.argv[0].endswith("utf8cert_fuzzer.py"):
+                with open(os.environ["FUZZ_CODECS_MARK"], "a", encoding="ascii") as mark:
+                    mark.write(f"{os.getpid()}\n")
+                while True:
+                    time.sleep(60)
+            if data == b"\xc0\x80":
+                return "\x00"
+        return data.decode("utf-8")
+
+
+class PrintsStatusLines:
+    """Decodes right, and prints a libFuzzer status line (999,999,999 executions, a corpus of
+    77,777) to stderr on every call, as a chatty or hostile codec might."""
+
+    def decode(self, data: bytes) -> str:
+        line = "#999999999\tpulse  cov: 1 ft: 1 corp: 77777/1b lim: 4 exec/s: 123456789 rss: 1Mb"
+        print(line, file=sys.stderr, flush=True)
+        return data.decode("utf-8")
 
 
 class Conformant(CPythonUtf8):

@@ -70,3 +70,12 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         help="use a baseline recorded for another codec or profile",
     )
     add_profile_argument(parser, "judge")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print the summary line only (no progress)"
+    )
+    parser.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the campaign as JSON: findings, executions, time, corpus, why it stopped "
+        "(- for standard output)",
+    )

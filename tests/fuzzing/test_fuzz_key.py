@@ -12,10 +12,13 @@ way.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_fuzz_campaign import fuzz, utf8cert
 
 from utf8cert.harness.check.baseline import write_baseline
 from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, behaviour_of
@@ -28,7 +31,30 @@ from utf8cert.harness.fuzzing.known import known_behaviours
 from utf8cert.harness.fuzzing.triage import triage_pending
 from utf8cert.harness.vectors.load import load_vectors
 
+TESTS = Path(__file__).resolve().parents[1]
 OVERLONGS = "fuzz_codecs:TwoByteOverlongs"
+
+
+def utf8cert(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the utf8cert command with tests/ importable (for the fuzz_codecs specs)."""
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "utf8cert.harness", *arguments],
+        cwd=cwd,
+        env=dict(os.environ, PYTHONPATH=path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def fuzz(tmp_path: Path, spec: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """Run a campaign with seed 1, its artifacts under `tmp_path`."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    artifacts = str(tmp_path / "artifacts")
+    return utf8cert("fuzz", spec, "--artifacts", artifacts, "--seed", "1", *extra, cwd=tmp_path)
+
+
 OVERLONG = Behaviour("decode", LET_THROUGH, "overlong")
 
 
@@ -115,7 +141,12 @@ def test_a_baseline_of_another_codec_or_of_none_is_refused_as_check_refuses_it(
     tmp_path: Path, recorded: str | None
 ) -> None:
     baseline = tmp_path / "baseline.json"
-    document = {"utf8cert-baseline": 2, "codec": recorded, "profile": None, "deviations": []}
+    document: dict[str, Any] = {
+        "utf8cert-baseline": 2,
+        "codec": recorded,
+        "profile": None,
+        "deviations": [],
+    }
     baseline.write_text(json.dumps(document))
     refused = fuzz(tmp_path, OVERLONGS, "--runs", "10", "--baseline", str(baseline))
     assert refused.returncode == 2, refused.stdout + refused.stderr
