@@ -162,6 +162,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                         known=known,
                         profile=campaign.profile,
                         saved=saved,
+                        stop=stop,
                     )
                 )
                 found.extend(
@@ -175,6 +176,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                         known=known,
                         profile=campaign.profile,
                         saved=saved,
+                        stop=stop,
                     )
                 )
     except (OSError, CodecSpecError, OutputFailure) as error:

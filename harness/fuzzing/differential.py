@@ -17,6 +17,7 @@ from typing import Final, NoReturn
 
 from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.check.profile import Profile
@@ -84,8 +85,12 @@ class DifferentialTarget:
         max_len: int | None = None,
         known: frozenset[Behaviour] = frozenset(),
         profile: Profile = RFC3629,
+        stop: Stop | None = None,
     ) -> None:
         self.codec = codec
+        self.stopping = stop
+        """Asked after each probe (triage): a signal that came while the codec was called is
+        caught with the codec's own exceptions, as a crash; the stop it asked for is not."""
         wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
         self.capabilities = wanted & codec.capabilities
         self.binding = at_or_above(fail_on)
@@ -122,6 +127,8 @@ class DifferentialTarget:
         asked = probe(
             self.codec, data, capabilities=self.capabilities, profile=self.profile, held=self.held
         )
+        if self.stopping is not None:
+            self.stopping.check()
         # A difference from RFC 3629 that the profile allows is no difference from the profile.
         found = [d for d in asked if not d.allowed_by]
         binding = [difference for difference in found if difference.level in self.binding]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
+from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
@@ -113,12 +114,18 @@ def triage_pending(
     known: frozenset[Behaviour] = frozenset(),
     profile: str = "rfc3629",
     saved: set[Behaviour] | None = None,
+    stop: Stop | None = None,
 ) -> Iterator[Triaged]:
     """Yield a finding for each input under pending/, removing the inputs that became one (or
     showed once minimized a behaviour in `saved`, which gets each new one)."""
     saved = set() if saved is None else saved
     target = DifferentialTarget(
-        codec, capabilities=capabilities, fail_on=fail_on, known=known, profile=PROFILES[profile]
+        codec,
+        capabilities=capabilities,
+        fail_on=fail_on,
+        known=known,
+        profile=PROFILES[profile],
+        stop=stop,  # Interrupted (after the probe) once a stop is asked for
     )
     reproduce = Reproduce(fail_on, profile=profile)
     for source in sorted((artifacts / PENDING).glob("*.bin")):
@@ -147,6 +154,7 @@ def triage_crashes(
     known: frozenset[Behaviour] = frozenset(),
     profile: str = "rfc3629",
     saved: set[Behaviour] | None = None,
+    stop: Stop | None = None,
 ) -> Iterator[Triaged]:
     """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation,
     unless its behaviour is in `saved` (which gets each new one)."""
@@ -166,6 +174,7 @@ def triage_crashes(
             fail_on=fail_on,
             known=known,
             profile=PROFILES[profile],
+            stop=stop,
         )
         for source in sources:
             hung = source.name.startswith("timeout-")

@@ -302,7 +302,9 @@ def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None
 def test_progress_shows_off_a_terminal_and_the_log_is_timestamped(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "fuzz_codecs:Conformant", "--max-time", "12")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert re.search(r"^\d+ s: [\d,]+ execs, ", done.stderr, re.MULTILINE), done.stderr
+    assert re.search(r"^\d\d:\d\d:\d\d \d+ s: [\d,]+ execs, ", done.stderr, re.MULTILINE), (
+        done.stderr
+    )
     log = (tmp_path / "artifacts" / "libfuzzer.log").read_text().splitlines()
     assert log and all(re.match(r" *\d+\.\d\d  ", line) for line in log)
     assert any(line.endswith("INFO: Seed: 1") for line in log)
