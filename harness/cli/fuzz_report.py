@@ -17,13 +17,12 @@ if TYPE_CHECKING:
 
 FORMAT: Final = 1
 MARKER: Final = "utf8cert-fuzz"
-INTERRUPTED: Final = 72
-"""libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
 
 
 def stop_reason(status: int, progress: Progress, campaign: Campaign) -> str:
     """Return why the campaign stopped, in a word or two: 'finding', 'signal SIGINT',
     'max-time', 'runs', or 'libFuzzer status N' for a stop of libFuzzer's own (a crash it saw)."""
+    from utf8cert.harness.cli.fuzz_command import INTERRUPTED
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
 
     if progress.interrupted is not None:
