@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import ctypes
 import os
+import sys
+import time
 from collections.abc import Iterator
 from typing import Final
 
@@ -247,6 +249,62 @@ class TwoByteRunDecoder(HandRolled):
             two_byte = piece is not None and end - start == 2 and data[start] >= 0xC2
             run = run + 1 if two_byte else 0
             yield start, end, piece
+
+
+class TwoByteOverlongs:
+    """Checks every lead byte against RFC 3629's table but the two that can only start an
+    overlong (C0, C1): with a tail after it, either is read by the bit layout (C0 80 is U+0000,
+    the classic NUL smuggled past a filter). Everything else goes to CPython's codec."""
+
+    @staticmethod
+    def _decode(data: bytes, errors: str) -> str:
+        def slowly(start: int, end: int) -> str:
+            if errors == "strict":
+                return _decode_slowly(data, start, end)
+            return data[start:end].decode("utf-8", errors)
+
+        text, start = [], 0
+        for position in range(len(data) - 1):
+            lead, tail = data[position], data[position + 1]
+            # BUG: RFC 3629 §4 has no row for C0 and C1: they are never a lead byte.
+            if position >= start and lead in (0xC0, 0xC1) and 0x80 <= tail < 0xC0:
+                text += [slowly(start, position), chr((lead & 0x1F) << 6 | tail & 0x3F)]
+                start = position + 2
+        text.append(slowly(start, len(data)))
+        return "".join(text)
+
+    def decode(self, data: bytes) -> str:
+        return self._decode(data, "strict")
+
+    def decode_replace(self, data: bytes) -> str:
+        return self._decode(data, "replace")
+
+
+class HangsWhenMinimized:
+    """Reads C0 80 as U+0000 (the overlong NUL) inside a campaign's fuzzing process; outside it
+    (where utf8cert minimizes the finding) it hangs on C0 in Python code, writing its pid to the
+    file FUZZ_CODECS_MARK names first: a test then knows the minimization is under way."""
+
+    def decode(self, data: bytes) -> str:
+        if b"\xc0" in data:
+            if not sys.argv[0].endswith("utf8cert_fuzzer.py"):
+                with open(os.environ["FUZZ_CODECS_MARK"], "a", encoding="ascii") as mark:
+                    mark.write(f"{os.getpid()}\n")
+                while True:
+                    time.sleep(60)
+            if data == b"\xc0\x80":
+                return "\x00"
+        return data.decode("utf-8")
+
+
+class PrintsStatusLines:
+    """Decodes right, and prints a libFuzzer status line (999,999,999 executions, a corpus of
+    77,777) to stderr on every call, as a chatty or hostile codec might."""
+
+    def decode(self, data: bytes) -> str:
+        line = "#999999999\tpulse  cov: 1 ft: 1 corp: 77777/1b lim: 4 exec/s: 123456789 rss: 1Mb"
+        print(line, file=sys.stderr, flush=True)
+        return data.decode("utf-8")
 
 
 class Conformant(CPythonUtf8):

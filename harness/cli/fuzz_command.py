@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,9 @@ from utf8cert.harness.cli.fuzz_options import add_fuzz_arguments
 from utf8cert.harness.cli.fuzz_view import ProgressView, say, show_found
 
 if TYPE_CHECKING:
+    from utf8cert.harness.check.behaviour import Behaviour
     from utf8cert.harness.fuzzing.campaign import Campaign
+    from utf8cert.harness.fuzzing.triage import Triaged
     from utf8cert.harness.vectors.model import VectorSet
 
 INTERRUPTED = 72
@@ -52,21 +55,30 @@ def _positive(name: str, value: int | None) -> None:
 def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
+    from utf8cert.harness.cli.fuzz_report import fuzz_json, stop_reason, stopped_making_findings
     from utf8cert.harness.cli.main import UsageFailure
-    from utf8cert.harness.cli.outputs import OutputFailure, open_log
+    from utf8cert.harness.cli.outputs import (
+        STDOUT,
+        OutputFailure,
+        check_paths,
+        open_log,
+        report_failures,
+        write_reports,
+    )
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary
+    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, max_len_notes
     from utf8cert.harness.fuzzing.corpus import default_seeds
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
     from utf8cert.harness.fuzzing.driver import fuzz
     from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
-    from utf8cert.harness.fuzzing.known import known_behaviours
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
 
     spec: str | None = arguments.spec
     flags: list[str] = getattr(arguments, "passed", [])
+    closed = getattr(arguments, "stdout_closed", False)
+    check_paths([("--json", arguments.json)], stdout_closed=closed)
     for name in ("max_time", "runs", "max_len", "jobs", "timeout"):
         _positive(f"--{name.replace('_', '-')}", getattr(arguments, name))
     if importlib.util.find_spec("atheris") is None:
@@ -77,12 +89,16 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
-        known = frozenset() if vectors is None else known_behaviours(arguments.baseline, vectors)
         codec = load_codec(spec)
-    except ValueError as error:  # a BaselineError is a ValueError
+    except ValueError as error:  # a CodecSpecError is a ValueError
         raise UsageFailure(str(error)) from None
     except OSError as error:
         raise UsageFailure(f"{error.filename}: {error.strerror}") from None
+    try:
+        known = _known(arguments, vectors, codec.spec)
+    except BaseException:
+        codec.close()
+        raise
     capabilities = tuple(arguments.capability) if arguments.capability else None
     offered = codec.capabilities & frozenset(capabilities or codec.capabilities)
     if not offered:
@@ -111,48 +127,62 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         profile=arguments.profile,
         built_seeds=built_seeds,
     )
-    say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
-    say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
-    view = ProgressView(campaign.artifacts)
+    if not arguments.quiet:
+        say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
+        say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
+    for note in max_len_notes(campaign.max_len):
+        say(f"utf8cert fuzz: note: {note}", sys.stderr)
+    view = ProgressView(campaign.artifacts, shown=not arguments.quiet)
     stop = Stop()
+    found: list[Triaged] = []
+    progress = None
     try:
-        artifacts.mkdir(parents=True, exist_ok=True)
-        with open_log(artifacts / "libfuzzer.log") as log:
-            status, progress = fuzz(campaign, vectors, view.show, log)
-        view.close()  # the campaign has ended: no more progress lines while triaging
-        # The input a codec died on without libFuzzer seeing it becomes a crash file.
-        tally = collect(campaign.crashes, rescue=progress.interrupted is None)
-        progress.executions = max(progress.executions, tally.executions)
-        first_found = _first_found(campaign)
-        # A signal now stops at once (closing the codec's child processes): what is left
-        # stays under pending/ and the crash directory, for the next campaign to triage.
-        with watching(stop), stop.interruptible():
-            found = list(
-                triage_pending(
-                    codec.spec,
-                    codec,
-                    campaign.artifacts,
-                    capabilities=capabilities,
-                    fail_on=campaign.fail_on,
-                    known=known,
-                    profile=campaign.profile,
+        # Watched from the start: a signal between the campaign and its findings is not lost.
+        with watching(stop):
+            with open_log(artifacts / "libfuzzer.log") as log:
+                status, progress = fuzz(campaign, vectors, view.show, log)
+            view.close()  # the campaign has ended: no more progress lines while triaging
+            if progress.late is not None:  # the campaign had ended: the signal is for this
+                stop.request(signal.Signals(progress.late).name, progress.late)
+            # The input a codec died on without libFuzzer seeing it becomes a crash file.
+            tally = collect(campaign.crashes, rescue=progress.interrupted is None)
+            progress.executions = max(progress.executions, tally.executions)
+            first_found = _first_found(campaign)
+            # A signal now stops at once (closing the codec's child processes): what is left
+            # stays under pending/ and the crash directory, for the next campaign to triage.
+            saved: set[Behaviour] = set()  # one behaviour, one finding, from any source
+            with stop.interruptible():
+                found.extend(
+                    triage_pending(
+                        codec.spec,
+                        codec,
+                        campaign.artifacts,
+                        capabilities=capabilities,
+                        fail_on=campaign.fail_on,
+                        known=known,
+                        profile=campaign.profile,
+                        saved=saved,
+                        stop=stop,
+                    )
                 )
-            )
-            found += triage_crashes(
-                codec.spec,
-                campaign.artifacts,
-                campaign.crashes,
-                capabilities=capabilities,
-                fail_on=campaign.fail_on,
-                timeout=float(campaign.timeout),
-                known=known,
-                profile=campaign.profile,
-            )
+                found.extend(
+                    triage_crashes(
+                        codec.spec,
+                        campaign.artifacts,
+                        campaign.crashes,
+                        capabilities=capabilities,
+                        fail_on=campaign.fail_on,
+                        timeout=float(campaign.timeout),
+                        known=known,
+                        profile=campaign.profile,
+                        saved=saved,
+                        stop=stop,
+                    )
+                )
     except (OSError, CodecSpecError, OutputFailure) as error:
         raise UsageFailure(str(error)) from None
     except Interrupted:
-        say(f"utf8cert fuzz: stopped by {stop.reason} while making findings; the inputs left")
-        say(f"  are kept under {artifacts}: the next campaign there takes them up")
+        say(stopped_making_findings(stop.reason, campaign, found), sys.stderr)
         return stop.exit_status()
     finally:
         view.close()
@@ -161,8 +191,48 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
-    show_found(found, progress.summary(len(findings), first_found), tally.lesser, campaign.fail_on)
-    return 1 if found else 0
+    summary = progress.summary(len(findings), first_found)
+    exit_status = 1 if found else 0
+    # With --json -, standard output is the JSON's: the text goes to standard error.
+    stream = sys.stderr if arguments.json == STDOUT else sys.stdout
+    if arguments.quiet:
+        say(summary, stream)
+    else:
+        show_found(found, summary, tally.lesser, campaign.fail_on, stream)
+    if arguments.json is not None:
+        reason = stop_reason(status, progress, campaign)
+        document = fuzz_json(campaign, progress, found, reason, exit_status)
+        failed = write_reports([("--json", arguments.json, lambda: document)])
+        if failed:
+            return report_failures(failed)
+    return exit_status
+
+
+def _known(
+    arguments: argparse.Namespace, vectors: VectorSet | None, spec: str
+) -> frozenset[Behaviour]:
+    """Return the behaviours --baseline makes known (none without one); UsageFailure (one
+    line) for a baseline that does not load, or was recorded for another codec or profile and
+    --baseline-any-codec is not given (as `check` refuses it)."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.fuzzing.known import known_behaviours
+
+    if vectors is None:
+        return frozenset()
+    # As `check` names it: a profile only when one other than RFC 3629 is chosen.
+    profile = None if arguments.profile == "rfc3629" else arguments.profile
+    try:
+        return known_behaviours(
+            arguments.baseline,
+            vectors,
+            spec=spec,
+            profile=profile,
+            any_codec=arguments.baseline_any_codec,
+        )
+    except ValueError as error:  # a BaselineError is a ValueError
+        raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"{error.filename}: {error.strerror}") from None
 
 
 def _load_vectors(paths: list[str]) -> VectorSet:

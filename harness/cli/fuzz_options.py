@@ -64,4 +64,18 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="known deviations (utf8cert check --write-baseline FILE): not findings",
     )
+    parser.add_argument(
+        "--baseline-any-codec",
+        action="store_true",
+        help="use a baseline recorded for another codec or profile",
+    )
     add_profile_argument(parser, "judge")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print the summary line only (no progress)"
+    )
+    parser.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the campaign as JSON: findings, executions, time, corpus, why it stopped "
+        "(- for standard output)",
+    )

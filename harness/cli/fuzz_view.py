@@ -41,17 +41,17 @@ PROGRESS_EVERY: Final = 5.0
 
 
 class ProgressView:
-    """The campaign's progress on stderr: a live line on a terminal, refreshed as libFuzzer
-    reports; otherwise (a CI log, a file) a line every PROGRESS_EVERY seconds, from a thread
-    of its own, so that a campaign between libFuzzer's status lines still shows it is alive."""
+    """The campaign's progress on stderr, each line after the clock time: a live line on a
+    terminal, refreshed as the driver reads the campaign's records; otherwise (a CI log, a file)
+    a line every PROGRESS_EVERY seconds, from a thread of its own."""
 
-    def __init__(self, artifacts: Path) -> None:
+    def __init__(self, artifacts: Path, *, shown: bool = True) -> None:
         self.pending = artifacts / "pending"
         self.progress: Progress | None = None
         self.stopped = threading.Event()
-        self.status = _live_status() if sys.stderr.isatty() else None
+        self.status = _live_status() if shown and sys.stderr.isatty() else None
         self.ticker = None
-        if self.status is None:
+        if self.status is None and shown:
             self.ticker = threading.Thread(target=self._tick, daemon=True)
             self.ticker.start()
         self.last_update = time.monotonic()
@@ -60,9 +60,9 @@ class ProgressView:
         """Return the progress line of `progress`, with the findings saved under pending/."""
         found = len(list(self.pending.glob("*.bin"))) if self.pending.is_dir() else 0
         return (
-            f"{progress.elapsed:.0f} s: {progress.executions:,} execs, "
-            f"{progress.per_second:,}/s, corpus {progress.corpus}, coverage "
-            f"{progress.coverage}, findings {found}"
+            f"{time.strftime('%H:%M:%S')} {progress.elapsed:.0f} s: "
+            f"{progress.executions:,} execs, {progress.per_second:,}/s, "
+            f"new corpus inputs {progress.corpus}, findings {found}"
         )
 
     def _tick(self) -> None:
@@ -89,29 +89,38 @@ class ProgressView:
             self.ticker.join()
 
 
-def show_found(found: Sequence[Triaged], summary: str, lesser: int, fail_on: Level) -> None:
-    """Print the campaign's summary line, then each finding (its difference, vector file and
-    reproducer line) or input that did not reproduce (its problem); when nothing was found but
-    `lesser` inputs showed differences below `fail_on`, the option that makes them findings."""
-    say(summary)
+def show_found(
+    found: Sequence[Triaged],
+    summary: str,
+    lesser: int,
+    fail_on: Level,
+    stream: TextIO | None = None,
+) -> None:
+    """Print to `stream` (standard output) the campaign's summary line, then each finding (its
+    difference, vector file and reproducer line) or input that did not reproduce (its problem);
+    when nothing was found but `lesser` inputs showed differences below `fail_on`, the option
+    that makes them findings."""
+    say(summary, stream)
     for item in found:
         if item.finding is None:
-            say(f"unreproduced {item.source}: {item.problem}")
+            say(f"unreproduced {item.source}: {item.problem}", stream)
             continue
         finding = item.finding
         difference = finding.difference
         say(
             f"{difference.capability}: {difference.what} ({difference.level}), "
             f"{len(finding.data)} bytes, on {', '.join(finding.capabilities)}\n"
-            f"  vector    {item.vector_file}"
+            f"  vector    {item.vector_file}",
+            stream,
         )
         assert item.vector_file is not None
         line = item.vector_file.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[-1]
         shown = line if len(line) <= REPRODUCER_SHOWN else f"see {item.vector_file.stem}.txt"
-        say(f"  {shown}")
+        say(f"  {shown}", stream)
     if lesser and not found:
         weaker = LEVELS[LEVELS.index(fail_on) + 1]
         say(
             f"{lesser:,} input(s) showed {weaker}-level differences: "
-            f"rerun with --fail-on {weaker} to make them findings"
+            f"rerun with --fail-on {weaker} to make them findings",
+            stream,
         )

@@ -115,6 +115,25 @@ def default_dictionary() -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def max_len_notes(max_len: int) -> list[str]:
+    """Return one line for a `max_len` that leaves out block boundaries the mutator aims at
+    (64, 4096, 65536: no input can cross them, so block bugs there are out of reach); [] when
+    it leaves none out."""
+    from utf8cert.harness.fuzzing.mutator import BLOCK_BOUNDARIES
+
+    # A character across boundary B starts before it and ends after it: B + 1 bytes at least.
+    beyond = [boundary for boundary in BLOCK_BOUNDARIES if max_len <= boundary]
+    if not beyond:
+        return []
+    sizes = [f"{boundary}-" for boundary in beyond]
+    named = (", ".join(sizes[:-1]) + " and " if len(sizes) > 1 else "") + f"{sizes[-1]}byte"
+    which, them = ("boundaries", "them") if len(beyond) > 1 else ("boundary", "it")
+    return [
+        f"--max-len {max_len} rules out the {named} block {which}: no input crosses {them}"
+        f" (the default, {DEFAULT_MAX_LEN}, crosses each)"
+    ]
+
+
 def write_script(campaign: Campaign) -> Path:
     """Write the campaign's target script, executable; return its path."""
     text = SCRIPT.format(

@@ -17,11 +17,13 @@ from typing import Final, NoReturn
 
 from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec
+from utf8cert.harness.fuzzing.culprit import MAX_TRIES, culprit
 from utf8cert.harness.fuzzing.finding import slug
 from utf8cert.harness.fuzzing.inflight import CRASHES, InFlight
 from utf8cert.harness.fuzzing.known import detail_stem, unknown
@@ -83,8 +85,12 @@ class DifferentialTarget:
         max_len: int | None = None,
         known: frozenset[Behaviour] = frozenset(),
         profile: Profile = RFC3629,
+        stop: Stop | None = None,
     ) -> None:
         self.codec = codec
+        self.stopping = stop
+        """Asked after each probe (triage): a signal that came while the codec was called is
+        caught with the codec's own exceptions, as a crash; the stop it asked for is not."""
         wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
         self.capabilities = wanted & codec.capabilities
         self.binding = at_or_above(fail_on)
@@ -115,19 +121,47 @@ class DifferentialTarget:
         sys.stderr.flush()
         os._exit(FINDING_EXIT)  # libFuzzer's own crash handling would keep a second copy
 
-    def differences(self, data: bytes) -> list[Difference]:
-        """Return the differences on `data` at or above the level that fails, less the known
-        behaviours ([] if none)."""
+    def found(self, data: bytes) -> list[Difference]:
+        """Return the differences on `data` at or above the level that fails, known behaviours
+        included ([] if none), each keyed on `data` as it is."""
         asked = probe(
             self.codec, data, capabilities=self.capabilities, profile=self.profile, held=self.held
         )
+        if self.stopping is not None:
+            self.stopping.check()
         # A difference from RFC 3629 that the profile allows is no difference from the profile.
-        found = unknown([d for d in asked if not d.allowed_by], self.known)
+        found = [d for d in asked if not d.allowed_by]
         binding = [difference for difference in found if difference.level in self.binding]
         if not binding and self.inflight is not None:
             # Counted for the hint at the end: "rerun with --fail-on <the next level>".
-            self.inflight.lesser += any(difference.level == self.next_level for difference in found)
+            lesser = unknown(found, self.known)
+            self.inflight.lesser += any(d.level == self.next_level for d in lesser)
         return binding
+
+    def localized(
+        self, data: bytes, found: Sequence[Difference] | None = None, *, max_tries: int = MAX_TRIES
+    ) -> tuple[bytes, list[Difference]]:
+        """Return the input the differences on `data` are keyed on (`data`, its ill-formed
+        sequences but the one the codec got wrong overwritten with ASCII: culprit.py) and its
+        differences at the failing level whose behaviour is not known ([] if none)."""
+        found = self.found(data) if found is None else list(found)
+        if not found:
+            return data, []
+        # The kinds seen are tried first: a known bug seen through another input, one probe.
+        likely = sorted({b.detail for b in self.known | self.recorded if b.detail})
+        data, found = culprit(data, found, self._unscreened, likely=likely, max_tries=max_tries)
+        return data, unknown(found, self.known)
+
+    def _unscreened(self, data: bytes) -> list[Difference]:
+        """Return `found(data)`, [] at once for an input the screen passes."""
+        if self.screened and conforms(self.codec, data, self.capabilities, self.held.mode):
+            return []
+        return self.found(data)
+
+    def differences(self, data: bytes) -> list[Difference]:
+        """Return the differences on `data` at or above the level that fails whose behaviour,
+        taken on the sequence the codec got wrong, is not known ([] if none)."""
+        return self.localized(data)[1]
 
     def __call__(self, data: bytes) -> None:
         if self.inflight is not None:
@@ -161,7 +195,12 @@ class DifferentialTarget:
         # does not pass is probed, and only a difference the probe finds counts.
         if self.screened and conforms(self.codec, data, self.capabilities, self.held.mode):
             return
-        differences = self.differences(data)
+        found = self.found(data)
+        # Only an input that might show a behaviour not seen yet is localized (a few probes):
+        # its first ill-formed sequence may not be the one the codec got wrong (culprit.py).
+        if all(behaviour_of(d) in self.known or behaviour_of(d) in self.recorded for d in found):
+            return
+        data, differences = self.localized(data, found)
         if not differences:
             return
         if self.pending is None:
@@ -169,8 +208,9 @@ class DifferentialTarget:
         self.record(data, differences)
 
     def record(self, data: bytes, differences: Sequence[Difference]) -> None:
-        """Save `data` under pending/ if it shows a behaviour not recorded before, named after
-        the first such difference; exit unless keep_going.
+        """Save `data` (the input localized on the sequence the codec got wrong) under pending/
+        if it shows a behaviour not recorded before, named after the first such difference and
+        its behaviour (`pending_stem`); exit unless keep_going.
 
         One input is one finding, whatever number of capabilities it differs on; a behaviour
         already saved (by this process or, under the same name, by another worker of a
@@ -184,9 +224,7 @@ class DifferentialTarget:
         ]
         self.recorded.update(behaviour_of(difference) for difference in differences)
         if new:
-            path = self.pending / f"{slug(new[0])}.bin"
-            if path.exists():  # the same kind of difference, on another kind of input
-                path = path.with_name(f"{slug(new[0])}-{detail_stem(new[0])}.bin")
+            path = self.pending / f"{pending_stem(new[0])}.bin"
             if not path.exists():
                 self.pending.mkdir(parents=True, exist_ok=True)
                 write_atomically(path, data)
@@ -194,3 +232,11 @@ class DifferentialTarget:
             if self.inflight is not None:
                 self.inflight.done()
             self.stop()
+
+
+def pending_stem(difference: Difference) -> str:
+    """Return the file-name stem of a difference's finding: the kind of difference, and the
+    detail of its behaviour when it has one ('decode-accepted-ill-formed-input-overlong'), so
+    that two behaviours are two names and one behaviour one."""
+    detail = detail_stem(difference)
+    return f"{slug(difference)}-{detail}" if detail else slug(difference)

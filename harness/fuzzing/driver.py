@@ -1,18 +1,22 @@
 """`utf8cert fuzz`'s driver: run a campaign in a child process, show its progress, and pass a
 stop on to it.
 
-The driver reads libFuzzer's status lines for the progress display; afterwards what the campaign
-left (pending differences, crash and timeout files) is turned into minimized findings
-(triage.py).
+The progress is read from the campaign's own records, never from libFuzzer's status lines: the
+codec prints to the same stream, and a codec printing `#999999999 … exec/s: …` would otherwise
+make the progress say so. Executions (and whether the seed pass is over) come from the header
+each fuzzing process keeps in its in-flight file (inflight.py), the corpus from the files
+libFuzzer keeps in the campaign's corpus directory. libFuzzer's own lines go to the log only.
+Afterwards what the campaign left (pending differences, crash and timeout files) is turned into
+minimized findings (triage.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,48 +25,42 @@ from typing import IO, Final
 from utf8cert.harness.check.interrupt import STOPPING
 from utf8cert.harness.codec.children import death_signal
 from utf8cert.harness.fuzzing.campaign import Campaign, libfuzzer_argv, seed_corpus, write_script
+from utf8cert.harness.fuzzing.differential import PENDING
+from utf8cert.harness.fuzzing.inflight import running
 from utf8cert.harness.vectors.model import VectorSet
 
-# `#4096	pulse  cov: 46 ft: 74 corp: 17/66b lim: 64 exec/s: 2048 rss: 41Mb`, and in fork mode
-# `#8192: cov: 46 ft: 74 corp: 17 exec/s: 4096 oom/timeout/crash: 0/0/0 time: 2s job: 3`.
-_STATUS_LINE: Final = re.compile(r"^#(\d+):?\s")
-_STATUS_FIELDS: Final = re.compile(r"(ft|corp|exec/s):? (\d+)")
-"""The coverage read is libFuzzer's features (`ft`): its `cov` counts edges in one process but
-something larger in fork mode (147 against 804 on one codec in the same time), while the
-features of the two modes agree (903 and 1,029)."""
+POLL_EVERY: Final = 0.5
+"""Seconds between two readings of the campaign's records while it runs."""
 
 
 @dataclass
 class Progress:
-    """The campaign's state as libFuzzer last reported it."""
+    """The campaign's state, as its own records last said."""
 
     executions: int = 0
     per_second: int = 0
     corpus: int = 0
-    coverage: int = 0
-    """libFuzzer's coverage features (`ft`), on one scale with and without fork mode."""
+    """Inputs libFuzzer added to the campaign's working corpus (ARTIFACTS/corpus): those
+    mutation found (it keeps the seeds that add coverage in memory only)."""
     started: float = field(default_factory=time.time)
     ended: float | None = None
-    reported: bool = False
-    """Whether libFuzzer printed a status line (none while the seed pass has not ended)."""
+    mutating: bool = False
+    """Whether libFuzzer had started mutating (False: everything ran in the seed pass)."""
     interrupted: str | None = None
     """The signal that stopped the campaign early (SIGINT, SIGTERM, SIGHUP), if one did."""
+    late: int | None = None
+    """A signal that came once the campaign had ended by itself (a finding made libFuzzer
+    stop): meant for what comes next, the making of findings."""
 
-    def read(self, line: str) -> bool:
-        """Update from one line of libFuzzer's output; return True if it was a status line."""
-        status = _STATUS_LINE.match(line)
-        if status is None:
-            return False
-        self.executions = int(status.group(1))
-        self.reported = True
-        for name, value in _STATUS_FIELDS.findall(line):
-            if name == "ft":
-                self.coverage = int(value)
-            elif name == "corp":
-                self.corpus = int(value)
-            else:
-                self.per_second = int(value)
-        return True
+    def refresh(self, campaign: Campaign) -> None:
+        """Update from the campaign's records: its processes' in-flight files and its corpus."""
+        tally = running(campaign.crashes)
+        self.executions = max(self.executions, tally.executions)
+        self.mutating = self.mutating or tally.mutating
+        with contextlib.suppress(OSError):  # not made yet, or being rewritten
+            self.corpus = sum(1 for path in campaign.corpus.iterdir() if path.is_file())
+        elapsed = self.elapsed
+        self.per_second = int(self.executions / elapsed) if elapsed > 0 else 0
 
     @property
     def elapsed(self) -> float:
@@ -71,11 +69,11 @@ class Progress:
 
     def summary(self, findings: int, first: float | None) -> str:
         """Return the campaign in one line: executions (seed pass included), speed, corpus,
-        coverage, findings and when the first came, and the signal that stopped it if one did."""
+        findings and when the first came, and the signal that stopped it if one did."""
         rate = self.executions / self.elapsed if self.elapsed > 0 else 0.0
         line = f"{self.executions:,} executions in {self.elapsed:.1f} s ({rate:,.0f}/s), "
-        if self.reported:
-            line += f"corpus {self.corpus} inputs, coverage {self.coverage}; "
+        if self.mutating:
+            line += f"{self.corpus} new corpus inputs; "
         else:
             line += "all in the seed pass (before any mutation); "
         line += f"{findings} finding(s)"
@@ -96,7 +94,8 @@ def fuzz(
     """Run the campaign to its end; return libFuzzer's exit status and its last progress.
 
     Every line libFuzzer prints goes to `log`, after the seconds since the start, as it comes
-    (`tail -f` follows it); `show` is called on each status line. The
+    (`tail -f` follows it); `show` is called every POLL_EVERY seconds with the progress read
+    from the campaign's records. The
     child runs with PYTHONHASHSEED=0, so that a given -seed replays the same campaign.
     """
     seed_corpus(campaign, vectors)
@@ -116,27 +115,44 @@ def fuzz(
     )
     assert process.stdout is not None
     show(progress)
-    with forwarding(process, progress):
+    ended = threading.Event()
+
+    def poll() -> None:
+        while not ended.wait(POLL_EVERY):
+            progress.refresh(campaign)
+            show(progress)
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    with forwarding(process, progress, campaign):
         try:
             for line in process.stdout:
                 log.write(f"{progress.elapsed:9.2f}  {line}")
                 log.flush()
-                if progress.read(line):
-                    show(progress)
         finally:
             status = process.wait()
+            ended.set()
+            poller.join()
             progress.ended = time.time()
+            progress.refresh(campaign)
             log.flush()
     return status, progress
 
 
 @contextlib.contextmanager
-def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[None]:
+def forwarding(
+    process: subprocess.Popen[str], progress: Progress, campaign: Campaign
+) -> Iterator[None]:
     """Within the block, a SIGINT, SIGTERM or SIGHUP to this process is passed on to the
     campaign's process group as SIGTERM (libFuzzer then prints its final statistics and exits
-    72), and noted in `progress.interrupted`; a second one kills the group."""
+    72), and noted in `progress.interrupted`; a second one kills the group. One that comes once
+    the campaign has ended by itself (its process gone, or a finding recorded that stops it) is
+    noted in `progress.late` instead: it is meant for the making of findings."""
 
     def forward(signum: int, frame: object) -> None:
+        if progress.interrupted is None and _ended(process, campaign):
+            progress.late = signum
+            return
         stop = signal.SIGKILL if progress.interrupted else signal.SIGTERM
         progress.interrupted = signal.Signals(signum).name
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -148,6 +164,17 @@ def forwarding(process: subprocess.Popen[str], progress: Progress) -> Iterator[N
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _ended(process: subprocess.Popen[str], campaign: Campaign) -> bool:
+    """Return True if the campaign has ended by itself: its process has exited, a crash file
+    is saved (one process: libFuzzer stops there), or (unless it keeps going) a finding is
+    recorded, on which its process exits at once."""
+    if process.poll() is not None:
+        return True
+    if campaign.jobs == 1 and any(campaign.crashes.glob("crash-*")):
+        return True  # libFuzzer stops at a crash it saw (in fork mode it goes on)
+    return not campaign.keep_going and any((campaign.artifacts / PENDING).glob("*.bin"))
 
 
 def die_with_parent() -> Callable[[], None] | None:

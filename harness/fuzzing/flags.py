@@ -33,13 +33,45 @@ LIBFUZZER_FLAGS: Final = frozenset(
 itself only warns about a flag it does not know, and goes on without it."""
 
 
+NOT_A_CAMPAIGN: Final = frozenset(
+    {"merge", "set_cover_merge", "merge_control_file", "minimize_crash", "cleanse_crash", "help"}
+)
+"""Flags that make libFuzzer do something else than fuzz (merge corpora, shrink one crash, print
+its help): a `utf8cert fuzz` campaign would then run nothing, and report that it found nothing."""
+
+OWNED: Final = {
+    "max_len": "--max-len",
+    "runs": "--runs",
+    "max_total_time": "--max-time",
+    "seed": "--seed",
+    "timeout": "--timeout",
+    "fork": "--jobs",
+    "jobs": "--jobs",
+    "workers": "--jobs",
+    "artifact_prefix": "--artifacts",
+    "exact_artifact_path": "--artifacts",
+}
+"""Flags `utf8cert fuzz` sets itself from its own options: given again, they would undo them
+behind its back (crash files written where triage does not look, a -max_len the in-flight
+record and the boundary notes do not know)."""
+
+
 def pass_through(flags: Sequence[str]) -> tuple[str, ...]:
-    """Return the libFuzzer flags given after `--`; ValueError for one not `-name=value`, or
-    whose name libFuzzer does not know."""
+    """Return the libFuzzer flags given after `--`; ValueError (one line) for one not
+    `-name=value`, whose name libFuzzer does not know, that makes libFuzzer do something else
+    than fuzz (NOT_A_CAMPAIGN), or that an option of `utf8cert fuzz` sets (OWNED)."""
     for flag in flags:
         if not re.fullmatch(r"-[a-z_]+=\S*", flag):
             raise ValueError(f"{flag!r} is not a libFuzzer flag (-name=value)")
         name = flag[1:].partition("=")[0]
         if name not in LIBFUZZER_FLAGS:
             raise ValueError(f"{flag!r}: libFuzzer has no flag -{name} (its list: -- -help=1)")
+        if name in NOT_A_CAMPAIGN:
+            raise ValueError(
+                f"{flag!r}: with -{name} libFuzzer does not fuzz, and a campaign would find "
+                "nothing; run the campaign's script with it: ARTIFACTS/utf8cert_fuzzer.py "
+                f"{flag} DIR…"
+            )
+        if name in OWNED:
+            raise ValueError(f"{flag!r}: use {OWNED[name]} (utf8cert fuzz sets -{name} itself)")
     return tuple(flags)

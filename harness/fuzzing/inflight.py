@@ -23,9 +23,11 @@ CRASHES: Final = "libfuzzer"
 files, and the in-flight files."""
 PREFIX: Final = "inflight-"
 """One file per fuzzing process: `inflight-PID`, in the campaign's crash directory."""
-_HEADER: Final = struct.Struct("<qqq")
-"""The input's length (or DONE), how many inputs this process has been given, and on how many
-of them the codec differed only at a level that does not fail."""
+_HEADER: Final = struct.Struct("<qqqq")
+"""The input's length (or DONE), how many inputs this process has been given, on how many of
+them the codec differed only at a level that does not fail, and whether libFuzzer has started
+mutating (1: its seed pass is over). The campaign's progress is read from here, never from
+libFuzzer's status lines: the codec prints to the same stream, and could print those too."""
 DONE: Final = -1
 SAVED_BY_LIBFUZZER: Final = ("crash-", "timeout-", "oom-", "leak-")
 """The names libFuzzer gives an input it saw take the process down, before its SHA-1."""
@@ -40,6 +42,7 @@ class InFlight:
         self.capacity = max_len
         self.executions = 0
         self.lesser = 0
+        self.mutating = 0
         with self.path.open("wb") as file:
             file.truncate(_HEADER.size + max_len)
         with self.path.open("r+b") as file:
@@ -52,11 +55,15 @@ class InFlight:
         size = min(len(data), self.capacity)
         self.executions += 1
         self._map[_HEADER.size : _HEADER.size + size] = data[:size]
-        _HEADER.pack_into(self._map, 0, size, self.executions, self.lesser)
+        _HEADER.pack_into(self._map, 0, size, self.executions, self.lesser, self.mutating)
 
     def done(self) -> None:
         """Record that no input is being executed."""
-        _HEADER.pack_into(self._map, 0, DONE, self.executions, self.lesser)
+        _HEADER.pack_into(self._map, 0, DONE, self.executions, self.lesser, self.mutating)
+
+    def mutated(self) -> None:
+        """Record that libFuzzer has asked for a mutation: its seed pass is over."""
+        self.mutating = 1
 
 
 @dataclass
@@ -67,6 +74,8 @@ class Tally:
     """Inputs given (the seed pass included, whatever ended the process)."""
     lesser: int = 0
     """Inputs on which the codec differed only at a level that does not fail."""
+    mutating: bool = False
+    """Whether a process had started mutating (its seed pass over)."""
 
 
 def left_behind(path: Path) -> tuple[Tally, bytes | None]:
@@ -75,10 +84,30 @@ def left_behind(path: Path) -> tuple[Tally, bytes | None]:
     content = path.read_bytes()
     if len(content) < _HEADER.size:
         return Tally(), None
-    size, executions, lesser = _HEADER.unpack_from(content)
+    size, executions, lesser, mutating = _HEADER.unpack_from(content)
+    tally = Tally(executions, lesser, bool(mutating))
     if size == DONE or not 0 <= size <= len(content) - _HEADER.size:
-        return Tally(executions, lesser), None
-    return Tally(executions, lesser), content[_HEADER.size : _HEADER.size + size]
+        return tally, None
+    return tally, content[_HEADER.size : _HEADER.size + size]
+
+
+def running(directory: Path) -> Tally:
+    """Return what the processes of a campaign have counted so far, summed from the headers of
+    their in-flight files (each read alone: the input after it may be 64 KiB)."""
+    tally = Tally()
+    for path in directory.glob(f"{PREFIX}*"):
+        try:
+            with path.open("rb") as file:
+                header = file.read(_HEADER.size)
+        except OSError:
+            continue  # removed meanwhile
+        if len(header) < _HEADER.size:
+            continue
+        _, executions, lesser, mutating = _HEADER.unpack(header)
+        tally.executions += executions
+        tally.lesser += lesser
+        tally.mutating = tally.mutating or bool(mutating)
+    return tally
 
 
 def collect(directory: Path, *, rescue: bool) -> Tally:
@@ -96,6 +125,7 @@ def collect(directory: Path, *, rescue: bool) -> Tally:
         path.unlink()
         tally.executions += counted.executions
         tally.lesser += counted.lesser
+        tally.mutating = tally.mutating or counted.mutating
         if data is None or not rescue:
             continue
         digest = hashlib.sha1(data).hexdigest()

@@ -46,17 +46,31 @@ def _baseline_difference(
     return Difference(vector.id, variant, capability, "must", what, data, "", "", (0, len(data)))
 
 
-def known_behaviours(baseline: str | Path | None, vectors: VectorSet) -> frozenset[Behaviour]:
+def known_behaviours(
+    baseline: str | Path | None,
+    vectors: VectorSet,
+    *,
+    spec: str | None = None,
+    profile: str | None = None,
+    any_codec: bool = False,
+) -> frozenset[Behaviour]:
     """Return the behaviours of a baseline file's deviations (empty for None), each read off
     the vector it names among `vectors` (a deviation of a vector not among them is skipped).
+    Given the `spec` (and `profile`, None for RFC 3629) of the codec fuzzed, a baseline recorded
+    for another codec or profile, or for none, is refused as `check` refuses it, unless
+    `any_codec` (baseline.py's `matching`).
 
-    Raises BaselineError (one line) for a malformed file, OSError for one that cannot be read.
+    Raises BaselineError (one line) for a malformed or refused file, OSError for one that cannot
+    be read.
     """
     if baseline is None:
         return frozenset()
+    recorded = load_baseline(baseline)
+    if spec is not None:
+        recorded = recorded.matching(spec, profile, any_codec)
     by_id = {vector.id: vector for vector in vectors}
     known = set()
-    for vector_id, variant, capability, what in load_baseline(baseline):
+    for vector_id, variant, capability, what in recorded:
         vector = by_id.get(vector_id)
         if vector is None:
             continue

@@ -268,10 +268,18 @@ def run(
         # answers) only for an uncaught exception raised from a plain function.
         target(data)
 
+    inflight = target.inflight
+
+    def mutate(data: bytes, max_size: int, seed: int) -> bytes:
+        # The seed pass is over: the driver reads it from the in-flight file (inflight.py).
+        if inflight is not None and not inflight.mutating:
+            inflight.mutated()
+        return mutator(data, max_size, seed)
+
     atheris.Setup(
         fork_argv(argv, os.environ, time.time()),
         test_one_input,
-        custom_mutator=mutator,
+        custom_mutator=mutate,
         custom_crossover=mutator.crossover,
     )
     atheris.Fuzz()

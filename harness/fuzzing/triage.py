@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.check.behaviour import Behaviour
+from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
+from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import load_codec
-from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget
-from utf8cert.harness.fuzzing.finding import Finding, Reproduce, slug
-from utf8cert.harness.fuzzing.known import detail_stem
+from utf8cert.harness.fuzzing.culprit import KIND_DETAILS, kind_detail, units
+from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget, pending_stem
+from utf8cert.harness.fuzzing.finding import Finding, Reproduce
 from utf8cert.harness.fuzzing.minimize import minimize
 from utf8cert.harness.fuzzing.save import save
 from utf8cert.harness.vectors.model import Level
@@ -57,26 +58,50 @@ def _make_finding(
     max_tries: int,
     reproduce: Reproduce,
 ) -> Finding | None:
-    """Return the finding for `data`, minimized: of the kind named `stem`, else of its first
-    difference, with the other differences of the minimized input; None when `data` shows no
-    difference."""
-    differences = target.differences(data)
+    """Return the finding for `data`, minimized while it shows one behaviour: that of the
+    difference named `stem` (the pending file's name), else of its first difference not known
+    once localized (culprit.py); its name and behaviour are those of the minimized input, with
+    its other differences there. None when `data` shows no such difference."""
+    found = target.found(data)
     if stem is not None:
-        differences = [d for d in differences if stem in (slug(d), f"{slug(d)}-{detail_stem(d)}")]
+        found = [d for d in found if pending_stem(d) == stem] or found
+    data, differences = target.localized(data, found, max_tries=max_tries)
+    if stem is not None and any(pending_stem(d) == stem for d in differences):
+        differences = [d for d in differences if pending_stem(d) == stem]
     if not differences:
         return None
-    wanted = slug(differences[0])
+    wanted = behaviour_of(differences[0])
+    # Every ill-formed unit kept of the kind the behaviour names: else another unit ahead of
+    # it could name the behaviour while the codec went wrong on a later one (culprit.py).
+    alone = wanted.detail in KIND_DETAILS and _of_one_kind(data, wanted.detail)
 
     def keeps(candidate: bytes) -> bool:
-        return any(slug(d) == wanted for d in target.differences(candidate))
+        if alone and not _of_one_kind(candidate, wanted.detail):
+            return False
+        return any(behaviour_of(d) == wanted for d in target.found(candidate))
 
     small = minimize(data, keeps, max_tries=max_tries)
-    found = target.differences(small)
-    difference = next((d for d in found if slug(d) == wanted), None)
+    found = target.found(small)
+    difference = next((d for d in found if behaviour_of(d) == wanted), None)
     if difference is None:  # two answers to one question (UNREPRODUCED): keep it as found
-        small, found, difference = data, target.differences(data), differences[0]
+        small, found, difference = data, differences, differences[0]
     others = tuple(d for d in found if d is not difference)
-    return Finding(spec, small, difference, others, reproduce, stem or "")
+    return Finding(spec, small, difference, others, reproduce, pending_stem(difference))
+
+
+def _of_one_kind(data: bytes, detail: str) -> bool:
+    """Return True if every ill-formed unit of `data` (culprit.py) is of the kind `detail`."""
+    return all(kind_detail(kind) == detail for _, _, kind in units(data))
+
+
+def _duplicate(finding: Finding, saved: set[Behaviour]) -> bool:
+    """Return True if a finding of the same behaviour was saved by this triage (noting it if
+    not): one behaviour, one finding, whichever inputs showed it."""
+    behaviour = behaviour_of(finding.difference)
+    if behaviour in saved:
+        return True
+    saved.add(behaviour)
+    return False
 
 
 def triage_pending(
@@ -88,10 +113,19 @@ def triage_pending(
     fail_on: Level,
     known: frozenset[Behaviour] = frozenset(),
     profile: str = "rfc3629",
+    saved: set[Behaviour] | None = None,
+    stop: Stop | None = None,
 ) -> Iterator[Triaged]:
-    """Yield a finding for each input under pending/, removing the inputs that became one."""
+    """Yield a finding for each input under pending/, removing the inputs that became one (or
+    showed once minimized a behaviour in `saved`, which gets each new one)."""
+    saved = set() if saved is None else saved
     target = DifferentialTarget(
-        codec, capabilities=capabilities, fail_on=fail_on, known=known, profile=PROFILES[profile]
+        codec,
+        capabilities=capabilities,
+        fail_on=fail_on,
+        known=known,
+        profile=PROFILES[profile],
+        stop=stop,  # Interrupted (after the probe) once a stop is asked for
     )
     reproduce = Reproduce(fail_on, profile=profile)
     for source in sorted((artifacts / PENDING).glob("*.bin")):
@@ -100,6 +134,9 @@ def triage_pending(
         if finding is None:
             kept = source.rename(source.with_suffix(".unreproduced"))  # not pending any more
             yield Triaged(kept, problem=UNREPRODUCED)
+            continue
+        if _duplicate(finding, saved):
+            source.unlink()
             continue
         vector_file = save(finding, artifacts)
         source.unlink()
@@ -116,8 +153,12 @@ def triage_crashes(
     timeout: float,
     known: frozenset[Behaviour] = frozenset(),
     profile: str = "rfc3629",
+    saved: set[Behaviour] | None = None,
+    stop: Stop | None = None,
 ) -> Iterator[Triaged]:
-    """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation."""
+    """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation,
+    unless its behaviour is in `saved` (which gets each new one)."""
+    saved = set() if saved is None else saved
     sources = sorted(
         path
         for path in crashes.glob("*")
@@ -133,6 +174,7 @@ def triage_crashes(
             fail_on=fail_on,
             known=known,
             profile=PROFILES[profile],
+            stop=stop,
         )
         for source in sources:
             hung = source.name.startswith("timeout-")
@@ -143,10 +185,12 @@ def triage_crashes(
                 problem = "shows no difference when replayed in a separate process"
                 yield Triaged(source, problem=f"{problem}: see libfuzzer.log")
                 continue
-            vector_file = save(finding, artifacts)
+            duplicate = _duplicate(finding, saved)
+            vector_file = None if duplicate else save(finding, artifacts)
             # Kept, but out of the way of the next campaign's triage.
             (crashes / TRIAGED).mkdir(exist_ok=True)
             source = source.rename(crashes / TRIAGED / source.name)
-            yield Triaged(source, finding, vector_file)
+            if not duplicate:
+                yield Triaged(source, finding, vector_file)
     finally:
         codec.close()

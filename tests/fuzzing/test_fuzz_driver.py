@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,10 @@ from utf8cert.harness.fuzzing.campaign import (
     libfuzzer_argv,
     write_script,
 )
-from utf8cert.harness.fuzzing.driver import Progress
+from utf8cert.harness.fuzzing.differential import PENDING
+from utf8cert.harness.fuzzing.driver import Progress, forwarding
 from utf8cert.harness.fuzzing.flags import LIBFUZZER_FLAGS, pass_through
+from utf8cert.harness.fuzzing.inflight import InFlight
 from utf8cert.harness.fuzzing.target import COVERED, instrumented_packages
 
 
@@ -76,19 +79,28 @@ def test_one_job_means_no_fork_mode(tmp_path: Path) -> None:
     assert not any(flag.startswith(("-fork", "-runs", "-seed", "-dict")) for flag in argv)
 
 
-def test_status_lines_of_both_modes_are_read_with_coverage_on_one_scale() -> None:
-    # Coverage is libFuzzer's features (ft): `cov` is on another scale in fork mode.
+def test_progress_is_read_from_the_in_flight_records_and_the_corpus_not_from_output(
+    tmp_path: Path,
+) -> None:
+    # Two fuzzing processes' records (as fork mode has): their executions add up; the seed
+    # pass is over once one of them has been asked for a mutation.
+    campaign = Campaign(spec="codec:utf-8", artifacts=tmp_path)
+    campaign.corpus.mkdir()
+    for name in ("a", "b", "c"):
+        (campaign.corpus / name).write_bytes(name.encode())
+    first = InFlight(campaign.crashes, 64)
+    for _ in range(5):
+        first.start(b"x")
+        first.done()
     progress = Progress()
-    assert progress.read("#4096\tpulse  cov: 46 ft: 74 corp: 17/66b lim: 64 exec/s: 2048 rss: 41Mb")
-    assert (progress.executions, progress.coverage, progress.corpus, progress.per_second) == (
-        4096,
-        74,
-        17,
-        2048,
-    )
-    assert progress.read("#8192: cov: 50 ft: 80 corp: 20 exec/s 300 oom/timeout/crash: 0/0/0")
-    assert (progress.executions, progress.coverage, progress.corpus) == (8192, 80, 20)
-    assert not progress.read("INFO: Seed: 1")
+    progress.refresh(campaign)
+    assert (progress.executions, progress.corpus, progress.mutating) == (5, 3, False)
+    (campaign.crashes / "inflight-1").write_bytes((campaign.crashes / first.path.name).read_bytes())
+    first.mutated()
+    first.start(b"y")
+    progress.refresh(campaign)
+    assert (progress.executions, progress.mutating) == (11, True)
+    assert "3 new corpus inputs; 0 finding(s)" in progress.summary(0, None)
 
 
 def test_only_libfuzzer_flags_pass_through() -> None:
@@ -176,3 +188,31 @@ def test_replaying_a_finding_prints_the_difference_and_exits_1(tmp_path: Path) -
     assert done.returncode == 1, done.stdout + done.stderr[-2000:]
     assert "decode: accepted ill-formed input (must)" in done.stdout
     assert "ED A0 80" in done.stdout
+
+
+def test_a_signal_after_the_campaign_ended_by_itself_is_for_the_making_of_findings(
+    tmp_path: Path,
+) -> None:
+    # libFuzzer has exited (a finding stops it): a signal now is not a stop of the campaign
+    # (nothing to pass on) but of what comes next; so too once a finding is recorded and the
+    # fuzzing process is about to exit.
+    campaign = Campaign(spec="codec:utf-8", artifacts=tmp_path)
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    progress = Progress()
+    with forwarding(ended, progress, campaign):  # type: ignore[arg-type]
+        os.kill(os.getpid(), signal.SIGINT)
+    assert (progress.late, progress.interrupted) == (signal.SIGINT, None)
+    with subprocess.Popen(["sleep", "60"], start_new_session=True) as alive:
+        progress = Progress()
+        with forwarding(alive, progress, campaign):  # type: ignore[arg-type]
+            os.kill(os.getpid(), signal.SIGTERM)
+        assert (progress.late, progress.interrupted, alive.wait()) == (None, "SIGTERM", -15)
+        (tmp_path / PENDING).mkdir()
+        (tmp_path / PENDING / "decode-crashed.bin").write_bytes(b"\xc0")
+    with subprocess.Popen(["sleep", "60"], start_new_session=True) as alive:
+        progress = Progress()
+        with forwarding(alive, progress, campaign):  # type: ignore[arg-type]
+            os.kill(os.getpid(), signal.SIGHUP)
+        assert (progress.late, progress.interrupted) == (signal.SIGHUP, None)
+        alive.kill()

@@ -126,7 +126,7 @@ def test_one_bug_is_one_finding_with_every_capability_it_shows_on(tmp_path: Path
     target(b"x\xed\xbf\xbf")  # the same behaviours: nothing new
     pending = tmp_path / PENDING
     assert sorted(path.name for path in pending.iterdir()) == [
-        "decode-accepted-ill-formed-input.bin"
+        "decode-accepted-ill-formed-input-surrogate.bin"
     ]
     [done] = triage_pending(codec.spec, codec, tmp_path, capabilities=None, fail_on="must")
     assert done.finding is not None and done.vector_file is not None
