@@ -18,7 +18,8 @@ an id is never reused: a removed vector's id goes into `RETIRED`):
 2. each byte at the end of a range that begins no character (00 7F as UTF8-1 then a tail, 80 BF,
    C0 C1, F5 F7, F8 FD, FE FF) followed by the tail 80;
 3. a well-formed U+FFFD (EF BF BD) right before and right after each kind of ill-formed
-   sequence.
+   sequence;
+4. (encoding) a surrogate at each end of its range beside the scalar value just outside it.
 """
 
 from __future__ import annotations
@@ -183,6 +184,36 @@ def _edge_inputs() -> Iterator[tuple[bytes, str, list[str]]]:
         yield data, f"U+FFFD, then {bad}, then U+FFFD", ["replacement-beside-error"]
 
 
+# Encoding, family 4: a surrogate at an end of its range beside the scalar just outside it,
+# in both orders: (values, index of the first surrogate).
+ENCODE_EDGES: Final = (
+    ((0xD800, 0xD7FF), 0),
+    ((0xD7FF, 0xD800), 1),
+    ((0xDFFF, 0xE000), 0),
+    ((0xE000, 0xDFFF), 1),
+)
+
+
+def _encode_lines(number: int) -> list[str]:
+    """Return the YAML of the encoding edges, numbered on from `number`."""
+    lines = ["encode:"]
+    for offset, (values, index) in enumerate(ENCODE_EDGES, start=1):
+        legacy = b"".join(chr(value).encode("utf-8", "surrogatepass") for value in values)
+        what = " ".join(f"U+{value:04X}" for value in values)
+        lines += [
+            f"  - id: edge-{number + offset}",
+            f"    description: '{what}: refused at index {index}, its error spanning the"
+            " surrogate alone.'",
+            "    source: RFC 3629 §3",
+            "    flags: [surrogate-edge]",
+            f"    scalars: [{_names(values)}]",
+            f"    error: {{index: {index}, kind: surrogate}}",
+            f'    legacy: "{_hex(legacy)}"',
+            "",
+        ]
+    return lines
+
+
 def _describe(data: bytes, why: str, scalars: list[int], errors: list[Error]) -> str:
     """Return the one-line description: the input, what a conformant codec makes of it."""
     if not errors:
@@ -207,6 +238,12 @@ notes:
       after E0 (A0..BF), ED (80..9F), F0 (90..BF) and F4 (80..8F). Catches a decoder that takes
       any 80..BF after these leads (accepting overlongs, surrogates or values past U+10FFFF) and
       one whose narrowed range is off by one.
+  surrogate-edge:
+    defect: >-
+      A surrogate code point right beside U+D7FF or U+E000, the scalar values at either end of
+      the surrogate range (RFC 3629 §3), given to an encoder. Catches an encoder whose range
+      check is off by one (refusing U+D7FF or U+E000, or encoding U+D800 or U+DFFF), and one
+      whose error end (UnicodeEncodeError.end) takes the neighbouring character into the error.
   replacement-beside-error:
     defect: >-
       A well-formed U+FFFD (EF BF BD) right before and right after an ill-formed sequence.
@@ -225,10 +262,11 @@ def render() -> str:
         "description: >",
         "  Every byte value at the edges of every range of RFC 3629 §4, in every position of a",
         "  sequence: each lead range's first and last byte with 7F, 80, BF, C0 (and the narrowed",
-        "  limits 9F/A0, 8F/90 after E0, ED, F0, F4) in each later position; the ends of the ranges",
-        "  that begin no sequence; a well-formed U+FFFD beside each kind of error.",
+        "  limits 9F/A0, 8F/90 after E0, ED, F0, F4) in each later position; the ends of the",
+        "  ranges that begin no sequence; a well-formed U+FFFD beside each kind of error; and, to",
+        "  encode, each end of the surrogates beside the scalar value just outside it.",
         "sources:",
-        "  - RFC 3629 §4 (the ABNF, one alternative a row)",
+        "  - RFC 3629 §3 (no surrogates), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
         NOTES.rstrip("\n"),
         f"retired: [{', '.join(RETIRED)}]",
@@ -262,6 +300,7 @@ def render() -> str:
         else:
             lines.append(f"    scalars: [{_names(scalars)}]")
         lines.append("")
+    lines += _encode_lines(number)
     return "\n".join(lines)
 
 

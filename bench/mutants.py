@@ -1,6 +1,6 @@
 """Mutation analysis: how many single-point defects of a hand-written codec the check misses.
 
-    python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE]
+    python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE] [--figure FILE]
 
 Makes every single-point mutant of bench/mutation/subject.py (a clean, independent, conformant
 codec with all five capabilities; mutation/mutate.py lists the kinds of change), has
@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -79,6 +80,9 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a check may take")
     parser.add_argument("--only", default="", help="comma-separated mutant ids (default: all)")
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
+    parser.add_argument(
+        "--figure", metavar="FILE", help="write the score the certificate quotes (not with --only)"
+    )
     arguments = parser.parse_args(argv)
     if arguments.jobs < 1 or arguments.timeout <= 0:
         parser.error("--jobs and --timeout must be positive")
@@ -113,7 +117,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         for record in records:
             del record["source"]
         Path(arguments.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+    if arguments.figure and not arguments.only:
+        Path(arguments.figure).write_text(figure(list(verdicts.values())), encoding="utf-8")
     return 0
+
+
+def figure(verdicts: Sequence[Verdict]) -> str:
+    """Return vectors/adequacy.json: the numbers harness/vectors/adequacy.py quotes."""
+    levels = Counter(verdict.level for verdict in verdicts)
+    document = {
+        "about": ABOUT,
+        "mutants": len(verdicts),
+        "equivalent": levels["equivalent"],
+        "killed": sum(levels[level] for level in LEVELS),
+        "measured": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    return json.dumps(document, indent=1) + "\n"
+
+
+ABOUT = (
+    "The mutation analysis of bench/mutants.py: written by `python bench/mutants.py --json"
+    " bench/mutation/results.json --figure vectors/adequacy.json`; tests/bench/test_mutation.py"
+    " holds it to results.json."
+)
 
 
 if __name__ == "__main__":

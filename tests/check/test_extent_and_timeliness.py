@@ -1,0 +1,83 @@
+"""The error's extent and the streaming timeliness are judged at `should`: each codec here
+with one such defect is flagged at that level and for nothing else, and CPython's codec and
+incremental decoder (strict and replacing) are flagged for neither."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from utf8cert.harness.check.extent import UNPLACED, WRONG_END
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.check.timeliness import HELD_CHARACTER, HELD_ERROR
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import VectorSet
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+@cache
+def report(spec: str, capabilities: tuple[Capability, ...]) -> Report:
+    return run_check(load_codec(spec), vectors(), only=capabilities)
+
+
+def findings(spec: str, *capabilities: Capability) -> set[tuple[str, str, str]]:
+    return {(d.capability, d.level, d.what) for d in report(spec, capabilities).differences}
+
+
+@pytest.mark.parametrize(
+    "spec", ["codec:utf-8", "codec:utf-8:replace", "broken_codecs:CPythonUtf8"]
+)
+def test_cpythons_codec_and_incremental_decoder_are_not_flagged(spec: str) -> None:
+    whats = {what for _, _, what in findings(spec, "decode", "incremental", "encode")}
+    assert not whats & {WRONG_END, UNPLACED, HELD_CHARACTER, HELD_ERROR}
+
+
+def test_an_error_end_short_of_the_maximal_subpart_is_a_should() -> None:
+    # Its incremental decoder has no getstate(), so its refusals' place in the stream, and with
+    # it their end, is unknown: only the one-shot decoder is judged.
+    assert findings("broken_codecs:OneByteErrors", "decode", "incremental") == {
+        ("decode", "should", WRONG_END)
+    }
+    difference = next(
+        d
+        for d in report("broken_codecs:OneByteErrors", ("decode", "incremental")).differences
+        if d.vector == "edge-15" and d.variant == "as-is" and d.capability == "decode"
+    )
+    assert difference.marks == ((0, 2),)  # E0 A0 7F: the subpart is E0 A0
+
+
+def test_an_encode_error_end_past_the_surrogates_is_a_should() -> None:
+    assert findings("broken_codecs:RestOfTextEncodeError", "encode") == {
+        ("encode", "should", WRONG_END)
+    }
+
+
+def test_one_error_per_surrogate_is_not_flagged() -> None:
+    """HandRolled reports each surrogate of a run on its own (end = start + 1), CPython the run
+    at once: both ends lie within the run, and both are right."""
+    assert findings("broken_codecs:HandRolled", "encode") == set()
+
+
+def test_a_character_held_back_to_the_next_call_is_a_should() -> None:
+    assert findings("broken_codecs:LookaheadDecoder", "incremental") == {
+        ("incremental", "should", HELD_CHARACTER)
+    }
+
+
+def test_an_error_held_back_to_the_final_call_is_a_should() -> None:
+    assert findings("broken_codecs:LateErrorDecoder", "incremental") == {
+        ("incremental", "should", HELD_ERROR)
+    }
+
+
+def test_a_plain_value_error_from_an_operation_is_a_may() -> None:
+    """docs/mutation.md's m158: the refusal is right, only its place is lost."""
+    assert findings("broken_codecs:ChrOfAnErrorDecoder", "decode") == {("decode", "may", UNPLACED)}
