@@ -11,7 +11,9 @@ bytes fed so far:
   certain, is due by that call: a decoder that has returned fewer characters in all has *held
   back a character* (`should`);
 - a strict decoder must refuse on the call that makes its first error certain: one that returns
-  instead, and refuses later, has *held back an error* (`should`).
+  instead, and refuses later, has *held back an error* (`should`); if what it returned runs
+  past the characters before the error, it has *decoded ill-formed bytes as characters*
+  (`must`), though its last call refuses.
 
 What the bytes fed so far decide is all of them but a pending end: a last sequence cut short by
 the end of the chunk that more bytes could still complete (Unicode §3.9 D93b's truncated maximal
@@ -37,6 +39,7 @@ from utf8cert.reference import SIGNATURE, ErrorKind, decode_replace, errors
 
 HELD_CHARACTER: Final = "held back a character"
 HELD_ERROR: Final = "held back an error"
+LET_THROUGH: Final = "decoded ill-formed bytes as characters"
 
 
 def _pending(data: bytes) -> int:
@@ -51,11 +54,14 @@ def _pending(data: bytes) -> int:
 
 
 @lru_cache(maxsize=8192)
-def decided(data: bytes) -> tuple[int, bool]:
+def decided(data: bytes) -> tuple[int, int | None]:
     """Return what the bytes fed so far decide: how many characters a replacing decoder owes
-    (U+FFFD included), and whether an error is certain."""
+    (U+FFFD included), and, when an error is certain, how many characters come before it
+    (None: no error is)."""
     settled = data[: _pending(data)]
-    return len(decode_replace(settled)), bool(errors(settled))
+    found = errors(settled)
+    before = len(decode_replace(settled[: found[0].offset])) if found else None
+    return len(decode_replace(settled)), before
 
 
 def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
@@ -70,9 +76,11 @@ def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
     strict = isinstance(outcome, Refused)
     answered = len(returned) if strict else len(returned) - 1  # the final call is the answer
     for call in range(max(0, answered)):
-        owed, certain = decided(data[: fed[call]])
+        owed, before_error = decided(data[: fed[call]])
         chunk = ((fed[call - 1] if call else 0), fed[call])
-        if strict and certain:
+        if strict and before_error is not None:
+            if returned[call] > before_error:  # it returned the ill-formed bytes as text
+                return "must", LET_THROUGH, (chunk,)
             return "should", HELD_ERROR, (chunk,)
         if returned[call] < owed:
             return "should", HELD_CHARACTER, (chunk,)
