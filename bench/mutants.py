@@ -1,6 +1,7 @@
 """Mutation analysis: how many single-point defects of a hand-written codec the check misses.
 
     python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE] [--figure FILE]
+                             [--keep FILE]
 
 Makes every single-point mutant of bench/mutation/subject.py (a clean, independent, conformant
 codec with all five capabilities; mutation/mutate.py lists the kinds of change), has
@@ -81,7 +82,12 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", default="", help="comma-separated mutant ids (default: all)")
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
-        "--figure", metavar="FILE", help="write the score the certificate quotes (not with --only)"
+        "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
+    )
+    parser.add_argument(
+        "--keep",
+        metavar="FILE",
+        help="with --only: every other mutant's verdict from FILE (an earlier --json)",
     )
     arguments = parser.parse_args(argv)
     if arguments.jobs < 1 or arguments.timeout <= 0:
@@ -100,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bench/mutants.py: no mutant {', '.join(sorted(unknown))}", file=sys.stderr)
             return 2
         found = [m for m in found if m.id in wanted]
+    every = mutants(SUBJECT.read_text(encoding="utf-8"))
+    kept = kept_verdicts(arguments.keep, {m.id for m in found}) if arguments.keep else {}
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)
         with ThreadPoolExecutor(arguments.jobs) as pool:
@@ -111,15 +119,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             survivors = [m for m in found if verdicts[m.id].level == "survived"]
             compared = pool.map(lambda m: equivalence(SUBJECT, m, directory, 600.0), survivors)
             verdicts.update(zip([m.id for m in survivors], compared, strict=True))
+    if kept:  # the mutants rerun, and the others as FILE has them, in source order
+        verdicts = {m.id: verdicts.get(m.id) or kept[m.id] for m in every}
+        found = every
     print(table(found, verdicts))
     if arguments.json:
         records = [{**asdict(m), **asdict(verdicts[m.id])} for m in found]
         for record in records:
             del record["source"]
         Path(arguments.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
-    if arguments.figure and not arguments.only:
+    if arguments.figure and len(found) == len(every):
         Path(arguments.figure).write_text(figure(list(verdicts.values())), encoding="utf-8")
     return 0
+
+
+def kept_verdicts(path: str, rerun: set[str]) -> dict[str, Verdict]:
+    """Return the verdicts an earlier --json recorded for the mutants not rerun."""
+    records = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {
+        r["id"]: Verdict(r["level"], r["how"], r["difference"])
+        for r in records
+        if r["id"] not in rerun
+    }
 
 
 def figure(verdicts: Sequence[Verdict]) -> str:

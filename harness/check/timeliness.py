@@ -29,39 +29,106 @@ on an answer nothing else is wrong with (a wrong answer is its own finding). A l
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
 from utf8cert.harness.check.diagnose import Finding
 from utf8cert.harness.check.expected import Expected
 from utf8cert.harness.codec.interface import Outcome, Refused, Returned
-from utf8cert.reference import SIGNATURE, ErrorKind, decode_replace, errors
+from utf8cert.reference import SIGNATURE, ErrorKind
+from utf8cert.reference.decoder import pieces
 
 HELD_CHARACTER: Final = "held back a character"
 HELD_ERROR: Final = "held back an error"
 LET_THROUGH: Final = "decoded ill-formed bytes as characters"
 
 
-def _pending(data: bytes) -> int:
-    """Return where the pending end of `data` starts (len(data) when nothing is pending)."""
-    tail = data[-3:]
-    if len(tail) >= 2 and tail[-2] == 0xED and 0xA0 <= tail[-1] <= 0xBF:
-        return len(data) - 2  # an encoded surrogate's first two bytes: see the module
-    found = errors(tail)
-    if found and found[-1].kind is ErrorKind.TRUNCATED:
-        return len(data) - len(tail) + found[-1].offset
-    return len(data)
+@dataclass(frozen=True)
+class Schedule:
+    """When each character of one input is decided: the characters (U+FFFD included) fall in
+    segments, each decided one character a byte from `first` to `last` (a run of ASCII) or all
+    at `first` (== `last`), after `before` characters; `error`: the first error's place in the
+    segments, if any, and `before` of it."""
+
+    first: tuple[int, ...]
+    last: tuple[int, ...]
+    before: tuple[int, ...]
+    error: int | None
+
+    def owed(self, fed: int) -> int:
+        """Return how many characters the first `fed` bytes decide."""
+        at = bisect_right(self.first, fed) - 1
+        if at < 0:
+            return 0
+        return self.before[at] + min(fed, self.last[at]) - self.first[at] + 1
+
+    def before_error(self, fed: int) -> int | None:
+        """Return how many characters come before the first error, when the first `fed` bytes
+        make it certain (None: they do not)."""
+        if self.error is None or self.first[self.error] > fed:
+            return None
+        return self.before[self.error]
 
 
-@lru_cache(maxsize=8192)
-def decided(data: bytes) -> tuple[int, int | None]:
-    """Return what the bytes fed so far decide: how many characters a replacing decoder owes
-    (U+FFFD included), and, when an error is certain, how many characters come before it
-    (None: no error is)."""
-    settled = data[: _pending(data)]
-    found = errors(settled)
-    before = len(decode_replace(settled[: found[0].offset])) if found else None
-    return len(decode_replace(settled)), before
+_ASCII_OR_ONE: Final = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]")
+
+
+def _subpart_decided(data: bytes, offset: int, length: int, kind: ErrorKind) -> int | None:
+    """Return how many bytes must be fed for a maximal subpart to be certain (None: only the
+    end of input makes it so)."""
+    end = offset + length
+    if not 0xC2 <= data[offset] <= 0xF4:
+        return end  # a byte that can never start a sequence: certain at once
+    if kind is ErrorKind.TRUNCATED:
+        return None
+    if data[offset] == 0xED and length == 1 and kind is ErrorKind.SURROGATE:
+        return end + 2  # an encoded surrogate's first two bytes: see the module
+    return end + 1  # a sequence cut short: certain once the byte that cuts it is seen
+
+
+@lru_cache(maxsize=2048)
+def schedule(data: bytes) -> Schedule:
+    """Return when each character of `data` is decided, read off the reference's pieces: a
+    character is decided by its last byte, a maximal subpart by the byte after it (or at once,
+    or by the end of input), and none before the one ahead of it."""
+    first: list[int] = []
+    last: list[int] = []
+    before: list[int] = []
+    error: int | None = None
+    count = position = latest = 0
+
+    def add(start: int, stop: int, characters: int) -> None:
+        nonlocal count, latest
+        start = max(start, latest)
+        first.append(start)
+        last.append(max(stop, start))
+        before.append(count)
+        count += characters
+        latest = last[-1]
+
+    for piece in pieces(data):
+        if isinstance(piece, str):
+            for run in _ASCII_OR_ONE.finditer(piece):
+                text = run.group()
+                if text.isascii():
+                    add(position + 1, position + len(text), len(text))
+                    position += len(text)
+                else:
+                    position += len(text.encode("utf-8", "surrogatepass"))
+                    add(position, position, 1)
+            continue
+        offset, length, kind = piece
+        decided_at = _subpart_decided(data, offset, length, kind)
+        position = offset + length
+        if decided_at is None:
+            break  # truncated by the end of input: only the final call decides it
+        if error is None:
+            error = len(first)
+        add(decided_at, decided_at, 1)
+    return Schedule(tuple(first), tuple(last), tuple(before), error)
 
 
 def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
@@ -75,8 +142,11 @@ def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
     fed, returned = outcome.stream.fed, outcome.stream.returned
     strict = isinstance(outcome, Refused)
     answered = len(returned) if strict else len(returned) - 1  # the final call is the answer
-    for call in range(max(0, answered)):
-        owed, before_error = decided(data[: fed[call]])
+    if answered <= 0:
+        return None  # one call (the final one, judged as the answer), or a refusal at once
+    timing = schedule(data)
+    for call in range(answered):
+        owed, before_error = timing.owed(fed[call]), timing.before_error(fed[call])
         chunk = ((fed[call - 1] if call else 0), fed[call])
         if strict and before_error is not None:
             if returned[call] > before_error:  # it returned the ill-formed bytes as text

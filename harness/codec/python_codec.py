@@ -215,8 +215,8 @@ class PythonCodec:
             except NotApplicable as error:
                 return Inapplicable(error.reason)
             except self.refusals as error:
-                refused = self.stream_refusal(error, [chunk for chunk, _ in feeds[:index]])
-                return dataclasses.replace(refused, stream=Stream(tuple(fed), tuple(returned)))
+                stream = Stream(tuple(fed), tuple(returned))
+                return self.stream_refusal(error, [chunk for chunk, _ in feeds[:index]], stream)
             except BaseException as error:  # the codec's, whatever it is: see crash()
                 return crash(error)
             piece = exact(piece)
@@ -231,16 +231,20 @@ class PythonCodec:
         values = tuple(value for piece in pieces for value in map(ord_or_value, piece))
         return Returned(values, stream)
 
-    def stream_refusal(self, error: BaseException, fed: Sequence[bytes]) -> Refused:
+    def stream_refusal(
+        self, error: BaseException, fed: Sequence[bytes], stream: Stream | None = None
+    ) -> Refused:
         """Return the refusal of an incremental decoder: a `Refusal` or a declared reader's
-        offset counts from the start of the whole input; a plain `start`, see offset_in_stream."""
+        offset counts from the start of the whole input; a plain `start`, see offset_in_stream.
+        `stream`: the calls that came before (interface.Stream)."""
         if isinstance(error, Refusal) or self.refusal_offset is not start_of:
-            return refusal(error, self.refusal_offset)
+            return dataclasses.replace(refusal(error, self.refusal_offset), stream=stream)
         offset = self.offset_in_stream(error, fed)
-        start, end = start_of(error), end_of(error, start_of(error))
+        start = start_of(error)
+        end = end_of(error, start)
         at_end = None if offset is None or start is None or end is None else offset + end - start
         generic = type(error) is ValueError
-        return Refused(describe_exception(error), offset, at_end, generic=generic)
+        return Refused(describe_exception(error), offset, at_end, stream, generic)
 
     def offset_in_stream(self, error: BaseException, fed: Sequence[bytes]) -> int | None:
         """Return the error's index in the whole input, or None if the decoder does not tell.

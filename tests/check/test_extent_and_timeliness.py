@@ -4,6 +4,7 @@ incremental decoder (strict and replacing) are flagged for neither."""
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import pytest
@@ -11,11 +12,12 @@ import pytest
 from utf8cert.harness.check.extent import UNPLACED, WRONG_END
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.check.timeliness import HELD_CHARACTER, HELD_ERROR
+from utf8cert.harness.check.timeliness import HELD_CHARACTER, HELD_ERROR, schedule
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
-from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.vectors.model import DecodeVector, VectorSet
+from utf8cert.reference import ErrorKind, decode_replace, errors
 
 
 @cache
@@ -81,3 +83,50 @@ def test_an_error_held_back_to_the_final_call_is_a_should() -> None:
 def test_a_plain_value_error_from_an_operation_is_a_may() -> None:
     """docs/mutation.md's m158: the refusal is right, only its place is lost."""
     assert findings("broken_codecs:ChrOfAnErrorDecoder", "decode") == {("decode", "may", UNPLACED)}
+
+
+def test_ill_formed_bytes_returned_on_an_early_call_are_let_through_though_the_end_refuses() -> (
+    None
+):
+    """NaiveBitDecoder takes ED A0 80 for a character: fed ED A0 80 | ED B0, it returns the
+    surrogate on the first call and refuses only the truncated ED B0 at the end. That is
+    decoding ill-formed bytes (must), not merely an error held back."""
+    differences = report("broken_codecs:NaiveBitDecoder", ("incremental",)).differences
+    cut = next(d for d in differences if d.vector == "sur-23" and d.variant == "as-is, cut at 3")
+    assert (cut.level, cut.what) == ("must", "decoded ill-formed bytes as characters")
+    assert HELD_ERROR not in {d.what for d in differences}
+
+
+def _pending(data: bytes) -> int:
+    """Where the pending end of `data` starts: a last sequence more bytes could complete, or
+    ED A0..BF (the rule of timeliness.py, written out plainly as the oracle)."""
+    if len(data) >= 2 and data[-2] == 0xED and 0xA0 <= data[-1] <= 0xBF:
+        return len(data) - 2
+    found = errors(data)
+    if found and found[-1].kind is ErrorKind.TRUNCATED:
+        return found[-1].offset
+    return len(data)
+
+
+def _decided(prefix: bytes) -> tuple[int, int | None]:
+    settled = prefix[: _pending(prefix)]
+    found = errors(settled)
+    before = len(decode_replace(settled[: found[0].offset])) if found else None
+    return len(decode_replace(settled)), before
+
+
+EDGE_BYTES = bytes.fromhex("00 41 7F 80 8F 90 9F A0 BF C0 C1 C2 DF E0 E1 ED EE EF F0 F1 F4 F5 FF")
+
+
+def test_the_schedule_is_what_each_prefix_decides() -> None:
+    """Schedule (one pass over the input) owes, after each number of bytes fed, what decoding
+    that prefix with its pending end set aside gives: every input of up to 3 of the edge
+    bytes, every vector, and each of those in ASCII padding."""
+    inputs = [bytes(p) for n in range(4) for p in itertools.product(EDGE_BYTES, repeat=n)]
+    inputs += [v.data for v in vectors() if isinstance(v, DecodeVector)]
+    inputs += [b"ab" + data + b"cd" for data in inputs[-600:]]
+    for data in inputs:
+        timing = schedule(data)
+        for fed in range(len(data) + 1):
+            owed, before = _decided(data[:fed])
+            assert (timing.owed(fed), timing.before_error(fed)) == (owed, before), (data, fed)

@@ -31,7 +31,8 @@ def test_the_gaps_the_mutation_analysis_found_are_vectors() -> None:
 
 
 def test_every_edge_byte_follows_every_lead_edge_in_every_position() -> None:
-    inputs = {v.data for v in load_vectors() if isinstance(v, DecodeVector) and "edge-" in v.id}
+    # edges.yaml leaves out the inputs another file holds (bench/edge_vectors.py's ELSEWHERE)
+    inputs = {v.data for v in load_vectors() if isinstance(v, DecodeVector) and len(v.data) > 1}
     for lead, length in ((0xC2, 2), (0xDF, 2), (0xE1, 3), (0xEF, 3), (0xF1, 4), (0xF3, 4)):
         for place in range(2, length + 1):
             for edge in (0x7F, 0x80, 0xBF, 0xC0):
