@@ -233,7 +233,7 @@ def _encode_lines(number: int) -> list[str]:
             f"    description: '{what}: refused at index {index}, its error spanning the"
             " surrogate alone.'",
             "    source: RFC 3629 §3",
-            "    flags: [surrogate-edge]",
+            "    flags: [surrogate, surrogate-edge]",
             f"    scalars: [{_names(values)}]",
             f"    error: {{index: {index}, kind: surrogate}}",
             f'    legacy: "{_hex(legacy)}"',
@@ -253,6 +253,31 @@ def _describe(data: bytes, why: str, scalars: list[int], errors: list[Error]) ->
 
 NOTES: Final = """\
 notes:
+  overlong:
+    defect: >-
+      A longer sequence than the value needs (a non-shortest form: C0, C1, E0 80..9F, F0 80..8F,
+      and the five- and six-byte forms of small values). RFC 3629 §3 allows only the shortest
+      form. Catches a decoder that computes the value from the bits without checking its range.
+    attack: >-
+      A filter that scans the bytes for 2E ('.'), 2F ('/') or 00 lets C0 AE, C0 AF or C0 80
+      through, and the lax decoder behind it turns them into '.', '/' or NUL: "/../" path
+      traversal (the 2001 web-server worm of RFC 3629 §10), NUL injection.
+  surrogate:
+    defect: >-
+      Encodes, or asks to encode, a UTF-16 surrogate code point U+D800..U+DFFF (ED A0..BF ..).
+      RFC 3629 §3 prohibits encoding them. Catches a codec that checks only the bit pattern.
+    attack: >-
+      A lone surrogate turns into ill-formed UTF-16 downstream (corruption, crashes); a pair of
+      them is a second spelling of a supplementary character that bypasses checks made on its
+      four-byte form.
+  out-of-range:
+    defect: >-
+      A value above U+10FFFF (F4 90..BF, F5..F7, or an encoder input above U+10FFFF). RFC 3629
+      §3 limits UTF-8 to U+0000..U+10FFFF. Catches a codec that still follows RFC 2279's range.
+    attack: >-
+      A value past U+10FFFF overflows UTF-16 conversion and any table indexed by code point
+      (RFC 3629 §10: "buffer overflow if the range of character numbers is not explicitly
+      limited to U+10FFFF").
   edge-byte:
     defect: >-
       A byte at an end of a range of RFC 3629 §4 (Unicode §3.9 Table 3-7), or just outside it,
@@ -308,6 +333,9 @@ def render() -> str:
         seen.add(data)
         number += 1
         scalars, errors = _scan(data)
+        flags = flags + sorted(
+            {k for _, _, k in errors} & {"overlong", "surrogate", "out-of-range"}
+        )
         lines += [
             f"  - id: edge-{number}",
             f"    description: '{_describe(data, why, scalars, errors)}'",

@@ -22,8 +22,10 @@ surrogate, which can never become well-formed. CPython's decoder waits for its t
 that its `surrogatepass` handler can take the three bytes as one code point, and a decoder may
 do as it does: the error is reported on the next call either way.
 
-Judged only where the harness saw each call (an in-process Python decoder's `Stream`), and only
-on an answer nothing else is wrong with (a wrong answer is its own finding). A leading signature
+Judged only where the harness saw each call (an in-process Python decoder's `Stream`), only
+on an answer nothing else is wrong with (a wrong answer is its own finding), and only against
+RFC 3629's reading of the input (a dialect profile that reads other sequences as characters,
+such as surrogatepass, is not judged on timeliness). A leading signature
 (EF BB BF), which a decoder may strip (RFC 3629 §6), leaves the answer unjudged here.
 """
 
@@ -37,7 +39,7 @@ from typing import Final
 
 from utf8cert.harness.check.diagnose import Finding
 from utf8cert.harness.check.expected import Expected
-from utf8cert.harness.codec.interface import Outcome, Refused, Returned
+from utf8cert.harness.codec.interface import Outcome, Refused, Returned, Stream
 from utf8cert.reference import SIGNATURE, ErrorKind
 from utf8cert.reference.decoder import pieces
 
@@ -57,6 +59,8 @@ class Schedule:
     last: tuple[int, ...]
     before: tuple[int, ...]
     error: int | None
+    error_offset: int | None
+    """Where the first error starts in the input (None: well-formed)."""
 
     def owed(self, fed: int) -> int:
         """Return how many characters the first `fed` bytes decide."""
@@ -98,6 +102,7 @@ def schedule(data: bytes) -> Schedule:
     last: list[int] = []
     before: list[int] = []
     error: int | None = None
+    error_offset: int | None = None
     count = position = latest = 0
 
     def add(start: int, stop: int, characters: int) -> None:
@@ -126,9 +131,9 @@ def schedule(data: bytes) -> Schedule:
         if decided_at is None:
             break  # truncated by the end of input: only the final call decides it
         if error is None:
-            error = len(first)
+            error, error_offset = len(first), offset
         add(decided_at, decided_at, 1)
-    return Schedule(tuple(first), tuple(last), tuple(before), error)
+    return Schedule(tuple(first), tuple(last), tuple(before), error, error_offset)
 
 
 def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
@@ -139,13 +144,22 @@ def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
     data = expected.data
     if data.startswith(SIGNATURE):
         return None
-    fed, returned = outcome.stream.fed, outcome.stream.returned
     strict = isinstance(outcome, Refused)
-    answered = len(returned) if strict else len(returned) - 1  # the final call is the answer
+    answered = len(outcome.stream.returned) - (0 if strict else 1)  # the final call: the answer
     if answered <= 0:
         return None  # one call (the final one, judged as the answer), or a refusal at once
+    if schedule(data).error_offset != expected.first_error:
+        return None  # a dialect profile's expectation (RFC 2279, surrogatepass): not judged here
+    return late(data, outcome.stream, strict)
+
+
+def late(data: bytes, stream: Stream, strict: bool) -> Finding | None:
+    """Return the first call on which a decoder fed `data` held back a character or an error,
+    as RFC 3629 reads `data` (held_back, less what it checks first; the fuzzer's screen asks)."""
+    fed, returned = stream.fed, stream.returned
+    answered = len(returned) if strict else len(returned) - 1
     timing = schedule(data)
-    for call in range(answered):
+    for call in range(max(0, answered)):
         owed, before_error = timing.owed(fed[call]), timing.before_error(fed[call])
         chunk = ((fed[call - 1] if call else 0), fed[call])
         if strict and before_error is not None:
