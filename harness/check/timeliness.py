@@ -39,7 +39,7 @@ from typing import Final
 
 from utf8cert.harness.check.diagnose import Finding
 from utf8cert.harness.check.expected import Expected
-from utf8cert.harness.codec.interface import Outcome, Refused, Returned, Stream
+from utf8cert.harness.codec.interface import Outcome, Refused, Stream
 from utf8cert.reference import SIGNATURE, ErrorKind
 from utf8cert.reference.decoder import pieces
 
@@ -139,33 +139,32 @@ def schedule(data: bytes) -> Schedule:
 def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
     """Return the first call on which an incremental decoder held back a character or an error
     (None: none did, or its calls were not seen)."""
-    if not isinstance(outcome, Returned | Refused) or outcome.stream is None:
-        return None
+    stream = getattr(outcome, "stream", None)  # Returned's and Refused's; None when unseen
+    if stream is None or len(stream.fed) < 2:
+        return None  # unseen, or one call: the final one, judged as the answer
     data = expected.data
     if data.startswith(SIGNATURE):
         return None
-    strict = isinstance(outcome, Refused)
-    answered = len(outcome.stream.returned) - (0 if strict else 1)  # the final call: the answer
-    if answered <= 0:
-        return None  # one call (the final one, judged as the answer), or a refusal at once
-    if schedule(data).error_offset != expected.first_error:
+    timing = schedule(data)
+    if timing.error_offset != expected.first_error:
         return None  # a dialect profile's expectation (RFC 2279, surrogatepass): not judged here
-    return late(data, outcome.stream, strict)
+    return late(timing, stream, isinstance(outcome, Refused))
 
 
-def late(data: bytes, stream: Stream, strict: bool) -> Finding | None:
-    """Return the first call on which a decoder fed `data` held back a character or an error,
-    as RFC 3629 reads `data` (held_back, less what it checks first; the fuzzer's screen asks)."""
+def late(timing: Schedule, stream: Stream, strict: bool) -> Finding | None:
+    """Return the first call on which a decoder held back a character or an error, given when
+    RFC 3629 decides each character of its input (`schedule(data)`): held_back, less what it
+    checks first; the fuzzer's screen asks it too."""
     fed, returned = stream.fed, stream.returned
     answered = len(returned) if strict else len(returned) - 1
-    timing = schedule(data)
-    for call in range(max(0, answered)):
-        owed, before_error = timing.owed(fed[call]), timing.before_error(fed[call])
-        chunk = ((fed[call - 1] if call else 0), fed[call])
-        if strict and before_error is not None:
-            if returned[call] > before_error:  # it returned the ill-formed bytes as text
+    error_at = None if timing.error is None else timing.first[timing.error]
+    for call in range(answered):
+        bytes_fed = fed[call]
+        chunk = ((fed[call - 1] if call else 0), bytes_fed)
+        if strict and error_at is not None and error_at <= bytes_fed:
+            if returned[call] > timing.before[timing.error or 0]:  # ill-formed bytes as text
                 return "must", LET_THROUGH, (chunk,)
             return "should", HELD_ERROR, (chunk,)
-        if returned[call] < owed:
+        if returned[call] < timing.owed(bytes_fed):
             return "should", HELD_CHARACTER, (chunk,)
     return None

@@ -25,7 +25,7 @@ from typing import Final
 
 from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
-from utf8cert.harness.check.timeliness import late
+from utf8cert.harness.check.timeliness import late, schedule
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     Capability,
@@ -235,13 +235,13 @@ def _python_incremental_conforms(
                 mode != "replace"
                 and _refusal_conforms(offset, answer.first_error)
                 and _end_conforms(error, offset, data)
-                and late(data, Stream(tuple(fed), tuple(returned)), True) is None
+                and late(schedule(data), Stream(tuple(fed), tuple(returned)), True) is None
             )
         if not isinstance(piece, str):
             return False
         texts.append(piece)
         returned.append((returned[-1] if returned else 0) + len(piece))
-    if late(data, Stream(tuple(fed), tuple(returned)), False) is not None:
+    if late(schedule(data), Stream(tuple(fed), tuple(returned)), False) is not None:
         return False
     if answer.text is None:  # text for ill-formed input: right in replace mode only
         return mode == "replace" and "".join(texts) == answer.replaced
@@ -300,7 +300,7 @@ def _on_time(outcome: Outcome, data: bytes) -> bool:
     """Return True unless an in-process incremental decoder held something back (timeliness.py)."""
     if not isinstance(outcome, Returned | Refused) or outcome.stream is None:
         return True
-    return late(data, outcome.stream, isinstance(outcome, Refused)) is None
+    return late(schedule(data), outcome.stream, isinstance(outcome, Refused)) is None
 
 
 def _outcomes_conform(
