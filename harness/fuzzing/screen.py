@@ -268,7 +268,7 @@ def _end_conforms(error: BaseException, offset: int | None, data: bytes) -> bool
     end = end_of(error, start)
     if end is None or start is None or offset is None:
         return not (type(error) is ValueError and offset is None)
-    return offset + end - start == offset + sequence_at(data, offset)[0]
+    return offset + end - start == offset + sequence_at(data, offset)[0]  # else the probe judges
 
 
 def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer, data: bytes) -> bool:
