@@ -224,7 +224,8 @@ class PythonCodec:
                 return wrong_type("incremental decode", piece, "str")
             pieces.append(piece)
             returned.append((returned[-1] if returned else 0) + len(piece))
-        stream = Stream(tuple(fed), tuple(returned))
+        # One call has no timeliness to judge (check/timeliness.py): no Stream, on the common path.
+        stream = Stream(tuple(fed), tuple(returned)) if len(fed) > 1 else None
         texts = [piece for piece in pieces if isinstance(piece, str)]
         if len(texts) == len(pieces):
             return Returned("".join(texts), stream)
