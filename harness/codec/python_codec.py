@@ -215,8 +215,8 @@ class PythonCodec:
             except NotApplicable as error:
                 return Inapplicable(error.reason)
             except self.refusals as error:
-                stream = Stream(tuple(fed), tuple(returned))
-                return self.stream_refusal(error, [chunk for chunk, _ in feeds[:index]], stream)
+                calls = Stream(tuple(fed), tuple(returned))
+                return self.stream_refusal(error, [chunk for chunk, _ in feeds[:index]], calls)
             except BaseException as error:  # the codec's, whatever it is: see crash()
                 return crash(error)
             piece = exact(piece)
