@@ -1,6 +1,7 @@
 """Mutation analysis: how many single-point defects of a hand-written codec the check misses.
 
-    python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE]
+    python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE] [--figure FILE]
+                             [--keep FILE]
 
 Makes every single-point mutant of bench/mutation/subject.py (a clean, independent, conformant
 codec with all five capabilities; mutation/mutate.py lists the kinds of change), has
@@ -19,6 +20,7 @@ import argparse
 import json
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -79,6 +81,14 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a check may take")
     parser.add_argument("--only", default="", help="comma-separated mutant ids (default: all)")
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
+    parser.add_argument(
+        "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
+    )
+    parser.add_argument(
+        "--keep",
+        metavar="FILE",
+        help="with --only: every other mutant's verdict from FILE (an earlier --json)",
+    )
     arguments = parser.parse_args(argv)
     if arguments.jobs < 1 or arguments.timeout <= 0:
         parser.error("--jobs and --timeout must be positive")
@@ -96,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bench/mutants.py: no mutant {', '.join(sorted(unknown))}", file=sys.stderr)
             return 2
         found = [m for m in found if m.id in wanted]
+    every = mutants(SUBJECT.read_text(encoding="utf-8"))
+    kept = kept_verdicts(arguments.keep, {m.id for m in found}) if arguments.keep else {}
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)
         with ThreadPoolExecutor(arguments.jobs) as pool:
@@ -107,13 +119,48 @@ def main(argv: Sequence[str] | None = None) -> int:
             survivors = [m for m in found if verdicts[m.id].level == "survived"]
             compared = pool.map(lambda m: equivalence(SUBJECT, m, directory, 600.0), survivors)
             verdicts.update(zip([m.id for m in survivors], compared, strict=True))
+    if kept:  # the mutants rerun, and the others as FILE has them, in source order
+        verdicts = {m.id: verdicts.get(m.id) or kept[m.id] for m in every}
+        found = every
     print(table(found, verdicts))
     if arguments.json:
         records = [{**asdict(m), **asdict(verdicts[m.id])} for m in found]
         for record in records:
             del record["source"]
         Path(arguments.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+    if arguments.figure and len(found) == len(every):
+        Path(arguments.figure).write_text(figure(list(verdicts.values())), encoding="utf-8")
     return 0
+
+
+def kept_verdicts(path: str, rerun: set[str]) -> dict[str, Verdict]:
+    """Return the verdicts an earlier --json recorded for the mutants not rerun."""
+    records = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {
+        r["id"]: Verdict(r["level"], r["how"], r["difference"])
+        for r in records
+        if r["id"] not in rerun
+    }
+
+
+def figure(verdicts: Sequence[Verdict]) -> str:
+    """Return vectors/adequacy.json: the numbers harness/vectors/adequacy.py quotes."""
+    levels = Counter(verdict.level for verdict in verdicts)
+    document = {
+        "about": ABOUT,
+        "mutants": len(verdicts),
+        "equivalent": levels["equivalent"],
+        "killed": sum(levels[level] for level in LEVELS),
+        "measured": time.strftime("%Y-%m-%d", time.gmtime()),
+    }
+    return json.dumps(document, indent=1) + "\n"
+
+
+ABOUT = (
+    "The mutation analysis of bench/mutants.py: written by `python bench/mutants.py --json"
+    " bench/mutation/results.json --figure vectors/adequacy.json`; tests/bench/test_mutation.py"
+    " holds it to results.json."
+)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,10 @@ LEADS: Final = (0x00, 0xC0, 0xE0, 0xF0)
 """The marker bits of a lead byte followed by 0, 1, 2 or 3 UTF8-tails (RFC 3629 §3)."""
 
 # RFC 3629 §4: the lead byte sets how many UTF8-tail bytes follow and the range of the first.
+Piece = tuple[int, int, str | None]
+"""(start, end, character) of a character, or (start, end, None) of an ill-formed maximal subpart,
+indices into the whole input."""
+
 FIRST_TAIL: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
 
 
@@ -30,10 +34,10 @@ class Reader:
         self.position = 0
         """Index of the next byte in the whole input."""
 
-    def feed(self, byte: int) -> list[tuple[int, str | None]]:
-        """Return what `byte` completes: (start index, character), or (start, None) for an
-        ill-formed maximal subpart ended by it or by its own invalidity."""
-        out: list[tuple[int, str | None]] = []
+    def feed(self, byte: int) -> list[Piece]:
+        """Return what `byte` completes: (start index, end, character), or (start, end, None)
+        for an ill-formed maximal subpart ended by it or by its own invalidity."""
+        out: list[Piece] = []
         if self.needed:
             if self.low <= byte <= self.high:
                 self.value = self.value << 6 | byte & 0x3F
@@ -42,16 +46,16 @@ class Reader:
                 self.low, self.high = 0x80, 0xBF
                 self.position += 1
                 if not self.needed:
-                    out.append((self.position - len(self.held), chr(self.value)))
+                    out.append((self.position - len(self.held), self.position, chr(self.value)))
                     self.held = b""
                 return out
             # Unicode §3.9 D93b: the subpart ends before this byte, which is read again.
-            out.append((self.position - len(self.held), None))
+            out.append((self.position - len(self.held), self.position, None))
             self.needed, self.held = 0, b""
         start = self.position
         self.position += 1
         if byte < 0x80:
-            out.append((start, chr(byte)))
+            out.append((start, start + 1, chr(byte)))
         elif 0xC2 <= byte <= 0xDF:
             self.needed, self.value = 1, byte & 0x1F
         elif 0xE0 <= byte <= 0xEF:
@@ -59,23 +63,23 @@ class Reader:
         elif 0xF0 <= byte <= 0xF4:
             self.needed, self.value = 3, byte & 0x07
         else:
-            out.append((start, None))
+            out.append((start, start + 1, None))
             return out
         if self.needed:
             self.held = bytes([byte])
             self.low, self.high = FIRST_TAIL.get(byte, (0x80, 0xBF))
         return out
 
-    def finish(self) -> list[tuple[int, str | None]]:
+    def finish(self) -> list[Piece]:
         """Return the truncated subpart left at the end of input ([] if none)."""
         if not self.needed:
             return []
         start = self.position - len(self.held)
         self.needed, self.held = 0, b""
-        return [(start, None)]
+        return [(start, self.position, None)]
 
 
-def _pieces(data: bytes) -> list[tuple[int, str | None]]:
+def _pieces(data: bytes) -> list[Piece]:
     reader = Reader()
     pieces = []
     for byte in data:
@@ -83,11 +87,11 @@ def _pieces(data: bytes) -> list[tuple[int, str | None]]:
     return pieces + reader.finish()
 
 
-def _strict(data: bytes, pieces: list[tuple[int, str | None]]) -> str:
+def _strict(data: bytes, pieces: list[Piece]) -> str:
     text = []
-    for start, piece in pieces:
+    for start, end, piece in pieces:
         if piece is None:
-            raise UnicodeDecodeError("utf-8", data, start, start + 1, "ill-formed UTF-8")
+            raise UnicodeDecodeError("utf-8", data, start, end, "ill-formed UTF-8")
         text.append(piece)
     return "".join(text)
 
@@ -101,11 +105,11 @@ class ByteAtATime:
 
     def decode_replace(self, data: bytes) -> str:
         """Return the text with one U+FFFD for each ill-formed maximal subpart."""
-        return "".join(REPLACEMENT if piece is None else piece for _, piece in _pieces(data))
+        return "".join(REPLACEMENT if piece is None else piece for _, _, piece in _pieces(data))
 
     def validate(self, data: bytes) -> bool:
         """Return True for well-formed input."""
-        return all(piece is not None for _, piece in _pieces(data))
+        return all(piece is not None for _, _, piece in _pieces(data))
 
     def encode(self, text: str) -> bytes:
         """Return the UTF-8 of `text`, one character at a time; UnicodeEncodeError for a
@@ -143,7 +147,7 @@ class Streaming:
             pieces += self.reader.feed(byte)
         if final:
             pieces += self.reader.finish()
-        return _strict(held + chunk, [(start - base, piece) for start, piece in pieces])
+        return _strict(held + chunk, [(start - base, end - base, p) for start, end, p in pieces])
 
     def getstate(self) -> tuple[bytes, int]:
         """Return (the bytes held back, 0), as `codecs.IncrementalDecoder.getstate` does."""

@@ -266,3 +266,73 @@ class HangingDecoder(HandRolled):
                 position += 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
             count += 1
         return super().decode(data)
+
+
+class OneByteErrors(HandRolled):
+    """Says every error it refuses is one byte long, as a decoder that reports only where it
+    stopped does: E1 80 41 is refused with `end` 1, though its maximal subpart is E1 80."""
+
+    def decode(self, data: bytes) -> str:
+        try:
+            return super().decode(data)
+        except UnicodeDecodeError as error:
+            raise UnicodeDecodeError("utf-8", data, error.start, error.start + 1, "bad") from None
+
+
+class RestOfTextEncodeError(HandRolled):
+    """Refuses a surrogate with an error that runs to the end of the text, as an encoder that
+    gives up on the rest does: the text after it is never encoded by an error handler."""
+
+    def encode(self, text: str) -> bytes:
+        try:
+            return super().encode(text)
+        except UnicodeEncodeError as error:
+            raise UnicodeEncodeError("utf-8", text, error.start, len(text), "surrogate") from None
+
+
+class LookaheadDecoder(HandRolled):
+    """An incremental decoder that keeps the last character of each chunk back until the next
+    call (a one-character lookahead left in from a parser): every chunk's text comes late."""
+
+    def incremental_decoder(self) -> ChunkDecoder:
+        return LookaheadChunks(self)
+
+
+class LookaheadChunks(ChunkDecoder):
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        text = self.kept + super().decode(chunk, final)
+        self.kept = "" if final else text[-1:]
+        return text if final else text[:-1]
+
+    kept = ""
+
+
+class LateErrorDecoder(HandRolled):
+    """An incremental decoder that holds every byte from the first ill-formed one until the
+    final call, and only then refuses: the error comes a call late, or never on a stream that
+    does not end."""
+
+    def incremental_decoder(self) -> ChunkDecoder:
+        return LateErrorChunks(self)
+
+
+class LateErrorChunks(ChunkDecoder):
+    def decode(self, chunk: bytes, final: bool = False) -> str:
+        if final:
+            return super().decode(chunk, final)
+        data = self.held + chunk
+        bad = next((start for start, _, piece in whatwg_steps(data) if piece is None), None)
+        if bad is None or data[bad:] == data[len(data) - self.unfinished(data) :]:
+            return super().decode(chunk, final)
+        self.held = b""
+        text = super().decode(data[:bad], False)
+        self.held += data[bad:]
+        return text
+
+
+class ChrOfAnErrorDecoder(HandRolled):
+    """Forgets to raise at an ill-formed subpart and calls `chr` on its error marker, so that
+    the ValueError of `chr(-1)` refuses the input for it, saying nowhere where."""
+
+    def decode(self, data: bytes) -> str:
+        return "".join(chr(-1) if piece is None else piece for _, _, piece in self.steps(data))

@@ -1,12 +1,14 @@
 """Returns how utf8cert's check judges one mutant: killed at must, should or may, or survived.
 
 Each mutant is written as a module of its own into a scratch directory and checked by
-`utf8cert check MODULE:Subject --fail-on may --quiet --json -` in a child process, with a time
-limit and a memory limit (a mutant can loop forever or grow a list without end). The verdict is
-the most binding level among the behaviours the report finds. A mutant the check never gets an
-answer from is killed at must too, for the reason given: a hang (the time limit), or a module
-that does not load (utf8cert's exit 2). Survivors are then compared with the original codec in
-another child (equivalence.py), which says whether they are equivalent.
+`utf8cert check MODULE:Subject --in-process --fail-on may --quiet --json -` in a child process,
+with a time limit and a memory limit (a mutant can loop forever or grow a list without end).
+In process within that child: the child is the isolation, and the error's extent and streaming
+timeliness are judged only where utf8cert calls the codec itself (the protocol carries neither).
+The verdict is the most binding level among the behaviours the report finds. A mutant the
+check never gets an answer from is killed at must too, for the reason given: a hang (the time
+limit), or a module that does not load (utf8cert's exit 2). Survivors are then compared with
+the original codec in another child (equivalence.py), which says whether they are equivalent.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def judge(mutant: Mutant, directory: Path, timeout: float) -> Verdict:
     """Return utf8cert's verdict on `mutant` (killed at a level, or "survived")."""
     path = write(mutant, directory)
     command = [sys.executable, "-m", "utf8cert.harness", "check", f"{path.stem}:Subject"]
-    command += ["--fail-on", "may", "--quiet", "--json", "-"]
+    command += ["--in-process", "--fail-on", "may", "--quiet", "--json", "-"]
     try:
         done = subprocess.run(
             command, cwd=directory, env=child_env(directory), capture_output=True, text=True,

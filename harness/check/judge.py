@@ -19,7 +19,9 @@ from utf8cert.harness.check.diagnose import (
     text_mismatch,
 )
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding
+from utf8cert.harness.check.extent import decode_end_mismatch, encode_end_mismatch
 from utf8cert.harness.check.modes import Mode
+from utf8cert.harness.check.timeliness import held_back
 from utf8cert.harness.codec.interface import Capability, Failed, Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import DEFAULT_DECODE_LEVELS
 from utf8cert.reference import SIGNATURE
@@ -101,9 +103,11 @@ def judge_text(
     if isinstance(outcome, Failed):
         return outcome
     verdict = _judge_text(expected, outcome, capability)
-    if mode is None or capability != "incremental" or expected.text is not None:
+    if capability != "incremental":
         return verdict
-    return _held(expected, outcome, mode, verdict)
+    if mode is not None and expected.text is None:
+        verdict = _held(expected, outcome, mode, verdict)
+    return held_back(expected, outcome) if verdict is None else verdict
 
 
 def _judge_text(expected: Expected, outcome: Outcome, capability: Capability) -> Verdict:
@@ -118,7 +122,7 @@ def _judge_text(expected: Expected, outcome: Outcome, capability: Capability) ->
             return expected.levels["replaced"], "refused instead of replacing", ()
         if outcome.offset is not None and outcome.offset != expected.first_error:
             return offset_mismatch(expected, outcome.offset)
-        return None
+        return decode_end_mismatch(expected, outcome)
     if not isinstance(outcome, Returned):
         return None  # Inapplicable: nothing was asked
     text = outcome.value
@@ -165,7 +169,10 @@ def judge_encode(expected: ExpectedEncoding, outcome: Outcome) -> Verdict:
         return outcome
     if isinstance(outcome, Returned) and not isinstance(outcome.value, bytes):
         return wrong_type(outcome.value, "bytes")
-    return encode_mismatch(expected, outcome)
+    finding = encode_mismatch(expected, outcome)
+    if finding is None and isinstance(outcome, Refused) and expected.encoded is None:
+        return encode_end_mismatch(expected, outcome)
+    return finding
 
 
 def judge(

@@ -53,9 +53,13 @@ def run_export(arguments: argparse.Namespace) -> int:
 
 def run_list(arguments: argparse.Namespace) -> int:
     """Return 0 once one line per vector is printed, file by file."""
+    from utf8cert.harness.vectors.adequacy import statement, whole_builtin
     from utf8cert.harness.vectors.model import DecodeVector
 
-    for vector_file in _load(arguments.vectors).files:
+    vectors = _load(arguments.vectors)
+    if whole_builtin(vectors):
+        print(f"# adequacy: {statement()}")
+    for vector_file in vectors.files:
         print(f"# {vector_file.path}: {vector_file.theme} ({len(vector_file.vectors)} vectors)")
         for vector in vector_file.vectors:
             if isinstance(vector, DecodeVector):

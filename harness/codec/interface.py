@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal, Protocol
 
 Capability = Literal["decode", "replace", "validate", "encode", "incremental"]
@@ -49,12 +49,28 @@ def _printable_field(outcome: object, name: str) -> None:
 
 
 @dataclass(frozen=True)
+class Stream:
+    """When an incremental decoder gave what: after each call made to it, how many bytes it had
+    been fed in all (`fed`), and after each call that returned, how many characters it had
+    returned in all (`returned`: one fewer than `fed` when the last call refused)."""
+
+    fed: tuple[int, ...]
+    returned: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Returned:
     """The codec returned a value: text (decode, replace, incremental), bytes (encode), a bool;
     or, for a decoder that returned values above U+10FFFF (which no str holds), its code
-    points."""
+    points.
+
+    `stream`: what an incremental decoder returned call by call, when the harness saw each call
+    (an in-process Python codec; a program's answer is the joined text alone). Left out of
+    equality, as Refused's `end`: the judgement of timeliness (check/timeliness.py) reads it.
+    """
 
     value: str | bytes | bool | tuple[int, ...]
+    stream: Stream | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -62,11 +78,20 @@ class Refused:
     """The codec refused the input (raised `ValueError`, or said so over the protocol).
 
     `offset` is where it placed the error (`UnicodeDecodeError.start`, the encoder's index), when
-    it said.
+    it said; `end` is where it said the error ends (`UnicodeError.end`), in the same count, when
+    it said (the protocol does not). `end` is left out of equality: two refusals at one offset
+    are one answer to the determinism checks, and the judgement reads it on its own.
     """
 
     message: str
     offset: int | None = None
+    end: int | None = field(default=None, compare=False)
+    stream: Stream | None = field(default=None, compare=False)
+    """An incremental decoder's calls up to the one that refused (see Returned)."""
+    generic: bool = field(default=False, compare=False)
+    """Raised as a plain `ValueError` (not UnicodeError, `Refusal` or a class the codec declared
+    its refusals with): the failure of any operation, e.g. `chr(-1)`, which says nowhere where
+    the error is (check/extent.py)."""
 
     def __post_init__(self) -> None:
         _printable_field(self, "message")

@@ -16,6 +16,7 @@ these becomes an outcome: raised.py.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -27,6 +28,7 @@ from utf8cert.harness.codec.interface import (
     Outcome,
     Refused,
     Returned,
+    Stream,
 )
 from utf8cert.harness.codec.raised import (
     LARGEST_CODE_POINT,
@@ -37,6 +39,7 @@ from utf8cert.harness.codec.raised import (
     crash,
     decoded,
     describe_exception,
+    end_of,
     exact,
     ord_or_value,
     refusal,
@@ -203,31 +206,46 @@ class PythonCodec:
         except BaseException as error:  # the codec's, whatever it is: see crash()
             return crash(error)
         pieces: list[str | tuple[int, ...]] = []
+        fed: list[int] = []  # bytes fed and characters returned in all, call by call: a Stream
+        returned: list[int] = []
         for index, (chunk, final) in enumerate(feeds):
+            fed.append((fed[-1] if fed else 0) + len(chunk))
             try:
                 piece = decoder.decode(chunk, final)
             except NotApplicable as error:
                 return Inapplicable(error.reason)
             except self.refusals as error:
-                fed = [chunk for chunk, _ in feeds[:index]]
-                return self.stream_refusal(error, fed)
+                calls = Stream(tuple(fed), tuple(returned))
+                return self.stream_refusal(error, [chunk for chunk, _ in feeds[:index]], calls)
             except BaseException as error:  # the codec's, whatever it is: see crash()
                 return crash(error)
             piece = exact(piece)
             if not isinstance(piece, str) and not beyond_unicode(piece):
                 return wrong_type("incremental decode", piece, "str")
             pieces.append(piece)
+            returned.append((returned[-1] if returned else 0) + len(piece))
+        # One call has no timeliness to judge (check/timeliness.py): no Stream, on the common path.
+        stream = Stream(tuple(fed), tuple(returned)) if len(fed) > 1 else None
         texts = [piece for piece in pieces if isinstance(piece, str)]
         if len(texts) == len(pieces):
-            return Returned("".join(texts))
-        return Returned(tuple(value for piece in pieces for value in map(ord_or_value, piece)))
+            return Returned("".join(texts), stream)
+        values = tuple(value for piece in pieces for value in map(ord_or_value, piece))
+        return Returned(values, stream)
 
-    def stream_refusal(self, error: BaseException, fed: Sequence[bytes]) -> Refused:
+    def stream_refusal(
+        self, error: BaseException, fed: Sequence[bytes], stream: Stream | None = None
+    ) -> Refused:
         """Return the refusal of an incremental decoder: a `Refusal` or a declared reader's
-        offset counts from the start of the whole input; a plain `start`, see offset_in_stream."""
+        offset counts from the start of the whole input; a plain `start`, see offset_in_stream.
+        `stream`: the calls that came before (interface.Stream)."""
         if isinstance(error, Refusal) or self.refusal_offset is not start_of:
-            return refusal(error, self.refusal_offset)
-        return Refused(describe_exception(error), self.offset_in_stream(error, fed))
+            return dataclasses.replace(refusal(error, self.refusal_offset), stream=stream)
+        offset = self.offset_in_stream(error, fed)
+        start = start_of(error)
+        end = end_of(error, start)
+        at_end = None if offset is None or start is None or end is None else offset + end - start
+        generic = type(error) is ValueError
+        return Refused(describe_exception(error), offset, at_end, stream, generic)
 
     def offset_in_stream(self, error: BaseException, fed: Sequence[bytes]) -> int | None:
         """Return the error's index in the whole input, or None if the decoder does not tell.

@@ -45,6 +45,15 @@ def start_of(error: BaseException) -> int | None:
     return int.__int__(start) if isinstance(start, int) and not isinstance(start, bool) else None
 
 
+def end_of(error: BaseException, offset: int | None) -> int | None:
+    """Return the error's `end` when it is an int and the error's `start` is `offset` (so that
+    the two count alike: an offset reader may count otherwise), else None."""
+    end = getattr(error, "end", None)
+    if offset is None or start_of(error) != offset:
+        return None
+    return int.__int__(end) if isinstance(end, int) and not isinstance(end, bool) else None
+
+
 def describe_exception(error: BaseException) -> str:
     """Return 'TypeName: message' for an exception, even one whose message cannot be printed."""
     try:
@@ -65,7 +74,9 @@ def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused
         offset = None
     if not isinstance(offset, int) or isinstance(offset, bool):
         offset = start_of(error)
-    return Refused(describe_exception(error), None if offset is None else int.__int__(offset))
+    offset = None if offset is None else int.__int__(offset)
+    generic = type(error) is ValueError
+    return Refused(describe_exception(error), offset, end_of(error, offset), generic=generic)
 
 
 def crash(error: BaseException) -> Failed:

@@ -25,6 +25,7 @@ from typing import Final
 
 from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
+from utf8cert.harness.check.timeliness import late, schedule
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     Capability,
@@ -33,9 +34,10 @@ from utf8cert.harness.codec.interface import (
     Outcome,
     Refused,
     Returned,
+    Stream,
 )
 from utf8cert.harness.codec.python_codec import PythonCodec
-from utf8cert.harness.codec.raised import LARGEST_CODE_POINT
+from utf8cert.harness.codec.raised import LARGEST_CODE_POINT, end_of, start_of
 from utf8cert.reference import (
     REPLACEMENT_CHARACTER,
     DecodeError,
@@ -44,7 +46,7 @@ from utf8cert.reference import (
     encode,
     validate,
 )
-from utf8cert.reference.decoder import pieces
+from utf8cert.reference.decoder import pieces, sequence_at
 from utf8cert.reference.table import NOT_A_LEAD, ROWS, TAIL
 
 
@@ -171,6 +173,8 @@ def _python_conforms(
             except ValueError as error:
                 if not _refusal_conforms(getattr(error, "start", None), first):
                     return False
+                if not _end_conforms(error, start_of(error), data):
+                    return False
         if "replace" in offered and functions.decode_replace is not None:
             result = functions.decode_replace(data)
             if not isinstance(result, str) or result != answer.replaced:
@@ -194,6 +198,8 @@ def _python_conforms(
                 except ValueError as error:
                     if not _refusal_conforms(getattr(error, "start", None), answer.encode_error):
                         return False
+                    if not _encode_end_conforms(error, to_encode):
+                        return False
     except (Exception, SystemExit):  # a crash: probe() asks again and reports it
         return False
     return True
@@ -211,35 +217,65 @@ def _python_incremental_conforms(
     if answer.text is None and mode is None:
         return False
     _, chunks, final_empty = chunking(data)
-    decoder = factory()
-    texts = []
     last = len(chunks) - 1
-    for index, chunk in enumerate(chunks):
+    feeds = [(chunk, index == last and not final_empty) for index, chunk in enumerate(chunks)]
+    if final_empty or not chunks:
+        feeds.append((b"", True))
+    decoder = factory()
+    texts: list[str] = []
+    fed: list[int] = []
+    returned: list[int] = []
+    for index, (chunk, final) in enumerate(feeds):
+        fed.append((fed[-1] if fed else 0) + len(chunk))
         try:
-            piece = decoder.decode(chunk, index == last and not final_empty)
+            piece = decoder.decode(chunk, final)
         except ValueError as error:
             offset = codec.offset_in_stream(error, chunks[:index])
-            return mode != "replace" and _refusal_conforms(offset, answer.first_error)
+            return (
+                mode != "replace"
+                and _refusal_conforms(offset, answer.first_error)
+                and _end_conforms(error, offset, data)
+                and late(schedule(data), Stream(tuple(fed), tuple(returned)), True) is None
+            )
         if not isinstance(piece, str):
             return False
         texts.append(piece)
-    if final_empty or not chunks:
-        try:
-            piece = decoder.decode(b"", True)
-        except ValueError as error:
-            offset = codec.offset_in_stream(error, chunks)
-            return mode != "replace" and _refusal_conforms(offset, answer.first_error)
-        if not isinstance(piece, str):
-            return False
-        texts.append(piece)
+        returned.append((returned[-1] if returned else 0) + len(piece))
+    if late(schedule(data), Stream(tuple(fed), tuple(returned)), False) is not None:
+        return False
     if answer.text is None:  # text for ill-formed input: right in replace mode only
         return mode == "replace" and "".join(texts) == answer.replaced
     return "".join(texts) == answer.text
 
 
-def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer) -> bool:
+def _encode_end_conforms(error: BaseException, text: str) -> bool:
+    """Return True unless an encoder's refusal ends at or before its start, past the run of
+    surrogates it starts, or is a plain ValueError that places the error nowhere."""
+    start = start_of(error)
+    end = end_of(error, start)
+    if start is None or end is None:
+        return not (type(error) is ValueError and start is None)
+    run_end = start
+    while run_end < len(text) and 0xD800 <= ord(text[run_end]) <= 0xDFFF:
+        run_end += 1
+    return start < end <= run_end
+
+
+def _end_conforms(error: BaseException, offset: int | None, data: bytes) -> bool:
+    """Return True unless a decoder's refusal ends elsewhere than the first maximal subpart, or
+    is a plain ValueError that places the error nowhere (check/extent.py)."""
+    start = start_of(error)
+    end = end_of(error, start)
+    if end is None or start is None or offset is None:
+        return not (type(error) is ValueError and offset is None)
+    return offset + end - start == offset + sequence_at(data, offset)[0]  # else the probe judges
+
+
+def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer, data: bytes) -> bool:
     """Return True for the text `wanted`, or (None) a refusal at the first error if it says."""
     if isinstance(outcome, Refused):
+        if not _outcome_extent_conforms(outcome, answer, data):
+            return False
         return wanted is None and _refusal_conforms(outcome.offset, answer.first_error)
     return (
         wanted is not None
@@ -247,6 +283,24 @@ def _text_conforms(outcome: Outcome, wanted: str | None, answer: Answer) -> bool
         and isinstance(outcome.value, str)
         and outcome.value == wanted
     )
+
+
+def _outcome_extent_conforms(outcome: Refused, answer: Answer, data: bytes) -> bool:
+    """Return True unless a refusal ends elsewhere than the first maximal subpart, or is a plain
+    ValueError with no offset (check/extent.py)."""
+    if outcome.generic and outcome.offset is None:
+        return False
+    if outcome.end is None or outcome.offset is None or answer.first_error is None:
+        return True
+    first = answer.first_error
+    return first < len(data) and outcome.end == first + sequence_at(data, first)[0]
+
+
+def _on_time(outcome: Outcome, data: bytes) -> bool:
+    """Return True unless an in-process incremental decoder held something back (timeliness.py)."""
+    if not isinstance(outcome, Returned | Refused) or outcome.stream is None:
+        return True
+    return late(schedule(data), outcome.stream, isinstance(outcome, Refused)) is None
 
 
 def _outcomes_conform(
@@ -260,10 +314,10 @@ def _outcomes_conform(
     incremental decoder's, in its `mode`): the screen for codecs that only answer with
     outcomes (cmd: programs, --isolate)."""
     text = answer.text
-    if "decode" in offered and not _text_conforms(codec.decode(data), text, answer):
+    if "decode" in offered and not _text_conforms(codec.decode(data), text, answer, data):
         return False
     if "replace" in offered and not _text_conforms(
-        codec.decode_replace(data), answer.replaced, answer
+        codec.decode_replace(data), answer.replaced, answer, data
     ):
         return False
     if "validate" in offered:
@@ -279,9 +333,11 @@ def _outcomes_conform(
             return False
         _, chunks, final_empty = chunking(data)
         outcome = codec.decode_chunks(chunks, final_empty)
+        if not _on_time(outcome, data):
+            return False
         # Ill-formed input: a strict decoder refuses it, a replacing one gives the U+FFFD text.
         replacing = text is None and mode == "replace"
-        if not _text_conforms(outcome, answer.replaced if replacing else text, answer):
+        if not _text_conforms(outcome, answer.replaced if replacing else text, answer, data):
             return False
     if "encode" in offered:
         to_encode = answer.to_encode

@@ -19,6 +19,7 @@ from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain, grouped
 from utf8cert.harness.reports.view import View, plural
+from utf8cert.harness.vectors.adequacy import statement, whole_builtin
 from utf8cert.harness.vectors.model import LEVELS, Level
 
 STYLE: Final[dict[Level, str]] = {"must": "bold red", "should": "yellow", "may": "cyan"}
@@ -141,6 +142,8 @@ def render(view: View, console: Console, verbose: bool = False) -> None:
         markup=False,
         highlight=False,
     )
+    if not report.subject and whole_builtin(report.vectors):
+        console.print(f"adequacy: {statement()}", markup=False, highlight=False)
     extra = profile_lines(report) + coverage_lines(report) + answer_lines(report)
     if extra:
         console.print("\n".join(extra), markup=False, highlight=False)

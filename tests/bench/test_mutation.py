@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:
 
 from bench.mutation.mutate import mutants  # noqa: E402
 from bench.mutation.trial import LEVELS, equivalence, judge  # noqa: E402
+from utf8cert.harness.vectors.adequacy import adequacy, statement  # noqa: E402
 
 SUBJECT = ROOT / "bench" / "mutation" / "subject.py"
 RESULTS = ROOT / "bench" / "mutation" / "results.json"
@@ -82,6 +83,18 @@ def test_the_recorded_results_are_of_todays_subject() -> None:
         (r["id"], r["line"], r["description"]) for r in records
     ], "bench/mutation/subject.py changed: rerun python bench/mutants.py -j 2 --json ..."
     assert {r["level"] for r in records} <= {*LEVELS, "equivalent", "survived"}
+
+
+def test_the_figure_the_certificate_quotes_is_that_of_the_recorded_results() -> None:
+    """vectors/adequacy.json (harness/vectors/adequacy.py) says what results.json measured."""
+    records = recorded()
+    figure = adequacy()
+    assert figure.mutants == len(records)
+    assert figure.equivalent == sum(r["level"] == "equivalent" for r in records)
+    assert figure.killed == sum(r["level"] in LEVELS for r in records)
+    assert statement().startswith(
+        f"the built-in vectors kill {figure.killed} of {len(records) - figure.equivalent} "
+    )
 
 
 def test_an_unknown_mutant_is_a_one_line_error() -> None:

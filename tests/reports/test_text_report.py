@@ -39,7 +39,9 @@ def test_the_default_report_matches_its_reviewed_snapshot(spec: str, snapshot: s
     if os.environ.get("UTF8CERT_SNAPSHOTS") == "write":
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
-    assert len(text.splitlines()) <= 70  # one screen, about 60 lines
+    # One screen, about 60 lines, for up to three behaviours; NaiveBitDecoder shows four since
+    # its incremental decoder is judged call by call (issue 20), each in about 11 lines.
+    assert len(text.splitlines()) <= 85
 
 
 def test_surrogatepass_is_one_screen_with_its_flag_note_once() -> None:

@@ -1,0 +1,73 @@
+"""How adequate the built-in vectors are: the share of a hand-written codec's single-point
+defects that the check with them catches, as bench/mutants.py last measured it.
+
+    adequacy() -> Adequacy        the committed figure (vectors/adequacy.json)
+    statement() -> str            'the built-in vectors kill N of M non-equivalent mutants ...'
+    whole_builtin(vectors) -> bool   does a run use every built-in vector?
+
+The figure is data, read from a small file shipped with the vectors, never measured at run
+time (the analysis takes half an hour); tests/bench/test_mutation.py holds it to
+bench/mutation/results.json, so that it cannot drift from the analysis it quotes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Final
+
+from utf8cert.harness.vectors.load import BUILTIN_PACKAGE, builtin_files
+from utf8cert.harness.vectors.model import VectorSet
+
+FIGURE: Final = "adequacy.json"
+_ID_LINE: Final = re.compile(r"^  - id: ", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Adequacy:
+    """The mutation analysis in four numbers."""
+
+    mutants: int
+    equivalent: int
+    killed: int
+    measured: str
+    """When (a date), so that a reader can tell a stale figure."""
+
+    @property
+    def non_equivalent(self) -> int:
+        """Return the mutants that differ from the codec on some input."""
+        return self.mutants - self.equivalent
+
+
+@cache
+def adequacy() -> Adequacy:
+    """Return the committed figure of the mutation analysis."""
+    data = json.loads((files(BUILTIN_PACKAGE) / FIGURE).read_text(encoding="utf-8"))
+    return Adequacy(data["mutants"], data["equivalent"], data["killed"], data["measured"])
+
+
+def statement() -> str:
+    """Return the figure in words, for a certificate and `utf8cert vectors list`."""
+    figure = adequacy()
+    return (
+        f"the built-in vectors kill {figure.killed} of {figure.non_equivalent} non-equivalent"
+        f" mutants of a hand-written codec (mutation analysis, docs/mutation.md, {figure.measured})"
+    )
+
+
+@cache
+def _builtin_counts() -> dict[str, int]:
+    """Return the number of vectors in each built-in file, by path, from its text (one
+    `  - id:` line a vector, as every built-in file is written)."""
+    return {
+        str(entry): len(_ID_LINE.findall(entry.read_text("utf-8"))) for entry in builtin_files()
+    }
+
+
+def whole_builtin(vectors: VectorSet) -> bool:
+    """Return True when `vectors` hold every built-in vector (none left out by --vector)."""
+    counts = {vector_file.path: len(vector_file.vectors) for vector_file in vectors.files}
+    return all(counts.get(path) == count for path, count in _builtin_counts().items())

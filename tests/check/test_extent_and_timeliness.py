@@ -1,0 +1,132 @@
+"""The error's extent and the streaming timeliness are judged at `should`: each codec here
+with one such defect is flagged at that level and for nothing else, and CPython's codec and
+incremental decoder (strict and replacing) are flagged for neither."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+
+from utf8cert.harness.check.extent import UNPLACED, WRONG_END
+from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.check.timeliness import HELD_CHARACTER, HELD_ERROR, schedule
+from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector, VectorSet
+from utf8cert.reference import ErrorKind, decode_replace, errors
+
+
+@cache
+def vectors() -> VectorSet:
+    return load_vectors()
+
+
+@cache
+def report(spec: str, capabilities: tuple[Capability, ...]) -> Report:
+    return run_check(load_codec(spec), vectors(), only=capabilities)
+
+
+def findings(spec: str, *capabilities: Capability) -> set[tuple[str, str, str]]:
+    return {(d.capability, d.level, d.what) for d in report(spec, capabilities).differences}
+
+
+@pytest.mark.parametrize(
+    "spec", ["codec:utf-8", "codec:utf-8:replace", "broken_codecs:CPythonUtf8"]
+)
+def test_cpythons_codec_and_incremental_decoder_are_not_flagged(spec: str) -> None:
+    whats = {what for _, _, what in findings(spec, "decode", "incremental", "encode")}
+    assert not whats & {WRONG_END, UNPLACED, HELD_CHARACTER, HELD_ERROR}
+
+
+def test_an_error_end_short_of_the_maximal_subpart_is_a_should() -> None:
+    # Its incremental decoder has no getstate(), so its refusals' place in the stream, and with
+    # it their end, is unknown: only the one-shot decoder is judged.
+    assert findings("broken_codecs:OneByteErrors", "decode", "incremental") == {
+        ("decode", "should", WRONG_END)
+    }
+    difference = next(
+        d
+        for d in report("broken_codecs:OneByteErrors", ("decode", "incremental")).differences
+        if d.vector == "edge-9" and d.variant == "as-is" and d.capability == "decode"
+    )
+    assert difference.marks == ((0, 2),)  # E0 A0 7F: the subpart is E0 A0
+
+
+def test_an_encode_error_end_past_the_surrogates_is_a_should() -> None:
+    assert findings("broken_codecs:RestOfTextEncodeError", "encode") == {
+        ("encode", "should", WRONG_END)
+    }
+
+
+def test_one_error_per_surrogate_is_not_flagged() -> None:
+    """HandRolled reports each surrogate of a run on its own (end = start + 1), CPython the run
+    at once: both ends lie within the run, and both are right."""
+    assert findings("broken_codecs:HandRolled", "encode") == set()
+
+
+def test_a_character_held_back_to_the_next_call_is_a_should() -> None:
+    assert findings("broken_codecs:LookaheadDecoder", "incremental") == {
+        ("incremental", "should", HELD_CHARACTER)
+    }
+
+
+def test_an_error_held_back_to_the_final_call_is_a_should() -> None:
+    assert findings("broken_codecs:LateErrorDecoder", "incremental") == {
+        ("incremental", "should", HELD_ERROR)
+    }
+
+
+def test_a_plain_value_error_from_an_operation_is_a_may() -> None:
+    """docs/mutation.md's m158: the refusal is right, only its place is lost."""
+    assert findings("broken_codecs:ChrOfAnErrorDecoder", "decode") == {("decode", "may", UNPLACED)}
+
+
+def test_ill_formed_bytes_returned_on_an_early_call_are_let_through_though_the_end_refuses() -> (
+    None
+):
+    """NaiveBitDecoder takes ED A0 80 for a character: fed ED A0 80 | ED B0, it returns the
+    surrogate on the first call and refuses only the truncated ED B0 at the end. That is
+    decoding ill-formed bytes (must), not merely an error held back."""
+    differences = report("broken_codecs:NaiveBitDecoder", ("incremental",)).differences
+    cut = next(d for d in differences if d.vector == "sur-23" and d.variant == "as-is, cut at 3")
+    assert (cut.level, cut.what) == ("must", "decoded ill-formed bytes as characters")
+    assert HELD_ERROR not in {d.what for d in differences}
+
+
+def _pending(data: bytes) -> int:
+    """Where the pending end of `data` starts: a last sequence more bytes could complete, or
+    ED A0..BF (the rule of timeliness.py, written out plainly as the oracle)."""
+    if len(data) >= 2 and data[-2] == 0xED and 0xA0 <= data[-1] <= 0xBF:
+        return len(data) - 2
+    found = errors(data)
+    if found and found[-1].kind is ErrorKind.TRUNCATED:
+        return found[-1].offset
+    return len(data)
+
+
+def _decided(prefix: bytes) -> tuple[int, int | None]:
+    settled = prefix[: _pending(prefix)]
+    found = errors(settled)
+    before = len(decode_replace(settled[: found[0].offset])) if found else None
+    return len(decode_replace(settled)), before
+
+
+EDGE_BYTES = bytes.fromhex("00 41 7F 80 8F 90 9F A0 BF C0 C1 C2 DF E0 E1 ED EE EF F0 F1 F4 F5 FF")
+
+
+def test_the_schedule_is_what_each_prefix_decides() -> None:
+    """Schedule (one pass over the input) owes, after each number of bytes fed, what decoding
+    that prefix with its pending end set aside gives: every input of up to 3 of the edge
+    bytes, every vector, and each of those in ASCII padding."""
+    inputs = [bytes(p) for n in range(4) for p in itertools.product(EDGE_BYTES, repeat=n)]
+    inputs += [v.data for v in vectors() if isinstance(v, DecodeVector)]
+    inputs += [b"ab" + data + b"cd" for data in inputs[-600:]]
+    for data in inputs:
+        timing = schedule(data)
+        for fed in range(len(data) + 1):
+            owed, before = _decided(data[:fed])
+            assert (timing.owed(fed), timing.before_error(fed)) == (owed, before), (data, fed)
