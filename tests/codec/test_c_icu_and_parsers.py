@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from c_programs import BEYOND, SURROGATE, Started, check, check_encode, refused_at, started
+from started_programs import BEYOND, SURROGATE, Started, check, check_encode, refused_at, started
 
 from utf8cert.harness.codec.interface import Failed, Returned
 

@@ -10,51 +10,19 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
+from started_programs import Started, check, check_encode, started
 
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
-from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
+from utf8cert.harness.codec.interface import Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS
 from utf8cert.harness.codec.programs.libraries import MORE, NPM, npm_prefix
-from utf8cert.harness.codec.spec import load_codec
 
 SURROGATE = ("encode", "must", "encoded a surrogate")
 SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")
 
 
-class Started:
-    """The programs started so far in this module, each once, all stopped at the end."""
-
-    def __init__(self) -> None:
-        self.codecs: dict[str, Codec] = {}
-
-    def __call__(self, name: str) -> Codec:
-        if name not in self.codecs:
-            reason = PROGRAMS[name].unavailable()
-            if reason is not None:
-                pytest.skip(f"{name}: {reason}")
-            self.codecs[name] = load_codec(PROGRAMS[name].spec())
-        return self.codecs[name]
-
-
 @pytest.fixture(scope="module")
 def program() -> Iterator[Started]:
-    started = Started()
-    yield started
-    for codec in started.codecs.values():
-        codec.close()
-
-
-def kinds(differences: list[Difference]) -> set[tuple[str, str, str]]:
-    return {(d.capability, d.level, d.what) for d in differences}
-
-
-def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
-    return kinds(compare(codec, capability, expectation_for(data)))
-
-
-def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
-    return kinds(compare_encode(codec, encoding_for(values), ("input", "as-is")))
+    yield from started()
 
 
 def node(script: str) -> object:

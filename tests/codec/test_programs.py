@@ -15,56 +15,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from started_programs import Started, check, check_encode, started
 
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
-from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
+from utf8cert.harness.codec.interface import Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.codec.programs.libraries import MORE
 from utf8cert.harness.codec.programs.more_languages import MORE_LANGUAGES  # C++, Erlang
 from utf8cert.harness.codec.programs.runtimes import NODE, Runtime, cache_root
 from utf8cert.harness.codec.programs.scripting import SCRIPTED
-from utf8cert.harness.codec.spec import load_codec
 
 OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
 BEYOND = b"\xf4\x90\x80\x80"  # RFC 3629 §4: after F4 only 80..8F; four maximal subparts
 SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")
 
 
-class Started:
-    """The programs started so far in this module, each once, all stopped at the end."""
-
-    def __init__(self) -> None:
-        self.codecs: dict[str, Codec] = {}
-
-    def __call__(self, name: str) -> Codec:
-        if name not in self.codecs:
-            reason = PROGRAMS[name].unavailable()
-            if reason is not None:
-                pytest.skip(f"{name}: {reason}")
-            self.codecs[name] = load_codec(PROGRAMS[name].spec())
-        return self.codecs[name]
-
-
 @pytest.fixture(scope="module")
 def program() -> Iterator[Started]:
-    started = Started()
-    yield started
-    for codec in started.codecs.values():
-        codec.close()
-
-
-def kinds(differences: list[Difference]) -> set[tuple[str, str, str]]:
-    return {(d.capability, d.level, d.what) for d in differences}
-
-
-def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
-    return kinds(compare(codec, capability, expectation_for(data)))
-
-
-def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
-    return kinds(compare_encode(codec, encoding_for(values), ("input", "as-is")))
+    yield from started()
 
 
 def test_every_program_offers_the_capabilities_of_its_codec(program: Started) -> None:

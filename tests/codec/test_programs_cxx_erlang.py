@@ -19,14 +19,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
+from started_programs import Started, check, check_encode, started
 
-from utf8cert.harness.check.compare import compare, compare_encode
-from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.interface import Capability, Codec, Refused, Returned
+from utf8cert.harness.codec.interface import Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS
 from utf8cert.harness.codec.programs.more_languages import CXX, ERLANG, MORE_LANGUAGES
 from utf8cert.harness.codec.programs.scripting import Installable
-from utf8cert.harness.codec.spec import load_codec
 
 SURROGATE = b"\xed\xa0\x80"  # U+D800 in the form RFC 3629 §3 forbids
 BEYOND = b"\xf4\x90\x80\x80"  # U+110000 in the form RFC 2279 allowed
@@ -46,38 +44,9 @@ def cpython_refuses(data: bytes) -> bool:
     return False
 
 
-class Started:
-    """The programs started so far in this module, each once, all stopped at the end."""
-
-    def __init__(self) -> None:
-        self.codecs: dict[str, Codec] = {}
-
-    def __call__(self, name: str) -> Codec:
-        if name not in self.codecs:
-            reason = PROGRAMS[name].unavailable()
-            if reason is not None:
-                pytest.skip(f"{name}: {reason}")
-            self.codecs[name] = load_codec(PROGRAMS[name].spec())
-        return self.codecs[name]
-
-
 @pytest.fixture(scope="module")
 def program() -> Iterator[Started]:
-    started = Started()
-    yield started
-    for codec in started.codecs.values():
-        codec.close()
-
-
-def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
-    return {
-        (d.capability, d.level, d.what) for d in compare(codec, capability, expectation_for(data))
-    }
-
-
-def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
-    differences = compare_encode(codec, encoding_for(values), ("input", "as-is"))
-    return {(d.capability, d.level, d.what) for d in differences}
+    yield from started()
 
 
 def test_every_program_offers_the_capabilities_of_its_api(program: Started) -> None:

@@ -19,14 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from started_programs import Started, check, check_encode, started
 
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
-from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.interface import Capability, Codec, Failed, Refused, Returned
+from utf8cert.harness.codec.interface import Failed, Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.runtimes import cache_root
 from utf8cert.harness.codec.programs.scripting import GO, SCRIPTED, Installable
-from utf8cert.harness.codec.spec import load_codec
 
 OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
 SURROGATE = b"\xed\xa0\x80"  # U+D800 in the form RFC 3629 §3 forbids
@@ -39,38 +37,9 @@ SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable v
 ENCODED_SURROGATE = ("encode", "must", "encoded a surrogate")
 
 
-class Started:
-    """The programs started so far in this module, each once, all stopped at the end."""
-
-    def __init__(self) -> None:
-        self.codecs: dict[str, Codec] = {}
-
-    def __call__(self, name: str) -> Codec:
-        if name not in self.codecs:
-            reason = PROGRAMS[name].unavailable()
-            if reason is not None:
-                pytest.skip(f"{name}: {reason}")
-            self.codecs[name] = load_codec(PROGRAMS[name].spec())
-        return self.codecs[name]
-
-
 @pytest.fixture(scope="module")
 def program() -> Iterator[Started]:
-    started = Started()
-    yield started
-    for codec in started.codecs.values():
-        codec.close()
-
-
-def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
-    return {
-        (d.capability, d.level, d.what) for d in compare(codec, capability, expectation_for(data))
-    }
-
-
-def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
-    differences: list[Difference] = compare_encode(codec, encoding_for(values), ("input", "as-is"))
-    return {(d.capability, d.level, d.what) for d in differences}
+    yield from started()
 
 
 def wrong_count(capability: str = "replace") -> set[tuple[str, str, str]]:

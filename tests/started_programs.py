@@ -1,5 +1,6 @@
-"""The C libraries' programs (harness/codec/programs/c_*.c) started once per test module,
-and what their tests ask of them (tests/codec/test_c_libraries.py, test_c_icu_and_parsers.py)."""
+"""The shipped programs (harness/codec/programs/) started once per test module, and what their
+tests ask of them: the differences utf8cert finds on one input (tests/codec/test_*programs*.py,
+test_c_libraries.py, test_c_icu_and_parsers.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from utf8cert.harness.check.compare import compare, compare_encode
+from utf8cert.harness.check.compare import Difference, compare, compare_encode
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec, Refused
 from utf8cert.harness.codec.programs import PROGRAMS
@@ -39,6 +40,11 @@ def started() -> Iterator[Started]:
     yield programs
     for codec in programs.codecs.values():
         codec.close()
+
+
+def kinds(differences: list[Difference]) -> set[tuple[str, str, str]]:
+    """Return the (capability, level, what) of each difference."""
+    return {(d.capability, d.level, d.what) for d in differences}
 
 
 def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, str, str]]:
