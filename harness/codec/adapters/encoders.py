@@ -11,10 +11,10 @@ import ctypes
 from typing import Any
 
 from utf8cert.harness.codec.adapters.native import (
-    LC_CTYPE_MASK,
     SIZE_T_ERROR,
     SQLITE_ROW,
     SQLITE_TRANSIENT,
+    c_utf8_locale,
     glibc,
     load,
 )
@@ -28,14 +28,7 @@ class GlibcWcrtomb:
 
     def __init__(self) -> None:
         libc = glibc()
-        libc.newlocale.restype = ctypes.c_void_p
-        libc.newlocale.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p]
-        self.locale = libc.newlocale(LC_CTYPE_MASK, b"C.UTF-8", None)
-        if not self.locale:
-            raise OSError("the C.UTF-8 locale is not installed")
-        self.uselocale = libc.uselocale
-        self.uselocale.restype = ctypes.c_void_p
-        self.uselocale.argtypes = [ctypes.c_void_p]
+        self.locale, self.uselocale = c_utf8_locale(libc)
         self.convert = libc.wcsrtombs
         self.convert.restype = ctypes.c_size_t
         self.convert.argtypes = [

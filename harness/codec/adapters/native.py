@@ -40,6 +40,20 @@ def glibc() -> ctypes.CDLL:
     return libc
 
 
+def c_utf8_locale(libc: ctypes.CDLL) -> tuple[int, Any]:
+    """Return glibc's C.UTF-8 locale object and its `uselocale` function (which makes it the
+    calling thread's locale and returns the one it replaces); OSError when it is not installed."""
+    libc.newlocale.restype = ctypes.c_void_p
+    libc.newlocale.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p]
+    locale = libc.newlocale(LC_CTYPE_MASK, b"C.UTF-8", None)
+    if not locale:
+        raise OSError("the C.UTF-8 locale is not installed")
+    uselocale = libc.uselocale
+    uselocale.restype = ctypes.c_void_p
+    uselocale.argtypes = [ctypes.c_void_p]
+    return locale, uselocale
+
+
 def glibc_version() -> str:
     """Return glibc's version ('2.36')."""
     function = glibc().gnu_get_libc_version
@@ -114,14 +128,7 @@ class GlibcMbrtowc:
 
     def __init__(self) -> None:
         libc = glibc()
-        libc.newlocale.restype = ctypes.c_void_p
-        libc.newlocale.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p]
-        self.locale = libc.newlocale(LC_CTYPE_MASK, b"C.UTF-8", None)
-        if not self.locale:
-            raise OSError("the C.UTF-8 locale is not installed")
-        self.uselocale = libc.uselocale
-        self.uselocale.restype = ctypes.c_void_p
-        self.uselocale.argtypes = [ctypes.c_void_p]
+        self.locale, self.uselocale = c_utf8_locale(libc)
         self.convert = libc.mbsnrtowcs
         self.convert.restype = ctypes.c_size_t
         self.convert.argtypes = [
