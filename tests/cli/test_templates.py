@@ -45,11 +45,11 @@ def test_the_java_template_certifies_javas_charset_coders(tmp_path: Path) -> Non
     source = EXAMPLES / "java" / "Utf8Template.java"
     subprocess.run(["javac", "-d", str(tmp_path), str(source)], check=True, timeout=300)
     status, line = verdict(["java", "-cp", str(tmp_path), "Utf8Template"])
-    assert (status, line) == (
-        0,
-        "conformant to RFC 3629; departs from recommended practice: 1 behaviour on 27 vectors "
-        "(should)",
-    )
+    # Conformant, with one recommended-practice departure (its replacing decoder's U+FFFD
+    # count); how many vectors show it follows the vector set, not the template.
+    assert status == 0
+    assert line.startswith("conformant to RFC 3629; departs from recommended practice: 1 behaviour")
+    assert line.endswith("(should)")
 
 
 @pytest.mark.slow
