@@ -9,18 +9,27 @@ LIMIT) is kept with its answer while the run asks it, and asked again once every
 in reverse order (the questions before it now come after it). A crash, a hang or a question
 declined either time says nothing of the answer's stability: only two answers that were both
 given (text, bytes, a bool or a refusal) are compared, refusals with their offsets.
+
+A codec that wears out after a few thousand calls would outlast a run that asks a capability
+only a thousand or so times. So the kept questions of each capability are then asked round after
+round, each round in another (seeded, so repeatable) order, until the run has asked that
+capability SOAK times; a codec slow on them stops the rounds after SOAK_SECONDS.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from utf8cert.harness.check.breaker import Breaker, Guard
+from utf8cert.harness.check.breaker import Breaker, Guard, trips
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import describe_outcome
-from utf8cert.harness.check.prefetch import asked_ahead
+from utf8cert.harness.check.prefetch import Answers, asked_ahead
 from utf8cert.harness.codec.interface import Capability, Codec, Outcome, Refused, Returned
 from utf8cert.harness.codec.protocol import Request, outcome_of
 
@@ -30,6 +39,13 @@ LIMIT: Final = 4096
 """At most this many questions are asked again."""
 LARGEST_INPUT: Final = 4096
 """Questions on longer inputs are not kept (their answers would hold the run's memory)."""
+SOAK: Final = 10_000
+"""Each capability's kept questions are asked again until the run has asked it this many times."""
+SOAK_SECONDS: Final = 30.0
+"""The rounds stop after this long: a codec that takes seconds per answer is not asked for hours."""
+ROUND: Final = 512
+"""Questions sent at once in the rounds (the clock is read between them)."""
+T = TypeVar("T")
 WHAT: Final = "two answers to one question"
 VARIANT: Final = "asked again at the end of the run"
 
@@ -61,6 +77,8 @@ class Recheck:
 
     def __init__(self) -> None:
         self.kept: list[Kept] = []
+        self.asked: Counter[Capability] = Counter()
+        """How many questions the run asked of each capability."""
         self._seen = 0
 
     def watch(self, codec: Codec, vector: str) -> Codec:
@@ -70,10 +88,11 @@ class Recheck:
     def consider(
         self, vector: str, answer: Outcome, capability: Capability, **question: Any
     ) -> None:
-        """Keep a question just answered (`question`: the fields of its Request, built only
-        for those kept), when it is the one in EVERY, its answer was given and its input is
-        short."""
+        """Count a question just answered and keep it (`question`: the fields of its Request,
+        built only for those kept) when it is the one in EVERY, its answer was given and its
+        input is short."""
         self._seen += 1
+        self.asked[capability] += 1
         if self._seen % EVERY or len(self.kept) >= LIMIT or not _given(answer):
             return
         kept = Kept(vector, Request(capability, **question), answer)
@@ -82,22 +101,60 @@ class Recheck:
 
     def again(self, codec: Codec, guard: Guard) -> list[Difference]:
         """Return a `must` difference for each kept question whose answer, asked again in
-        reverse order, is another ([] when every answer stood); `guard`'s Stop is obeyed. A
-        program gets the questions at once (pipelined, as prefetch.py asks them)."""
-        requests = [each.request for each in reversed(self.kept)]
-        ask = getattr(codec, "ask_until_failure", None)
-        if callable(ask):
-            with guard.stop.interruptible():
-                answered = asked_ahead(ask, requests)  # less a capability once it failed
-        else:
-            asked = Breaker(codec, "asked again", None, guard)
-            answered = [(request, outcome_of(asked, request)) for request in requests]
+        reverse order and then in the rounds, was once another ([] when every answer stood);
+        `guard`'s Stop is obeyed. A program gets the questions a batch at once (pipelined, as
+        prefetch.py asks them); a capability that failed is not asked again."""
         first = {id(each.request): each for each in self.kept}
-        return [
-            _difference(first[id(request)], answer)
-            for request, answer in answered
-            if _given(answer) and answer != first[id(request)].answer
-        ]
+        changed: dict[int, Outcome] = {}
+        failed: set[Capability] = set()
+        breaker = Breaker(codec, "asked again", None, guard)
+        reverse = [each.request for each in reversed(self.kept)]
+        rounds = soaked([each.request for each in self.kept], lambda r: r.capability, self.asked)
+        deadline = time.monotonic() + SOAK_SECONDS
+        for batch in _batches(reverse, rounds):
+            batch = [request for request in batch if request.capability not in failed]
+            for request, answer in _asked(codec, breaker, guard, batch):
+                if trips(answer):
+                    failed.add(request.capability)
+                elif _given(answer) and answer != first[id(request)].answer:
+                    changed.setdefault(id(request), answer)  # the first other answer
+            if time.monotonic() > deadline:
+                break
+        return [_difference(first[key], answer) for key, answer in changed.items()]
+
+
+def soaked(
+    kept: Sequence[T], capability_of: Callable[[T], Capability], asked: Counter[Capability]
+) -> Iterator[T]:
+    """Yield the kept questions again, round after round, each round in another order (seeded:
+    the same every run), each capability's until `asked` of it and its kept questions asked
+    again in reverse order make SOAK (nothing when they already do, or nothing is kept)."""
+    wanted = Counter({capability: SOAK - count for capability, count in asked.items()})
+    wanted.subtract(capability_of(each) for each in kept)
+    order, shuffler = list(kept), random.Random(SOAK)
+    while any(wanted[capability_of(each)] > 0 for each in order):
+        shuffler.shuffle(order)
+        for each in order:
+            if wanted[capability_of(each)] > 0:
+                wanted[capability_of(each)] -= 1
+                yield each
+
+
+def _batches(first: list[Request], rounds: Iterator[Request]) -> Iterator[list[Request]]:
+    """Yield `first` whole, then the rounds ROUND questions at a time."""
+    yield first
+    while batch := list(itertools.islice(rounds, ROUND)):
+        yield batch
+
+
+def _asked(codec: Codec, breaker: Breaker, guard: Guard, requests: list[Request]) -> Answers:
+    """Return each request asked of `codec` and its answer, up to a failure of its capability:
+    a program gets them at once, an in-process codec one by one through `breaker`."""
+    ask = getattr(codec, "ask_until_failure", None)
+    if callable(ask):
+        with guard.stop.interruptible():
+            return asked_ahead(ask, requests)
+    return [(request, outcome_of(breaker, request)) for request in requests]
 
 
 def _difference(kept: Kept, again: Outcome) -> Difference:

@@ -13,6 +13,7 @@ every vector everything.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -191,6 +192,8 @@ class Workload:
     calls: int = 0
     bytes: int = 0
     code_points: int = 0
+    again: int = 0
+    """Of the calls, those asked again at the end of the run (recheck.py)."""
 
 
 def workload(
@@ -202,9 +205,9 @@ def workload(
     vectors = list(vectors)
     plans = schedule(vectors, depth)
     offered = frozenset(capabilities)
-    one_shot = len(offered & {"decode", "replace", "validate"})
-    sizes: list[tuple[int, int]] = []
-    """(bytes, code points) of each question, in the order the check asks them."""
+    one_shot = [c for c in ("decode", "replace", "validate") if c in offered]
+    sizes: list[tuple[Capability, int, int]] = []
+    """(capability, bytes, code points) of each question, in the order the check asks them."""
     beyond: set[int] = set()
     """Which of them hold a value above U+10FFFF: no Unicode string holds one, so a codec
     declines them, and a question declined is not asked again."""
@@ -214,20 +217,21 @@ def workload(
                 for _, expected in encode_variants(vector, plans.plan(vector)):
                     if max(expected.scalars, default=0) > LARGEST_CODE_POINT:
                         beyond.add(len(sizes))
-                    sizes.append((0, len(expected.scalars)))
+                    sizes.append(("encode", 0, len(expected.scalars)))
             continue
         for variant in decode_variants(vector, plans.plan(vector)):
             size = len(variant.expected.data)
-            sizes += [(size, 0)] * one_shot
+            sizes += [(capability, size, 0) for capability in one_shot]
             if "incremental" in offered:
                 # Each chunking twice: with and without a final empty chunk.
                 ways = sum(1 for _ in chunkings(variant.expected, variant.cuts, variant.bytewise))
-                sizes += [(size, 0)] * (2 * ways)
-    again = [
+                sizes += [("incremental", size, 0)] * (2 * ways)
+    kept = [
         sizes[index]
         for index in range(recheck.EVERY - 1, len(sizes), recheck.EVERY)
-        if sum(sizes[index]) <= recheck.LARGEST_INPUT and index not in beyond
+        if sizes[index][1] + sizes[index][2] <= recheck.LARGEST_INPUT and index not in beyond
     ][: recheck.LIMIT]
-    asked = sizes + again
-    fed, points = sum(size for size, _ in asked), sum(points for _, points in asked)
-    return Workload(len(asked), fed, points)
+    rounds = recheck.soaked(kept, lambda size: size[0], Counter(size[0] for size in sizes))
+    asked = [*sizes, *kept, *rounds]
+    fed, points = sum(size[1] for size in asked), sum(size[2] for size in asked)
+    return Workload(len(asked), fed, points, len(asked) - len(sizes))

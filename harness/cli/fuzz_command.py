@@ -24,9 +24,6 @@ if TYPE_CHECKING:
     from utf8cert.harness.fuzzing.triage import Triaged
     from utf8cert.harness.vectors.model import VectorSet
 
-INTERRUPTED = 72
-"""libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
-
 
 def register(subcommands: Any) -> None:
     """Add the `fuzz` subcommand's parser."""
@@ -66,7 +63,12 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         write_reports,
     )
     from utf8cert.harness.codec.spec import CodecSpecError, load_codec
-    from utf8cert.harness.fuzzing.campaign import Campaign, default_dictionary, max_len_notes
+    from utf8cert.harness.fuzzing.campaign import (
+        INTERRUPTED,
+        Campaign,
+        default_dictionary,
+        max_len_notes,
+    )
     from utf8cert.harness.fuzzing.corpus import default_seeds
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
     from utf8cert.harness.fuzzing.driver import fuzz

@@ -31,7 +31,7 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"longest input in bytes (default {DEFAULT_MAX_LEN}: past the 64 KiB boundary)",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="worker processes (libFuzzer -fork=N)"
+        "--jobs", type=int, default=1, metavar="N", help="fuzzing processes sharing one corpus"
     )
     parser.add_argument(
         "--artifacts", default="artifacts", metavar="DIR", help="where findings go (artifacts)"

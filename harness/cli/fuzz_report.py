@@ -22,7 +22,7 @@ MARKER: Final = "utf8cert-fuzz"
 def stop_reason(status: int, progress: Progress, campaign: Campaign) -> str:
     """Return why the campaign stopped, in a word or two: 'finding', 'signal SIGINT',
     'max-time', 'runs', or 'libFuzzer status N' for a stop of libFuzzer's own (a crash it saw)."""
-    from utf8cert.harness.cli.fuzz_command import INTERRUPTED
+    from utf8cert.harness.fuzzing.campaign import INTERRUPTED
     from utf8cert.harness.fuzzing.differential import FINDING_EXIT
 
     if progress.interrupted is not None:

@@ -2,8 +2,9 @@
 and seeds, its target script, libFuzzer's command line.
 
 The target script is written into the artifacts directory, executable, its shebang naming this
-interpreter (libFuzzer's -fork and -jobs modes re-execute it, so `python script.py` would not
-do). driver.py runs it; triage.py turns what it left into findings.
+interpreter (libFuzzer's -fork and -jobs modes, which ClusterFuzzLite may use, re-execute it, so
+`python script.py` would not do). driver.py runs it (workers.py: --jobs processes of it);
+triage.py turns what it left into findings.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ DEFAULT_MAX_LEN: Final = 65536 + 512
 """Room for an input to straddle the 65536-byte boundary with a few hundred bytes after it."""
 DEFAULT_TIMEOUT: Final = 20
 """Seconds one execution may take before libFuzzer calls it a hang."""
+INTERRUPTED: Final = 72
+"""libFuzzer's exit status when it was sent SIGINT or SIGTERM (-interrupted_exitcode)."""
 SCRIPT_NAME: Final = "utf8cert_fuzzer.py"
 
 SCRIPT: Final = '''#!{python}
@@ -173,11 +176,6 @@ def libfuzzer_argv(campaign: Campaign) -> list[str]:
         argv.append(f"-max_total_time={campaign.max_time}")
     if campaign.seed is not None:
         argv.append(f"-seed={campaign.seed}")
-    if campaign.jobs > 1:
-        # Fork mode: one corpus shared by `jobs` worker processes, merged as they finish.
-        argv.append(f"-fork={campaign.jobs}")
-        if campaign.keep_going:
-            argv.append("-ignore_crashes=1")
     return argv + list(campaign.libfuzzer_flags)
 
 

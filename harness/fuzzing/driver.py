@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,9 +23,10 @@ from typing import IO, Final
 
 from utf8cert.harness.check.interrupt import STOPPING
 from utf8cert.harness.codec.children import death_signal
-from utf8cert.harness.fuzzing.campaign import Campaign, libfuzzer_argv, seed_corpus, write_script
+from utf8cert.harness.fuzzing.campaign import Campaign, seed_corpus, write_script
 from utf8cert.harness.fuzzing.differential import PENDING
 from utf8cert.harness.fuzzing.inflight import running
+from utf8cert.harness.fuzzing.workers import Workers
 from utf8cert.harness.vectors.model import VectorSet
 
 POLL_EVERY: Final = 0.5
@@ -102,18 +102,8 @@ def fuzz(
     write_script(campaign)
     env = dict(os.environ if environment is None else environment, PYTHONHASHSEED="0")
     progress = Progress()
-    process = subprocess.Popen(
-        libfuzzer_argv(campaign),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        env=env,
-        text=True,
-        errors="replace",
-        start_new_session=True,  # a Ctrl-C reaches libFuzzer only through `forwarding`
-        preexec_fn=die_with_parent(),
-    )
-    assert process.stdout is not None
+    workers = Workers(campaign, env, log, lambda: progress.elapsed, die_with_parent())
+    workers.start()
     show(progress)
     ended = threading.Event()
 
@@ -124,13 +114,10 @@ def fuzz(
 
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
-    with forwarding(process, progress, campaign):
+    with forwarding(workers, progress, campaign):
         try:
-            for line in process.stdout:
-                log.write(f"{progress.elapsed:9.2f}  {line}")
-                log.flush()
+            status = workers.wait()
         finally:
-            status = process.wait()
             ended.set()
             poller.join()
             progress.ended = time.time()
@@ -140,23 +127,20 @@ def fuzz(
 
 
 @contextlib.contextmanager
-def forwarding(
-    process: subprocess.Popen[str], progress: Progress, campaign: Campaign
-) -> Iterator[None]:
+def forwarding(workers: Workers, progress: Progress, campaign: Campaign) -> Iterator[None]:
     """Within the block, a SIGINT, SIGTERM or SIGHUP to this process is passed on to the
-    campaign's process group as SIGTERM (libFuzzer then prints its final statistics and exits
-    72), and noted in `progress.interrupted`; a second one kills the group. One that comes once
-    the campaign has ended by itself (its process gone, or a finding recorded that stops it) is
-    noted in `progress.late` instead: it is meant for the making of findings."""
+    campaign's processes as SIGTERM (libFuzzer then prints its final statistics and exits
+    72), and noted in `progress.interrupted`; a second one kills them. One that comes once
+    the campaign has ended by itself (its processes gone, or a finding recorded that stops it)
+    is noted in `progress.late` instead: it is meant for the making of findings."""
 
     def forward(signum: int, frame: object) -> None:
-        if progress.interrupted is None and _ended(process, campaign):
+        if progress.interrupted is None and _ended(workers, campaign):
             progress.late = signum
             return
         stop = signal.SIGKILL if progress.interrupted else signal.SIGTERM
         progress.interrupted = signal.Signals(signum).name
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, stop)
+        workers.interrupt(stop)
 
     previous = {signum: signal.signal(signum, forward) for signum in STOPPING}
     try:
@@ -166,14 +150,14 @@ def forwarding(
             signal.signal(signum, handler)
 
 
-def _ended(process: subprocess.Popen[str], campaign: Campaign) -> bool:
-    """Return True if the campaign has ended by itself: its process has exited, a crash file
-    is saved (one process: libFuzzer stops there), or (unless it keeps going) a finding is
-    recorded, on which its process exits at once."""
-    if process.poll() is not None:
+def _ended(workers: Workers, campaign: Campaign) -> bool:
+    """Return True if the campaign has ended by itself: its processes have exited or are being
+    stopped after a finding, a crash file is saved (one process: libFuzzer stops there), or
+    (unless it keeps going) a finding is recorded, on which its process exits at once."""
+    if workers.ended() or workers.stopping:  # stopping: after a finding (not a signal)
         return True
     if campaign.jobs == 1 and any(campaign.crashes.glob("crash-*")):
-        return True  # libFuzzer stops at a crash it saw (in fork mode it goes on)
+        return True  # libFuzzer stops at a crash it saw (kept going, other processes go on)
     return not campaign.keep_going and any((campaign.artifacts / PENDING).glob("*.bin"))
 
 

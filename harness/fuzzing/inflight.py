@@ -10,6 +10,7 @@ killed it. `rescue` turns such inputs into crash files for triage (triage.py), n
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import mmap
 import os
@@ -108,6 +109,19 @@ def running(directory: Path) -> Tally:
         tally.lesser += lesser
         tally.mutating = tally.mutating or bool(mutating)
     return tally
+
+
+def settle(directory: Path, pid: int) -> None:
+    """Mark the in-flight file of process `pid` (ended) as executing nothing: the campaign
+    stopped it on purpose, so the input it was running killed nothing. Nothing happens when the
+    process left no file."""
+    path = directory / f"{PREFIX}{pid}"
+    with contextlib.suppress(OSError), path.open("r+b") as file:
+        header = file.read(_HEADER.size)
+        if len(header) == _HEADER.size:
+            _, executions, lesser, mutating = _HEADER.unpack(header)
+            file.seek(0)
+            file.write(_HEADER.pack(DONE, executions, lesser, mutating))
 
 
 def collect(directory: Path, *, rescue: bool) -> Tally:

@@ -71,3 +71,16 @@ def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
     assert first["variant"] == "asked again at the end of the run"
     assert first["level"] == "must"
     assert document["summary"]["conformant"] is False
+
+
+@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
+def test_a_decoder_right_for_its_first_5000_calls_is_caught_at_the_default_depth(
+    options: tuple[str, ...],
+) -> None:
+    # Issue 23's wear-out: the run itself asks decode far fewer than 5,000 times; the rounds
+    # of questions asked again (check/recheck.py) bring every capability to recheck.SOAK.
+    document = check("lying_codecs:wears_out", *options, WEAR_OUT_AFTER="5000")
+    assert document["coverage"]["decode"]["asked"] < 5000
+    assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
+    assert all(d["variant"] == "asked again at the end of the run" for d in document["differences"])
+    assert document["summary"]["conformant"] is False

@@ -231,11 +231,11 @@ def test_a_codec_that_hangs_is_a_timeout_finding(tmp_path: Path) -> None:
     ]
 
 
-def test_fork_mode_runs_workers_from_the_executable_target_script(tmp_path: Path) -> None:
+def test_two_jobs_run_two_processes_of_the_executable_target_script(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "fuzz_codecs:ForgetfulIncremental", "--jobs", "2", "--max-time", "120")
     assert done.returncode == 1, done.stdout + done.stderr
     log = (tmp_path / "artifacts" / "libfuzzer.log").read_text()
-    assert "-fork=2" in log and "exit 126" not in log
+    assert "job 1: " in log and "job 2: " in log and "exit 126" not in log
     assert (tmp_path / "artifacts" / "incremental-rejected-well-formed-input.yaml").is_file()
     script = tmp_path / "artifacts" / "utf8cert_fuzzer.py"
     assert os.access(script, os.X_OK)

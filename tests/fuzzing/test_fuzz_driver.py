@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -24,6 +25,7 @@ from utf8cert.harness.fuzzing.driver import Progress, forwarding
 from utf8cert.harness.fuzzing.flags import LIBFUZZER_FLAGS, pass_through
 from utf8cert.harness.fuzzing.inflight import InFlight
 from utf8cert.harness.fuzzing.target import COVERED, instrumented_packages
+from utf8cert.harness.fuzzing.workers import Workers
 
 
 def test_the_default_max_len_straddles_the_64_kib_boundary() -> None:
@@ -64,14 +66,14 @@ def test_libfuzzer_gets_the_corpus_the_seeds_and_every_option(tmp_path: Path) ->
         "-max_len=4096",
         "-max_total_time=30",
         "-runs=1000",
-        "-fork=2",
-        "-ignore_crashes=1",
         "-seed=7",
         f"-dict={tmp_path / 'utf8.dict'}",
         f"-artifact_prefix={campaign.crashes}{os.sep}",
     ):
         assert flag in argv
     assert argv[-2:] == ["-only_ascii=1", "-max_len=64"]  # last, so that they win
+    # --jobs runs independent processes (workers.py), not libFuzzer's fork mode.
+    assert not any(flag.startswith(("-fork", "-jobs", "-ignore_crashes")) for flag in argv)
 
 
 def test_one_job_means_no_fork_mode(tmp_path: Path) -> None:
@@ -200,19 +202,26 @@ def test_a_signal_after_the_campaign_ended_by_itself_is_for_the_making_of_findin
     ended = subprocess.Popen(["true"])
     ended.wait()
     progress = Progress()
-    with forwarding(ended, progress, campaign):  # type: ignore[arg-type]
+    with forwarding(watching(campaign, ended), progress, campaign):
         os.kill(os.getpid(), signal.SIGINT)
     assert (progress.late, progress.interrupted) == (signal.SIGINT, None)
-    with subprocess.Popen(["sleep", "60"], start_new_session=True) as alive:
+    with subprocess.Popen(["sleep", "60"], start_new_session=True, text=True) as alive:
         progress = Progress()
-        with forwarding(alive, progress, campaign):  # type: ignore[arg-type]
+        with forwarding(watching(campaign, alive), progress, campaign):
             os.kill(os.getpid(), signal.SIGTERM)
         assert (progress.late, progress.interrupted, alive.wait()) == (None, "SIGTERM", -15)
         (tmp_path / PENDING).mkdir()
         (tmp_path / PENDING / "decode-crashed.bin").write_bytes(b"\xc0")
-    with subprocess.Popen(["sleep", "60"], start_new_session=True) as alive:
+    with subprocess.Popen(["sleep", "60"], start_new_session=True, text=True) as alive:
         progress = Progress()
-        with forwarding(alive, progress, campaign):  # type: ignore[arg-type]
+        with forwarding(watching(campaign, alive), progress, campaign):
             os.kill(os.getpid(), signal.SIGHUP)
         assert (progress.late, progress.interrupted) == (signal.SIGHUP, None)
         alive.kill()
+
+
+def watching(campaign: Campaign, process: subprocess.Popen[str]) -> Workers:
+    """Return the campaign's Workers with `process` as its one running process."""
+    workers = Workers(campaign, {}, io.StringIO(), lambda: 0.0)
+    workers.running[1] = process
+    return workers

@@ -1,0 +1,168 @@
+"""The fuzzing processes of one campaign: `--jobs` libFuzzer processes at once, each with its own
+seed, all sharing the campaign's corpus directory.
+
+libFuzzer's fork mode (-fork=N) restarts its workers every few seconds, each start importing,
+instrumenting and reading the seeds again, and on two cores ran no more executions than one
+process (bench/README.md, "## fuzz: past the seeds"). Independent processes run the whole
+campaign instead; each rereads the shared corpus directory every second (libFuzzer's -reload,
+on by default), so what one finds, the others build on. Their lines go to one log, each after
+its job's number; the campaign ends when every process has ended, or, unless it keeps going, as
+soon as one has recorded a finding (the others are stopped then, and what they were running
+killed nothing). Keeping going, a process that stopped on a crash of the codec is started again
+with the next seed while time is left, as fork mode's -ignore_crashes did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import queue
+import signal
+import subprocess
+import threading
+from collections.abc import Callable, Mapping
+from typing import IO, Final
+
+from utf8cert.harness.fuzzing.campaign import INTERRUPTED, Campaign, libfuzzer_argv
+from utf8cert.harness.fuzzing.differential import FINDING_EXIT
+from utf8cert.harness.fuzzing.inflight import settle
+
+RESTARTS: Final = 100
+"""At most this many restarts of processes stopped by a crash, in a campaign that keeps going
+(a codec that crashes on every input would otherwise be restarted for the whole --max-time)."""
+
+
+class Workers:
+    """The campaign's libFuzzer processes, started, logged, stopped and waited for."""
+
+    def __init__(
+        self,
+        campaign: Campaign,
+        environment: Mapping[str, str],
+        log: IO[str],
+        elapsed: Callable[[], float],
+        preexec: Callable[[], None] | None = None,
+    ) -> None:
+        self.campaign, self.environment, self.log = campaign, dict(environment), log
+        self.elapsed, self.preexec = elapsed, preexec
+        self.running: dict[int, subprocess.Popen[str]] = {}
+        """Each process still running, by its job number (1, 2, …)."""
+        self.statuses: list[int] = []
+        """The exit status of each process that ended by itself."""
+        self.stopping = False
+        """Set once the campaign is being ended: no process is started again."""
+        self._stopped: set[int] = set()
+        """The pids of processes stopped by the campaign, not by themselves."""
+        self._lock = threading.Lock()
+        self._ended: queue.Queue[tuple[int, subprocess.Popen[str]]] = queue.Queue()
+        self._started = 0
+
+    def start(self) -> None:
+        """Start `campaign.jobs` processes."""
+        for job in range(1, self.campaign.jobs + 1):
+            self._start(job)
+
+    def _start(self, job: int) -> None:
+        """Start job `job`'s process (the `self._started`-th process of the campaign)."""
+        argv = libfuzzer_argv(self.campaign)
+        seed, jobs = self.campaign.seed, self.campaign.jobs
+        if jobs > 1:
+            if seed is not None:  # every process its own, and the same on each run
+                argv.append(f"-seed={seed + self._started}")
+            if self.campaign.runs is not None:
+                argv.append(f"-runs={math.ceil(self.campaign.runs / jobs)}")
+        if self._started >= jobs and self.campaign.max_time is not None:
+            left = max(1, int(self.campaign.max_time - self.elapsed()))
+            argv.append(f"-max_total_time={left}")
+        self._started += 1
+        process = subprocess.Popen(
+            argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=self.environment,
+            text=True,
+            errors="replace",
+            start_new_session=True,  # a Ctrl-C reaches libFuzzer only as the driver passes it
+            preexec_fn=self.preexec,
+        )
+        self.running[job] = process
+        prefix = f"job {job}: " if jobs > 1 else ""
+        threading.Thread(target=self._copy, args=(job, process, prefix), daemon=True).start()
+
+    def _copy(self, job: int, process: subprocess.Popen[str], prefix: str) -> None:
+        """Write the process's lines to the log as they come, then report its end."""
+        assert process.stdout is not None
+        for line in process.stdout:
+            with self._lock:
+                self.log.write(f"{self.elapsed():9.2f}  {prefix}{line}")
+                self.log.flush()
+        process.wait()
+        self._ended.put((job, process))
+
+    def wait(self) -> int:
+        """Wait until every process has ended; return the campaign's status: FINDING_EXIT if a
+        process recorded a finding, else the first other failure of a process (a crash it saw),
+        else INTERRUPTED if one was interrupted, else 0."""
+        while self.running:
+            try:
+                job, process = self._ended.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            del self.running[job]
+            if process.pid in self._stopped:
+                settle(self.campaign.crashes, process.pid)  # its input killed nothing
+                continue
+            status = process.returncode
+            self.statuses.append(status)
+            if status in (0, INTERRUPTED) or self.stopping:
+                continue
+            if self.campaign.keep_going and self._time_left() and status != FINDING_EXIT:
+                self._start(job)  # a crash of the codec: go on, as -ignore_crashes did
+            elif not self.campaign.keep_going:
+                self.stop()  # one finding ends the campaign
+        return _status(self.statuses)
+
+    def _time_left(self) -> bool:
+        """Return True when a process stopped by a crash may be started again."""
+        campaign = self.campaign
+        if campaign.jobs == 1 or campaign.runs is not None:
+            return False  # one process stops at a crash, as libFuzzer does; -runs are counted
+        if self._started >= campaign.jobs + RESTARTS:
+            return False
+        return campaign.max_time is None or campaign.max_time - self.elapsed() >= 1
+
+    def stop(self) -> None:
+        """End the campaign: SIGTERM to every process still running (libFuzzer prints its
+        statistics and exits), none started again."""
+        self.stopping = True
+        for process in list(self.running.values()):
+            self._stopped.add(process.pid)
+            self.signal(process, signal.SIGTERM)
+
+    def interrupt(self, signum: int) -> None:
+        """Pass `signum` on to every process still running; none is started again."""
+        self.stopping = True
+        for process in list(self.running.values()):
+            self.signal(process, signum)
+
+    @staticmethod
+    def signal(process: subprocess.Popen[str], signum: int) -> None:
+        """Send `signum` to `process`'s group (the process and what it started)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signum)
+
+    def ended(self) -> bool:
+        """Return True once every process has ended."""
+        return all(process.poll() is not None for process in list(self.running.values()))
+
+
+def _status(statuses: list[int]) -> int:
+    """Return the status of a campaign whose processes ended with `statuses` (see wait)."""
+    if FINDING_EXIT in statuses:
+        return FINDING_EXIT
+    failures = [status for status in statuses if status not in (0, INTERRUPTED)]
+    if failures:
+        return failures[0]
+    return INTERRUPTED if INTERRUPTED in statuses else 0
