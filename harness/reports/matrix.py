@@ -198,6 +198,21 @@ def markdown_table(rows: dict[str, dict[str, str]], names: Sequence[str], head: 
     return lines
 
 
+def departures_table(rows: dict[str, dict[str, str]], names: Sequence[str]) -> list[str]:
+    """Return the lines of a Markdown table with a row per key: the codecs whose cell is neither
+    `pass` nor `n/a`, grouped by their cell (a table of every codec would be mostly those two,
+    and too large to read)."""
+    lines = ["| vector | departures (every other codec asked passes) |", "|---|---|"]
+    for key, cells in rows.items():
+        groups: dict[str, list[str]] = {}
+        for name in names:
+            if cells[name] not in (PASS, NOT_OFFERED):
+                groups.setdefault(cells[name], []).append(name)
+        text = "<br>".join(f"**{cell}**: {', '.join(found)}" for cell, found in groups.items())
+        lines.append(f"| {key} | {text} |")
+    return lines
+
+
 def to_markdown(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     """Return the matrix as Markdown: the codecs, then every behaviour, then the pruned vectors."""
     names = [column.name for column in matrix.checked]
@@ -212,7 +227,7 @@ def to_markdown(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     lines += ["Each cell: `pass`, `n/a` (not offered), or the kinds of difference found.", ""]
     lines += markdown_table(matrix.behaviours, names, "behaviour")
     lines += ["", "## Vectors on which the codecs disagree (pruned)", ""]
-    lines += markdown_table(pruned(matrix.vectors), names, "vector")
+    lines += departures_table(pruned(matrix.vectors), names)
     return "\n".join(lines) + "\n"
 
 

@@ -21,6 +21,7 @@ from utf8cert.harness.reports.matrix import (
     pruned,
     to_html,
     to_json,
+    to_markdown,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +53,15 @@ def test_cells_are_pass_or_the_kind_of_difference_and_pruning_keeps_disagreement
     assert "ill-formed-surrogates · decode" in pruned(matrix.behaviours)
     assert "well-formed · decode" not in pruned(matrix.behaviours)  # both pass
     assert all(cells["strict"] == "pass" for cells in matrix.vectors.values())
+
+
+def test_the_markdown_lists_by_vector_only_the_codecs_that_depart() -> None:
+    # CPython's surrogatepass decodes ED A0 80 (sur-1); its strict codec refuses it.
+    markdown = to_markdown(build(two_codecs()))
+    vectors = markdown.partition("## Vectors on which the codecs disagree (pruned)")[2]
+    [row] = [line for line in vectors.splitlines() if line.startswith("| sur-1 · decode |")]
+    assert row == "| sur-1 · decode | **must: let ill-formed input through (surrogate)**: pass |"
+    assert "| strict" not in vectors and " strict" not in row  # it passes every vector
 
 
 def test_json_and_html_carry_versions_fingerprints_and_skips_and_html_stands_alone() -> None:
