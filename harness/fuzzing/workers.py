@@ -8,8 +8,8 @@ campaign instead; each rereads the shared corpus directory every second (libFuzz
 on by default), so what one finds, the others build on. Their lines go to one log, each after
 its job's number; the campaign ends when every process has ended, or, unless it keeps going, as
 soon as one has recorded a finding (the others are stopped then, and what they were running
-killed nothing). Keeping going, a process that stopped on a crash of the codec is started again
-with the next seed while time is left, as fork mode's -ignore_crashes did.
+killed nothing). Keeping going, a process that stopped on a crash of the codec after its seed
+pass is started again with the next seed while time is left, as fork mode's -ignore_crashes did.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import IO, Final
 
 from utf8cert.harness.fuzzing.campaign import INTERRUPTED, Campaign, libfuzzer_argv
 from utf8cert.harness.fuzzing.differential import FINDING_EXIT
-from utf8cert.harness.fuzzing.inflight import settle
+from utf8cert.harness.fuzzing.inflight import PREFIX, left_behind, settle
 
 RESTARTS: Final = 100
 """At most this many restarts of processes stopped by a crash, in a campaign that keeps going
@@ -118,14 +118,21 @@ class Workers:
             self.statuses.append(status)
             if status in (0, INTERRUPTED) or self.stopping:
                 continue
-            if self.campaign.keep_going and self._time_left() and status != FINDING_EXIT:
+            if self.campaign.keep_going and status != FINDING_EXIT and self._again(process.pid):
                 self._start(job)  # a crash of the codec: go on, as -ignore_crashes did
             elif not self.campaign.keep_going:
                 self.stop()  # one finding ends the campaign
         return _status(self.statuses)
 
-    def _time_left(self) -> bool:
-        """Return True when a process stopped by a crash may be started again."""
+    def _again(self, pid: int) -> bool:
+        """Return True when process `pid`, stopped by a crash, may be started again: it had
+        started mutating (one that crashed in the seed pass would crash there again), and time
+        and restarts are left."""
+        try:
+            if not left_behind(self.campaign.crashes / f"{PREFIX}{pid}")[0].mutating:
+                return False
+        except OSError:
+            return False  # it died before it kept a record: at its start
         campaign = self.campaign
         if campaign.jobs == 1 or campaign.runs is not None:
             return False  # one process stops at a crash, as libFuzzer does; -runs are counted

@@ -199,7 +199,7 @@ def test_a_signal_after_the_campaign_ended_by_itself_is_for_the_making_of_findin
     # (nothing to pass on) but of what comes next; so too once a finding is recorded and the
     # fuzzing process is about to exit.
     campaign = Campaign(spec="codec:utf-8", artifacts=tmp_path)
-    ended = subprocess.Popen(["true"])
+    ended = subprocess.Popen(["true"], text=True)
     ended.wait()
     progress = Progress()
     with forwarding(watching(campaign, ended), progress, campaign):

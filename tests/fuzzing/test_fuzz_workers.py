@@ -71,14 +71,29 @@ def test_one_finding_stops_the_other_processes_and_their_input_killed_nothing(
     assert left_behind(record)[0].executions == 1
 
 
+MUTATING = "\\377" * 8 + "\\001" + "\\0" * 15 + "\\001" + "\\0" * 7
+"""An in-flight header (inflight.py): no input running, one execution, mutating."""
+
+
 def test_kept_going_a_process_stopped_by_a_crash_is_started_again(tmp_path: Path) -> None:
-    # Each start crashes (libFuzzer's exit 77) until the fourth, which ends normally.
-    script = 'test "$(wc -l < "$CALLS")" -ge 4 || exit 77'
+    # Each start crashes (libFuzzer's exit 77) after its seed pass, until the fourth start,
+    # which ends normally.
+    script = (
+        f"printf '{MUTATING}' > {tmp_path}/libfuzzer/inflight-$$\n"
+        'test "$(wc -l < "$CALLS")" -ge 4 || exit 77'
+    )
     campaign = campaign_of(tmp_path, script, jobs=2, seed=1, keep_going=True, max_time=60)
     status, calls, _ = run(campaign, tmp_path)
     assert status == 77  # the crashes are the campaign's to report
     assert len(calls) >= 4
     assert len({call.split("-seed=")[-1].split()[0] for call in calls}) == len(calls)  # last wins
+
+
+def test_kept_going_a_crash_in_the_seed_pass_is_not_started_again(tmp_path: Path) -> None:
+    # No record of mutating: the same seeds would crash it again.
+    campaign = campaign_of(tmp_path, "exit 77", jobs=2, seed=1, keep_going=True, max_time=60)
+    status, calls, _ = run(campaign, tmp_path)
+    assert (status, len(calls)) == (77, 2)
 
 
 def test_not_kept_going_a_crash_ends_the_campaign(tmp_path: Path) -> None:
