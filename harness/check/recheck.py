@@ -126,18 +126,19 @@ class Recheck:
 def soaked(
     kept: Sequence[T], capability_of: Callable[[T], Capability], asked: Counter[Capability]
 ) -> Iterator[T]:
-    """Yield the kept questions again, round after round, each round in another order (seeded:
-    the same every run), each capability's until `asked` of it and its kept questions asked
-    again in reverse order make SOAK (nothing when they already do, or nothing is kept)."""
-    wanted = Counter({capability: SOAK - count for capability, count in asked.items()})
-    wanted.subtract(capability_of(each) for each in kept)
-    order, shuffler = list(kept), random.Random(SOAK)
-    while any(wanted[capability_of(each)] > 0 for each in order):
-        shuffler.shuffle(order)
-        for each in order:
-            if wanted[capability_of(each)] > 0:
-                wanted[capability_of(each)] -= 1
-                yield each
+    """Yield the kept questions again, a capability at a time, round after round, each round in
+    another order (seeded: the same every run), until `asked` of the capability and its kept
+    questions asked again in reverse order make SOAK (nothing when they already do)."""
+    by_capability: dict[Capability, list[T]] = {}
+    for each in kept:
+        by_capability.setdefault(capability_of(each), []).append(each)
+    shuffler = random.Random(SOAK)
+    for capability, questions in by_capability.items():
+        wanted = SOAK - asked[capability] - len(questions)
+        while wanted > 0:
+            shuffler.shuffle(questions)
+            yield from questions[:wanted]
+            wanted -= len(questions)
 
 
 def _batches(first: list[Request], rounds: Iterator[Request]) -> Iterator[list[Request]]:
