@@ -11,9 +11,9 @@ declined either time says nothing of the answer's stability: only two answers th
 given (text, bytes, a bool or a refusal) are compared, refusals with their offsets.
 
 A codec that wears out after a few thousand calls would outlast a run that asks a capability
-only a thousand or so times. So the kept questions of each capability are then asked round after
-round, each round in another (seeded, so repeatable) order, until the run has asked that
-capability SOAK times; a codec slow on them stops the rounds after SOAK_SECONDS.
+only a thousand or so times. So the kept questions of each capability on short inputs are then
+asked round after round, each round in another (seeded, so repeatable) order, until the run has
+asked that capability SOAK times; a codec slow on them stops the rounds after SOAK_SECONDS.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ LARGEST_INPUT: Final = 4096
 """Questions on longer inputs are not kept (their answers would hold the run's memory)."""
 SOAK: Final = 10_000
 """Each capability's kept questions are asked again until the run has asked it this many times."""
+SOAK_LARGEST_INPUT: Final = 64
+"""Only questions on inputs this short (bytes, or code points) are asked in the rounds: a wear-out
+is a matter of calls, and a slow codec fed 4 KiB inputs 10,000 times would take minutes."""
 SOAK_SECONDS: Final = 30.0
 """The rounds stop after this long: a codec that takes seconds per answer is not asked for hours."""
 ROUND: Final = 512
@@ -109,7 +112,12 @@ class Recheck:
         failed: set[Capability] = set()
         breaker = Breaker(codec, "asked again", None, guard)
         reverse = [each.request for each in reversed(self.kept)]
-        rounds = soaked([each.request for each in self.kept], lambda r: r.capability, self.asked)
+        rounds = soaked(
+            [each.request for each in self.kept],
+            lambda request: request.capability,
+            lambda request: len(first[id(request)].input),
+            self.asked,
+        )
         deadline = time.monotonic() + SOAK_SECONDS
         for batch in _batches(reverse, rounds):
             batch = [request for request in batch if request.capability not in failed]
@@ -124,18 +132,24 @@ class Recheck:
 
 
 def soaked(
-    kept: Sequence[T], capability_of: Callable[[T], Capability], asked: Counter[Capability]
+    kept: Sequence[T],
+    capability_of: Callable[[T], Capability],
+    size_of: Callable[[T], int],
+    asked: Counter[Capability],
 ) -> Iterator[T]:
-    """Yield the kept questions again, a capability at a time, round after round, each round in
-    another order (seeded: the same every run), until `asked` of the capability and its kept
-    questions asked again in reverse order make SOAK (nothing when they already do)."""
+    """Yield the kept questions on inputs of SOAK_LARGEST_INPUT or fewer again, a capability at
+    a time, round after round, each round in another order (seeded: the same every run), until
+    `asked` of the capability and its kept questions asked again in reverse order make SOAK
+    (nothing when they already do, or none of its kept questions is that short)."""
     by_capability: dict[Capability, list[T]] = {}
     for each in kept:
-        by_capability.setdefault(capability_of(each), []).append(each)
+        by_capability.setdefault(capability_of(each), [])
+        if size_of(each) <= SOAK_LARGEST_INPUT:
+            by_capability[capability_of(each)].append(each)
     shuffler = random.Random(SOAK)
     for capability, questions in by_capability.items():
-        wanted = SOAK - asked[capability] - len(questions)
-        while wanted > 0:
+        wanted = SOAK - asked[capability] - sum(capability_of(each) == capability for each in kept)
+        while wanted > 0 and questions:
             shuffler.shuffle(questions)
             yield from questions[:wanted]
             wanted -= len(questions)

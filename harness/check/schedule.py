@@ -231,7 +231,8 @@ def workload(
         for index in range(recheck.EVERY - 1, len(sizes), recheck.EVERY)
         if sizes[index][1] + sizes[index][2] <= recheck.LARGEST_INPUT and index not in beyond
     ][: recheck.LIMIT]
-    rounds = recheck.soaked(kept, lambda size: size[0], Counter(size[0] for size in sizes))
-    asked = [*sizes, *kept, *rounds]
-    fed, points = sum(size[1] for size in asked), sum(size[2] for size in asked)
-    return Workload(len(asked), fed, points, len(asked) - len(sizes))
+    asked = Counter(size[0] for size in sizes)
+    rounds = recheck.soaked(kept, lambda size: size[0], lambda size: size[1] + size[2], asked)
+    questions = [*sizes, *kept, *rounds]
+    fed, points = sum(size[1] for size in questions), sum(size[2] for size in questions)
+    return Workload(len(questions), fed, points, len(questions) - len(sizes))
