@@ -21,6 +21,7 @@ import queue
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import IO, Final
 
@@ -28,6 +29,9 @@ from utf8cert.harness.fuzzing.campaign import INTERRUPTED, Campaign, libfuzzer_a
 from utf8cert.harness.fuzzing.differential import FINDING_EXIT
 from utf8cert.harness.fuzzing.inflight import PREFIX, left_behind, settle
 
+GRACE: Final = 10.0
+"""Seconds a process sent SIGTERM has to end before it is killed: libFuzzer prints its
+statistics from its signal handler, and one was seen stuck there under load."""
 RESTARTS: Final = 100
 """At most this many restarts of processes stopped by a crash, in a campaign that keeps going
 (a codec that crashes on every input would otherwise be restarted for the whole --max-time)."""
@@ -52,6 +56,8 @@ class Workers:
         """The exit status of each process that ended by itself."""
         self.stopping = False
         """Set once the campaign is being ended: no process is started again."""
+        self._terminated: float | None = None
+        """When the processes were last sent SIGTERM (None: never)."""
         self._stopped: set[int] = set()
         """The pids of processes stopped by the campaign, not by themselves."""
         self._lock = threading.Lock()
@@ -109,6 +115,9 @@ class Workers:
             try:
                 job, process = self._ended.get(timeout=0.5)
             except queue.Empty:
+                if self._terminated is not None and time.monotonic() > self._terminated + GRACE:
+                    for late in list(self.running.values()):
+                        self.signal(late, signal.SIGKILL)
                 continue
             del self.running[job]
             if process.pid in self._stopped:
@@ -144,13 +153,17 @@ class Workers:
         """End the campaign: SIGTERM to every process still running (libFuzzer prints its
         statistics and exits), none started again."""
         self.stopping = True
+        self._terminated = time.monotonic()
         for process in list(self.running.values()):
             self._stopped.add(process.pid)
             self.signal(process, signal.SIGTERM)
 
     def interrupt(self, signum: int) -> None:
-        """Pass `signum` on to every process still running; none is started again."""
+        """Pass `signum` on to every process still running (each is killed if it has not ended
+        GRACE seconds after a SIGTERM); none is started again."""
         self.stopping = True
+        if signum == signal.SIGTERM:
+            self._terminated = time.monotonic()
         for process in list(self.running.values()):
             self.signal(process, signum)
 

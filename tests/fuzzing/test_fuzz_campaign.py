@@ -200,7 +200,7 @@ def test_a_killed_command_leaves_no_campaign_running(tmp_path: Path) -> None:
         assert str(artifacts / "corpus") in _command_lines()  # libFuzzer runs
         campaign.kill()  # SIGKILL: no handler runs; the kernel tells the child (PDEATHSIG)
         campaign.communicate(timeout=TIMEOUT)
-    for _ in range(600):  # libFuzzer gets SIGTERM as the command dies: give it a moment
+    for _ in range(600):  # libFuzzer gets SIGKILL as the command dies: give it a moment
         if str(artifacts / "corpus") not in _command_lines():
             break
         time.sleep(0.1)

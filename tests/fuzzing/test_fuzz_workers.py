@@ -10,6 +10,9 @@ import io
 import time
 from pathlib import Path
 
+import pytest
+
+from utf8cert.harness.fuzzing import workers
 from utf8cert.harness.fuzzing.campaign import INTERRUPTED, Campaign
 from utf8cert.harness.fuzzing.differential import FINDING_EXIT
 from utf8cert.harness.fuzzing.inflight import InFlight, left_behind
@@ -113,3 +116,17 @@ def test_an_interrupted_campaign_is_interrupted_and_one_process_is_plain() -> No
     assert _status([0, 77, INTERRUPTED]) == 77
     assert _status([0, FINDING_EXIT, 77]) == FINDING_EXIT
     assert _status([0, 0]) == 0
+
+
+def test_a_process_that_ignores_sigterm_is_killed_after_the_grace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # libFuzzer prints its statistics from its SIGTERM handler; one stuck there must not hold
+    # the campaign (the other process found something: the campaign is over).
+    monkeypatch.setattr(workers, "GRACE", 0.5)
+    script = f"case \"$*\" in *-seed=2*) exit {FINDING_EXIT};; esac\ntrap '' TERM\nexec sleep 60"
+    campaign = campaign_of(tmp_path, script, jobs=2, seed=1)
+    started = time.monotonic()
+    status, _, _ = run(campaign, tmp_path)
+    assert status == FINDING_EXIT
+    assert time.monotonic() - started < 30
