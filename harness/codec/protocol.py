@@ -18,6 +18,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from utf8cert.harness.codec.answer_fields import (
+    PREFIXES as FIELD_PREFIXES,
+)
+from utf8cert.harness.codec.answer_fields import (
+    FieldError,
+    fed_by,
+    field_words,
+    split_fields,
+    with_fields,
+)
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     INCREMENTAL_MODES,
@@ -303,19 +313,22 @@ def parse_request(line: str) -> Request:
 
 
 def answer_line(capability: Capability, outcome: Outcome) -> str:
-    """Return the line that reports `outcome`; messages are kept to one line."""
+    """Return the line that reports `outcome`, with the optional fields it has (answer_fields:
+    an error's end, an incremental decoder's calls); messages are kept to one line."""
     if isinstance(outcome, Returned):
         value = outcome.value
         if isinstance(value, bool):
             return f"ok {'true' if value else 'false'}"
+        ok = "ok " if outcome.stream is None else f"ok {field_words(outcome)}"
         if isinstance(value, str):
-            return f"ok {hex_of_text(value)}"
+            return f"{ok}{hex_of_text(value)}"
         if isinstance(value, tuple):
-            return f"ok {hex_of_scalars(value)}"
-        return f"ok {hex_of_bytes(value)}"
+            return f"{ok}{hex_of_scalars(value)}"
+        return f"{ok}{hex_of_bytes(value)}"
     if isinstance(outcome, Refused):
         offset = EMPTY if outcome.offset is None else str(outcome.offset)
-        return f"refused {offset} {' '.join(outcome.message.split())}".rstrip()
+        fields = field_words(outcome)
+        return f"refused {fields}{offset} {' '.join(outcome.message.split())}".rstrip()
     if isinstance(outcome, Failed):
         # A timeout or a protocol failure is the harness's finding, never the program's: a
         # program reports either as a crash.
@@ -324,22 +337,28 @@ def answer_line(capability: Capability, outcome: Outcome) -> str:
     return f"inapplicable {' '.join(outcome.reason.split())}".rstrip()
 
 
-def parse_answer(capability: Capability, line: str) -> Outcome:
-    """Return the outcome an answer line reports to a request for `capability`.
+def parse_answer(asked: Capability | Request, line: str) -> Outcome:
+    """Return the outcome an answer line reports to `asked` (a request, or only its capability).
 
-    An `ok` whose value is not the kind `capability` returns is `Failed('wrong-type')`; a line
-    that is no answer at all raises ProtocolError (the program is out of step: restart it).
+    An `ok` whose value is not the kind the capability returns is `Failed('wrong-type')`; a line
+    that is no answer at all raises ProtocolError (the program is out of step: restart it), as
+    does a malformed optional field (answer_fields), or a stream (`returned=`) given with only
+    a capability, whose calls it cannot be read against.
     """
+    request = asked if isinstance(asked, Request) else None
+    capability = asked.capability if isinstance(asked, Request) else asked
     status, _, rest = line.partition(" ")
-    if status == "ok":
-        return _returned(capability, rest)
-    if status == "refused":
-        offset, _, message = rest.partition(" ")
-        if offset == EMPTY:
-            return Refused(message, None)
-        if offset.isdigit() and offset.isascii():
-            return Refused(message, int(offset))
-        raise ProtocolError(f"answer {_quoted(line)}: the offset must be a decimal number or '-'")
+    if status in ("ok", "refused") and rest.startswith(FIELD_PREFIXES):
+        try:
+            fields, rest = split_fields(rest)
+            fed = None
+            if request is not None and capability == "incremental":
+                fed = fed_by(request.chunks, request.final_empty)
+            return with_fields(_answered(status, rest, capability, line), fields, fed)
+        except FieldError as error:
+            raise ProtocolError(f"answer {_quoted(line)}: {error}") from None
+    if status in ("ok", "refused"):
+        return _answered(status, rest, capability, line)
     if status == "inapplicable":
         return Inapplicable(rest)
     if status == "crash":
@@ -351,7 +370,21 @@ def parse_answer(capability: Capability, line: str) -> Outcome:
     raise ProtocolError(f"not an answer: {_quoted(line)}")
 
 
-def _returned(capability: Capability, field: str) -> Outcome:
+def _answered(
+    status: str, rest: str, capability: Capability, line: str
+) -> Returned | Refused | Failed:
+    """Return what an `ok` or `refused` answer's rest (after its fields) says."""
+    if status == "ok":
+        return _returned(capability, rest)
+    offset, _, message = rest.partition(" ")
+    if offset == EMPTY:
+        return Refused(message, None)
+    if offset.isdigit() and offset.isascii():
+        return Refused(message, int(offset))
+    raise ProtocolError(f"answer {_quoted(line)}: the offset must be a decimal number or '-'")
+
+
+def _returned(capability: Capability, field: str) -> Returned | Failed:
     try:
         if capability == "validate":
             if field in ("true", "false"):
