@@ -20,10 +20,9 @@ that has nothing to say in it, so the common answer is as short as ever.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
-from itertools import accumulate, pairwise
+from itertools import accumulate
 from typing import Final
 
 from utf8cert.harness.codec.interface import Outcome, Refused, Returned, Stream
@@ -36,7 +35,6 @@ PREFIXES: Final = tuple(f"{name}=" for name in NAMES)
 """How a field's word starts: an answer's rest that starts otherwise carries none."""
 
 _INTEGER: Final = re.compile(r"-?[0-9]+")
-_COUNTS: Final = re.compile(r"[0-9]+(?:,[0-9]+)*")
 
 
 class FieldError(ValueError):
@@ -83,24 +81,27 @@ def with_fields(outcome: Outcome, fields: dict[str, str], fed: tuple[int, ...] |
     """Return `outcome` with what `fields` say; FieldError for a field it cannot carry or a
     value that is malformed or contradicts the answer. `fed`: the bytes the request fed after
     each call (fed_by), None when it is not an incremental request."""
-    changes: dict[str, object] = {}
+    if RETURNED in fields and fed is None:
+        raise FieldError(f"{RETURNED}= only answers an incremental request")
+    if isinstance(outcome, Refused):
+        end = _end(fields[END], outcome.offset) if END in fields else outcome.end
+        generic = _generic(fields[GENERIC]) if GENERIC in fields else outcome.generic
+        stream = outcome.stream
+        if fed is not None and RETURNED in fields:
+            stream = _stream(fields[RETURNED], outcome, fed)
+        return Refused(outcome.message, outcome.offset, end, stream, generic)
     if END in fields or GENERIC in fields:
-        if not isinstance(outcome, Refused):
-            raise FieldError(
-                f"{'/'.join(n for n in (END, GENERIC) if n in fields)}= only goes with refused"
-            )
-        if END in fields:
-            changes[END] = _end(fields[END], outcome.offset)
-        if GENERIC in fields:
-            if fields[GENERIC] != "1":
-                raise FieldError(f"{GENERIC}= takes 1, not {fields[GENERIC]!r}")
-            changes[GENERIC] = True
-    if RETURNED in fields:
-        if fed is None:
-            raise FieldError(f"{RETURNED}= only answers an incremental request")
-        if isinstance(outcome, Returned | Refused):  # an ok of the wrong type: none to carry
-            changes["stream"] = _stream(fields[RETURNED], outcome, fed)
-    return dataclasses.replace(outcome, **changes) if changes else outcome  # type: ignore[arg-type]
+        named = "/".join(f"{name}=" for name in (END, GENERIC) if name in fields)
+        raise FieldError(f"{named} only goes with refused")
+    if fed is not None and RETURNED in fields and isinstance(outcome, Returned):
+        return Returned(outcome.value, _stream(fields[RETURNED], outcome, fed))
+    return outcome  # an ok of the wrong type: it has no stream to carry
+
+
+def _generic(value: str) -> bool:
+    if value != "1":
+        raise FieldError(f"{GENERIC}= takes 1, not {value!r}")
+    return True
 
 
 def _end(value: str, offset: int | None) -> int:
@@ -114,13 +115,14 @@ def _end(value: str, offset: int | None) -> int:
 def _stream(value: str, outcome: Returned | Refused, fed: tuple[int, ...]) -> Stream:
     """Return the stream `returned=value` describes, checked against the answer and the calls
     the request made."""
-    if value == "-":
-        counts: tuple[int, ...] = ()
-    elif value.isascii() and _COUNTS.fullmatch(value):
-        counts = tuple(map(int, value.split(",")))
-    else:
-        raise FieldError(f"{RETURNED}= takes decimal counts separated by commas, not {value!r}")
-    if any(later < earlier for earlier, later in pairwise(counts)):
+    try:
+        if value != "-" and not (value.isascii() and value.replace(",", "").isdigit()):
+            raise ValueError(value)
+        counts = () if value == "-" else tuple(map(int, value.split(",")))  # ",," fails here
+    except ValueError:
+        message = f"{RETURNED}= takes decimal counts separated by commas, not {value!r}"
+        raise FieldError(message) from None
+    if list(counts) != sorted(counts):
         raise FieldError(f"{RETURNED}= counts what was returned in all: they cannot go down")
     calls = len(fed)
     if isinstance(outcome, Refused):
@@ -132,7 +134,7 @@ def _stream(value: str, outcome: Returned | Refused, fed: tuple[int, ...]) -> St
         return Stream(fed[: len(counts) + 1], counts)
     if len(counts) != calls:
         raise FieldError(f"{RETURNED}= gives {len(counts)} counts for {calls} calls")
-    value_length = len(outcome.value) if isinstance(outcome.value, str | tuple) else None
+    value_length = len(outcome.value) if isinstance(outcome.value, (str, tuple)) else None
     if counts and counts[-1] != value_length:
         raise FieldError(
             f"{RETURNED}= ends at {counts[-1]} characters, the answer holds {value_length}"
