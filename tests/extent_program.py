@@ -44,7 +44,8 @@ def incremental(mode: str, final_empty: bool, chunks: list[bytes]) -> str:
     else:
         feeds[-1] = (feeds[-1][0], True)
     decoder = codecs.getincrementaldecoder("utf-8")()
-    text, kept, fed, counts = "", "", 0, []
+    text, kept, fed = "", "", 0
+    counts: list[int] = []  # characters returned in all after each call
     for chunk, final in feeds:
         held = len(decoder.getstate()[0])
         try:
