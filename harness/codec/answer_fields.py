@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Final
 
-from utf8cert.harness.codec.interface import Outcome, Refused, Returned, Stream
+from utf8cert.harness.codec.interface import Failed, Outcome, Refused, Returned, Stream
 
 END: Final = "end"
 RETURNED: Final = "returned"
@@ -77,25 +77,39 @@ def fed_by(chunks: Sequence[bytes], final_empty: bool) -> tuple[int, ...]:
     return tuple(accumulate(lengths))
 
 
-def with_fields(outcome: Outcome, fields: dict[str, str], fed: tuple[int, ...] | None) -> Outcome:
-    """Return `outcome` with what `fields` say; FieldError for a field it cannot carry or a
-    value that is malformed or contradicts the answer. `fed`: the bytes the request fed after
-    each call (fed_by), None when it is not an incremental request."""
-    if RETURNED in fields and fed is None:
-        raise FieldError(f"{RETURNED}= only answers an incremental request")
-    if isinstance(outcome, Refused):
-        end = _end(fields[END], outcome.offset) if END in fields else outcome.end
-        generic = _generic(fields[GENERIC]) if GENERIC in fields else outcome.generic
-        stream = outcome.stream
-        if fed is not None and RETURNED in fields:
-            stream = _stream(fields[RETURNED], outcome, fed)
-        return Refused(outcome.message, outcome.offset, end, stream, generic)
+Feeds = tuple[Sequence[bytes], bool]
+"""An incremental request's chunks, and whether an empty final chunk follows them."""
+
+
+def refused_with(
+    message: str, offset: int | None, fields: dict[str, str], feeds: Feeds | None
+) -> Refused:
+    """Return the refusal at `offset` whose fields are `fields`; FieldError for a field it
+    cannot carry or a value that is malformed or contradicts it. `feeds`: the request's, when it
+    is an incremental one (None: it is not)."""
+    end = _end(fields[END], offset) if END in fields else None
+    generic = _generic(fields[GENERIC]) if GENERIC in fields else False
+    stream = None
+    if RETURNED in fields:
+        if feeds is None:
+            raise FieldError(f"{RETURNED}= only answers an incremental request")
+        stream = _stream(fields[RETURNED], None, fed_by(*feeds))
+    return Refused(message, offset, end, stream, generic)
+
+
+def returned_with(
+    outcome: Returned | Failed, fields: dict[str, str], feeds: Feeds | None
+) -> Outcome:
+    """Return the value of an `ok` answer (or the failure its value is) with what its fields
+    say; FieldError as refused_with."""
     if END in fields or GENERIC in fields:
         named = "/".join(f"{name}=" for name in (END, GENERIC) if name in fields)
         raise FieldError(f"{named} only goes with refused")
-    if fed is not None and RETURNED in fields and isinstance(outcome, Returned):
-        return Returned(outcome.value, _stream(fields[RETURNED], outcome, fed))
-    return outcome  # an ok of the wrong type: it has no stream to carry
+    if feeds is None:
+        raise FieldError(f"{RETURNED}= only answers an incremental request")
+    if isinstance(outcome, Failed):
+        return outcome  # an ok of the wrong type: it has no stream to carry
+    return Returned(outcome.value, _stream(fields[RETURNED], outcome, fed_by(*feeds)))
 
 
 def _generic(value: str) -> bool:
@@ -112,9 +126,9 @@ def _end(value: str, offset: int | None) -> int:
     return int(value)
 
 
-def _stream(value: str, outcome: Returned | Refused, fed: tuple[int, ...]) -> Stream:
-    """Return the stream `returned=value` describes, checked against the answer and the calls
-    the request made."""
+def _stream(value: str, returned: Returned | None, fed: tuple[int, ...]) -> Stream:
+    """Return the stream `returned=value` describes, checked against the calls the request made
+    and the answer: what it returned, None for a refusal."""
     try:
         if value != "-" and not (value.isascii() and value.replace(",", "").isdigit()):
             raise ValueError(value)
@@ -125,7 +139,7 @@ def _stream(value: str, outcome: Returned | Refused, fed: tuple[int, ...]) -> St
     if list(counts) != sorted(counts):
         raise FieldError(f"{RETURNED}= counts what was returned in all: they cannot go down")
     calls = len(fed)
-    if isinstance(outcome, Refused):
+    if returned is None:
         if len(counts) >= calls:
             raise FieldError(
                 f"{RETURNED}= of a refusal counts the calls before the one that refused: "
@@ -134,7 +148,7 @@ def _stream(value: str, outcome: Returned | Refused, fed: tuple[int, ...]) -> St
         return Stream(fed[: len(counts) + 1], counts)
     if len(counts) != calls:
         raise FieldError(f"{RETURNED}= gives {len(counts)} counts for {calls} calls")
-    value_length = len(outcome.value) if isinstance(outcome.value, (str, tuple)) else None
+    value_length = len(returned.value) if isinstance(returned.value, (str, tuple)) else None
     if counts and counts[-1] != value_length:
         raise FieldError(
             f"{RETURNED}= ends at {counts[-1]} characters, the answer holds {value_length}"

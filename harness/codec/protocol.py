@@ -23,10 +23,10 @@ from utf8cert.harness.codec.answer_fields import (
 )
 from utf8cert.harness.codec.answer_fields import (
     FieldError,
-    fed_by,
     field_words,
+    refused_with,
+    returned_with,
     split_fields,
-    with_fields,
 )
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
@@ -348,17 +348,23 @@ def parse_answer(asked: Capability | Request, line: str) -> Outcome:
     request = asked if isinstance(asked, Request) else None
     capability = asked.capability if isinstance(asked, Request) else asked
     status, _, rest = line.partition(" ")
-    if status in ("ok", "refused") and rest.startswith(FIELD_PREFIXES):
+    if status == "ok" or status == "refused":
+        fields: dict[str, str] = {}
         try:
-            fields, rest = split_fields(rest)
-            fed = None
+            if rest.startswith(FIELD_PREFIXES):
+                fields, rest = split_fields(rest)
+            feeds = None
             if request is not None and capability == "incremental":
-                fed = fed_by(request.chunks, request.final_empty)
-            return with_fields(_answered(status, rest, capability, line), fields, fed)
+                feeds = (request.chunks, request.final_empty)
+            if status == "ok":
+                returned = _returned(capability, rest)
+                return returned_with(returned, fields, feeds) if fields else returned
+            offset, message = _refusal(rest, line)
+            return (
+                refused_with(message, offset, fields, feeds) if fields else Refused(message, offset)
+            )
         except FieldError as error:
             raise ProtocolError(f"answer {_quoted(line)}: {error}") from None
-    if status in ("ok", "refused"):
-        return _answered(status, rest, capability, line)
     if status == "inapplicable":
         return Inapplicable(rest)
     if status == "crash":
@@ -370,17 +376,13 @@ def parse_answer(asked: Capability | Request, line: str) -> Outcome:
     raise ProtocolError(f"not an answer: {_quoted(line)}")
 
 
-def _answered(
-    status: str, rest: str, capability: Capability, line: str
-) -> Returned | Refused | Failed:
-    """Return what an `ok` or `refused` answer's rest (after its fields) says."""
-    if status == "ok":
-        return _returned(capability, rest)
+def _refusal(rest: str, line: str) -> tuple[int | None, str]:
+    """Return the offset and message of a `refused` answer's rest (after its fields)."""
     offset, _, message = rest.partition(" ")
     if offset == EMPTY:
-        return Refused(message, None)
+        return None, message
     if offset.isdigit() and offset.isascii():
-        return Refused(message, int(offset))
+        return int(offset), message
     raise ProtocolError(f"answer {_quoted(line)}: the offset must be a decimal number or '-'")
 
 
