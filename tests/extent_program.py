@@ -10,6 +10,9 @@ MODE:
 - held: its incremental decoder keeps the last character of each call but the final one back
   until the next call (a one-character lookahead), and says so in `returned=`;
 - silent: the answers of `right` without any field, as a program written before the fields.
+
+With a second word `exit-on-c0`, it exits (status 3) on any request whose bytes hold C0, so
+that utf8cert asks the vectors after it of copies of the program (check/ahead.py).
 """
 
 from __future__ import annotations
@@ -72,21 +75,28 @@ def incremental(mode: str, final_empty: bool, chunks: list[bytes]) -> str:
     return f"ok returned={','.join(map(str, counts))} {value}"
 
 
+def as_bytes(field: str) -> bytes:
+    """Return the bytes of a hex field ('' for '-' and for incremental's flag)."""
+    return b"" if field in ("-", "0", "1") else bytes.fromhex(field)
+
+
 def answer(mode: str, request: str) -> str:
     """Return the answer line (without id) to one request line (without id)."""
     operation, *fields = request.split(" ")
     if operation == "decode":
-        return decode(mode, bytes.fromhex("" if fields[0] == "-" else fields[0]))
-    chunks = [bytes.fromhex("" if field == "-" else field) for field in fields[1:]]
+        return decode(mode, as_bytes(fields[0]))
+    chunks = [as_bytes(field) for field in fields[1:]]
     return incremental(mode, fields[0] == "1", chunks)
 
 
 def main() -> None:
-    mode = sys.argv[1]
+    mode, exit_on_c0 = sys.argv[1], sys.argv[2:] == ["exit-on-c0"]
     sys.stdout.write("utf8cert-protocol 2 decode incremental\n")
     sys.stdout.flush()
     for line in sys.stdin:
         identifier, _, request = line.rstrip("\r\n").partition(" ")
+        if exit_on_c0 and b"\xc0" in b"".join(map(as_bytes, request.split(" ")[1:])):
+            sys.exit(3)
         sys.stdout.write(f"{identifier} {answer(mode, request)}\n")
         sys.stdout.flush()
 

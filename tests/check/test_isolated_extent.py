@@ -58,8 +58,8 @@ def test_a_codec_in_a_child_is_flagged_for_its_extent_and_timeliness_as_in_proce
     assert _sorted(isolated) == _sorted(in_process)
 
 
-def program(mode: str) -> str:
-    return f"cmd:{sys.executable} {TESTS / 'extent_program.py'} {mode}"
+def program(mode: str, *options: str) -> str:
+    return " ".join([f"cmd:{sys.executable}", str(TESTS / "extent_program.py"), mode, *options])
 
 
 def test_a_program_that_sends_a_wrong_error_end_is_judged_on_it() -> None:
@@ -83,3 +83,15 @@ def test_a_program_that_says_it_held_a_character_back_is_judged_on_it() -> None:
 @pytest.mark.parametrize("mode", ["right", "silent"])
 def test_a_program_with_the_right_end_or_none_is_not_flagged(mode: str) -> None:
     assert check(program(mode)) == (0, [])
+
+
+def test_copies_of_a_program_that_crashes_keep_the_fields() -> None:
+    """Once it has crashed, the vectors after it are asked by copies (check/ahead.py): their
+    answers' ends are judged as the program's own are."""
+    _, alone = check(program("one-byte"))
+    _, crashing = check(program("one-byte", "exit-on-c0"))
+    c0 = {d["vector"] for d in crashing if d["what"] == "crashed"}
+    assert c0
+    wrong = [d for d in crashing if d["what"] == WRONG_END]
+    assert len(wrong) > 1000  # on the vectors before the first crash and after it
+    assert _sorted(wrong) == _sorted([d for d in alone if d["vector"] not in c0])
