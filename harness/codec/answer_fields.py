@@ -31,7 +31,7 @@ END: Final = "end"
 RETURNED: Final = "returned"
 GENERIC: Final = "generic"
 NAMES: Final = (END, RETURNED, GENERIC)
-PREFIXES: Final = tuple(f"{name}=" for name in NAMES)
+FIELD_PREFIXES: Final = tuple(f"{name}=" for name in NAMES)
 """How a field's word starts: an answer's rest that starts otherwise carries none."""
 
 _INTEGER: Final = re.compile(r"-?[0-9]+")
@@ -59,7 +59,7 @@ def split_fields(rest: str) -> tuple[dict[str, str], str]:
     """Return the fields at the start of an answer's `rest` (after its status) by name, and what
     follows them; FieldError for a field named twice."""
     fields: dict[str, str] = {}
-    while rest.startswith(PREFIXES):
+    while rest.startswith(FIELD_PREFIXES):
         word, _, rest = rest.partition(" ")
         name, _, value = word.partition("=")
         if name in fields:

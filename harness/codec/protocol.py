@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from utf8cert.harness.codec.answer_fields import (
-    PREFIXES as FIELD_PREFIXES,
-)
-from utf8cert.harness.codec.answer_fields import (
+    FIELD_PREFIXES,
+    Feeds,
     FieldError,
     field_words,
     refused_with,
@@ -353,16 +352,13 @@ def parse_answer(asked: Capability | Request, line: str) -> Outcome:
         try:
             if rest.startswith(FIELD_PREFIXES):
                 fields, rest = split_fields(rest)
-            feeds = None
-            if request is not None and capability == "incremental":
-                feeds = (request.chunks, request.final_empty)
             if status == "ok":
                 returned = _returned(capability, rest)
-                return returned_with(returned, fields, feeds) if fields else returned
+                return returned_with(returned, fields, _feeds(request)) if fields else returned
             offset, message = _refusal(rest, line)
-            return (
-                refused_with(message, offset, fields, feeds) if fields else Refused(message, offset)
-            )
+            if not fields:
+                return Refused(message, offset)
+            return refused_with(message, offset, fields, _feeds(request))
         except FieldError as error:
             raise ProtocolError(f"answer {_quoted(line)}: {error}") from None
     if status == "inapplicable":
@@ -374,6 +370,13 @@ def parse_answer(asked: Capability | Request, line: str) -> Outcome:
     if status == "memory":
         return Failed("memory", rest)
     raise ProtocolError(f"not an answer: {_quoted(line)}")
+
+
+def _feeds(request: Request | None) -> Feeds | None:
+    """Return what an incremental request feeds its decoder (None for any other, or none)."""
+    if request is None or request.capability != "incremental":
+        return None
+    return request.chunks, request.final_empty
 
 
 def _refusal(rest: str, line: str) -> tuple[int | None, str]:
