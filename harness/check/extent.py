@@ -1,7 +1,8 @@
 """The judgement of an error's extent: where a codec says the error it refused ends.
 
-Python's codecs say it (`UnicodeDecodeError.end`, `UnicodeEncodeError.end`: the protocol of
-harness/PROTOCOL.md has no such field, so a program's refusals are not judged here). An error
+Python's codecs say it (`UnicodeDecodeError.end`, `UnicodeEncodeError.end`), and a program may
+(the optional field `end=` of harness/PROTOCOL.md, which the server of a Python codec in a child
+process sends: codec/answer_fields.py); a refusal that does not say is not judged here. An error
 handler replaces, and a caller skips, exactly the bytes from `start` to `end`, so an end that
 is wrong makes the next decoding resume in the wrong place.
 
@@ -23,7 +24,7 @@ A refusal that is a plain `ValueError` with no offset (check/interface.py's `gen
 UnicodeError, not `Refusal`, not a class the codec declared) places the error nowhere, and is
 most often not a refusal at all but an operation that failed on the bad input (`chr(-1)`):
 `may`, for the position a caller loses. A codec that says it cannot tell (`Refusal(message)`,
-its own declared error class, a program's `-`) is not judged.
+its own declared error class, a program's `-` without `generic=1`) is not judged.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ surrogate, which can never become well-formed. CPython's decoder waits for its t
 that its `surrogatepass` handler can take the three bytes as one code point, and a decoder may
 do as it does: the error is reported on the next call either way.
 
-Judged only where the harness saw each call (an in-process Python decoder's `Stream`), only
+Judged only where the harness knows each call (a Python decoder's `Stream`, in process or sent
+from a child; a program's `returned=` field, harness/PROTOCOL.md), only
 on an answer nothing else is wrong with (a wrong answer is its own finding), and only against
 RFC 3629's reading of the input (a dialect profile that reads other sequences as characters,
 such as surrogatepass, is not judged on timeliness). A leading signature

@@ -65,8 +65,9 @@ class Returned:
     points.
 
     `stream`: what an incremental decoder returned call by call, when the harness saw each call
-    (an in-process Python codec; a program's answer is the joined text alone). Left out of
-    equality, as Refused's `end`: the judgement of timeliness (check/timeliness.py) reads it.
+    (a Python codec) or a program said (its answer's `returned=` field: codec/answer_fields.py).
+    Left out of equality, as Refused's `end`: the judgement of timeliness (check/timeliness.py)
+    reads it.
     """
 
     value: str | bytes | bool | tuple[int, ...]
@@ -78,8 +79,8 @@ class Refused:
     """The codec refused the input (raised `ValueError`, or said so over the protocol).
 
     `offset` is where it placed the error (`UnicodeDecodeError.start`, the encoder's index), when
-    it said; `end` is where it said the error ends (`UnicodeError.end`), in the same count, when
-    it said (the protocol does not). `end` is left out of equality: two refusals at one offset
+    it said; `end` is where it said the error ends (`UnicodeError.end`, a program's `end=`), in
+    the same count, when it said. `end` is left out of equality: two refusals at one offset
     are one answer to the determinism checks, and the judgement reads it on its own.
     """
 

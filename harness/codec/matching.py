@@ -260,9 +260,8 @@ class Batch:
                     return
             self.flight.popleft()
             self.flight_bytes -= oldest.size
-            capability = self.requests[oldest.index].capability
             try:
-                outcome = parse_answer(capability, rest)
+                outcome = parse_answer(self.requests[oldest.index], rest)
             except ProtocolError as error:
                 self._fault(oldest.index, "protocol", str(error))
                 return
@@ -330,9 +329,10 @@ class Batch:
         """Return how a line that reads as a second answer to request `index` is named: the
         same answer again, or another one (the program gave one question two answers); None
         when it is no answer to that request."""
-        capability, first = self.requests[index].capability, self.outcomes[index]
+        request, first = self.requests[index], self.outcomes[index]
+        capability = request.capability
         try:
-            again = parse_answer(capability, text)
+            again = parse_answer(request, text)
         except ProtocolError:
             return None
         if first is None or again == first:

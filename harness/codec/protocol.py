@@ -18,6 +18,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from utf8cert.harness.codec.answer_fields import (
+    FIELD_PREFIXES,
+    Feeds,
+    FieldError,
+    field_words,
+    refused_with,
+    returned_with,
+    split_fields,
+)
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     INCREMENTAL_MODES,
@@ -303,19 +312,22 @@ def parse_request(line: str) -> Request:
 
 
 def answer_line(capability: Capability, outcome: Outcome) -> str:
-    """Return the line that reports `outcome`; messages are kept to one line."""
+    """Return the line that reports `outcome`, with the optional fields it has (answer_fields:
+    an error's end, an incremental decoder's calls); messages are kept to one line."""
     if isinstance(outcome, Returned):
         value = outcome.value
         if isinstance(value, bool):
             return f"ok {'true' if value else 'false'}"
+        ok = "ok " if outcome.stream is None else f"ok {field_words(outcome)}"
         if isinstance(value, str):
-            return f"ok {hex_of_text(value)}"
+            return f"{ok}{hex_of_text(value)}"
         if isinstance(value, tuple):
-            return f"ok {hex_of_scalars(value)}"
-        return f"ok {hex_of_bytes(value)}"
+            return f"{ok}{hex_of_scalars(value)}"
+        return f"{ok}{hex_of_bytes(value)}"
     if isinstance(outcome, Refused):
         offset = EMPTY if outcome.offset is None else str(outcome.offset)
-        return f"refused {offset} {' '.join(outcome.message.split())}".rstrip()
+        fields = field_words(outcome)
+        return f"refused {fields}{offset} {' '.join(outcome.message.split())}".rstrip()
     if isinstance(outcome, Failed):
         # A timeout or a protocol failure is the harness's finding, never the program's: a
         # program reports either as a crash.
@@ -324,22 +336,31 @@ def answer_line(capability: Capability, outcome: Outcome) -> str:
     return f"inapplicable {' '.join(outcome.reason.split())}".rstrip()
 
 
-def parse_answer(capability: Capability, line: str) -> Outcome:
-    """Return the outcome an answer line reports to a request for `capability`.
+def parse_answer(asked: Capability | Request, line: str) -> Outcome:
+    """Return the outcome an answer line reports to `asked` (a request, or only its capability).
 
-    An `ok` whose value is not the kind `capability` returns is `Failed('wrong-type')`; a line
-    that is no answer at all raises ProtocolError (the program is out of step: restart it).
+    An `ok` whose value is not the kind the capability returns is `Failed('wrong-type')`; a line
+    that is no answer at all raises ProtocolError (the program is out of step: restart it), as
+    does a malformed optional field (answer_fields), or a stream (`returned=`) given with only
+    a capability, whose calls it cannot be read against.
     """
+    request = asked if isinstance(asked, Request) else None
+    capability = asked.capability if isinstance(asked, Request) else asked
     status, _, rest = line.partition(" ")
-    if status == "ok":
-        return _returned(capability, rest)
-    if status == "refused":
-        offset, _, message = rest.partition(" ")
-        if offset == EMPTY:
-            return Refused(message, None)
-        if offset.isdigit() and offset.isascii():
-            return Refused(message, int(offset))
-        raise ProtocolError(f"answer {_quoted(line)}: the offset must be a decimal number or '-'")
+    if status == "ok" or status == "refused":
+        fields: dict[str, str] = {}
+        try:
+            if rest.startswith(FIELD_PREFIXES):
+                fields, rest = split_fields(rest)
+            if status == "ok":
+                returned = _returned(capability, rest)
+                return returned_with(returned, fields, _feeds(request)) if fields else returned
+            offset, message = _refusal(rest, line)
+            if not fields:
+                return Refused(message, offset)
+            return refused_with(message, offset, fields, _feeds(request))
+        except FieldError as error:
+            raise ProtocolError(f"answer {_quoted(line)}: {error}") from None
     if status == "inapplicable":
         return Inapplicable(rest)
     if status == "crash":
@@ -351,7 +372,24 @@ def parse_answer(capability: Capability, line: str) -> Outcome:
     raise ProtocolError(f"not an answer: {_quoted(line)}")
 
 
-def _returned(capability: Capability, field: str) -> Outcome:
+def _feeds(request: Request | None) -> Feeds | None:
+    """Return what an incremental request feeds its decoder (None for any other, or none)."""
+    if request is None or request.capability != "incremental":
+        return None
+    return request.chunks, request.final_empty
+
+
+def _refusal(rest: str, line: str) -> tuple[int | None, str]:
+    """Return the offset and message of a `refused` answer's rest (after its fields)."""
+    offset, _, message = rest.partition(" ")
+    if offset == EMPTY:
+        return None, message
+    if offset.isdigit() and offset.isascii():
+        return int(offset), message
+    raise ProtocolError(f"answer {_quoted(line)}: the offset must be a decimal number or '-'")
+
+
+def _returned(capability: Capability, field: str) -> Returned | Failed:
     try:
         if capability == "validate":
             if field in ("true", "false"):

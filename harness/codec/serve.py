@@ -5,7 +5,9 @@
 SPEC is any spec `utf8cert check` takes (default: CPython's utf-8 codec). `utf8cert check` runs
 Python codecs through this program (unless given --in-process); adapter writers can read it next
 to harness/PROTOCOL.md. It speaks version 2 (numbered requests) unless told `--protocol 1`, and
-exits when stdin closes or when the process that started it is gone.
+exits when stdin closes or when the process that started it is gone. Its answers carry every
+optional field the codec's outcome has (an error's end, an incremental decoder's calls, a plain
+ValueError: codec/answer_fields.py), so that the check judges them as it does in process.
 """
 
 from __future__ import annotations

@@ -203,9 +203,9 @@ def test_serve_writes_the_handshake_and_one_answer_per_request() -> None:
     assert answers.getvalue().decode().split("\n") == [
         "utf8cert-protocol 1 decode replace encode incremental incremental=strict",
         "ok 00000041000020ac",
-        f"refused 1 UnicodeDecodeError: {refused.value}",
+        f"refused end={refused.value.end} 1 UnicodeDecodeError: {refused.value}",
         "crash malformed request 'bogus'",
-        f"refused 0 UnicodeEncodeError: {unencodable.value}",
+        f"refused end={unencodable.value.end} 0 UnicodeEncodeError: {unencodable.value}",
         "",
     ]
 

@@ -1,0 +1,97 @@
+"""The error's extent and streaming timeliness are judged in a child process as in utf8cert's
+own: `utf8cert check` run as a command, on its default (a Python codec served in a child, its
+answers carrying their optional fields: harness/PROTOCOL.md) and with `--in-process`, reports
+the same differences; and a `cmd:` program that sends the fields is judged on them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from utf8cert.harness.check.extent import UNPLACED, WRONG_END
+from utf8cert.harness.check.timeliness import HELD_CHARACTER, HELD_ERROR
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def check(spec: str, *options: str) -> tuple[int, list[dict[str, Any]]]:
+    """Return the exit status of `utf8cert check SPEC --fail-on should --json -` and the
+    differences it reports, each without its `reproduce` line (which names the options)."""
+    command = [sys.executable, "-m", "utf8cert.harness", "check", spec, "-q"]
+    command += ["--fail-on", "should", "--json", "-", *options]
+    done = subprocess.run(
+        command, cwd=TESTS, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode in (0, 1), done.stderr
+    differences = json.loads(done.stdout)["differences"]
+    for difference in differences:
+        difference.pop("reproduce", None)
+    return done.returncode, differences
+
+
+def _sorted(differences: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(difference, sort_keys=True) for difference in differences)
+
+
+@pytest.mark.parametrize(
+    ("spec", "capability", "level", "what"),
+    [
+        ("broken_codecs:OneByteErrors", "decode", "should", WRONG_END),
+        ("broken_codecs:RestOfTextEncodeError", "encode", "should", WRONG_END),
+        ("broken_codecs:LookaheadDecoder", "incremental", "should", HELD_CHARACTER),
+        ("broken_codecs:LateErrorDecoder", "incremental", "should", HELD_ERROR),
+        ("broken_codecs:ChrOfAnErrorDecoder", "decode", "may", UNPLACED),
+    ],
+)
+def test_a_codec_in_a_child_is_flagged_for_its_extent_and_timeliness_as_in_process(
+    spec: str, capability: str, level: str, what: str
+) -> None:
+    status, isolated = check(spec)
+    in_process_status, in_process = check(spec, "--in-process")
+    assert (capability, level, what) in {(d["capability"], d["level"], d["what"]) for d in isolated}
+    assert status == in_process_status == (1 if level == "should" else 0)
+    assert _sorted(isolated) == _sorted(in_process)
+
+
+def program(mode: str, *options: str) -> str:
+    return " ".join([f"cmd:{sys.executable}", str(TESTS / "extent_program.py"), mode, *options])
+
+
+def test_a_program_that_sends_a_wrong_error_end_is_judged_on_it() -> None:
+    status, differences = check(program("one-byte"))
+    assert status == 1
+    found = {(d["capability"], d["level"], d["what"]) for d in differences}
+    assert found == {("decode", "should", WRONG_END), ("incremental", "should", WRONG_END)}
+    # E0 A0 7F: the program says its error is E0 alone, the maximal subpart is E0 A0.
+    edge = next(d for d in differences if d["vector"] == "edge-9" and d["variant"] == "as-is")
+    assert edge["marks"] == [[0, 2]]
+
+
+def test_a_program_that_says_it_held_a_character_back_is_judged_on_it() -> None:
+    status, differences = check(program("held"))
+    assert status == 1
+    assert {(d["capability"], d["level"], d["what"]) for d in differences} == {
+        ("incremental", "should", HELD_CHARACTER)
+    }
+
+
+@pytest.mark.parametrize("mode", ["right", "silent"])
+def test_a_program_with_the_right_end_or_none_is_not_flagged(mode: str) -> None:
+    assert check(program(mode)) == (0, [])
+
+
+def test_copies_of_a_program_that_crashes_keep_the_fields() -> None:
+    """Once it has crashed, the vectors after it are asked by copies (check/ahead.py): their
+    answers' ends are judged as the program's own are."""
+    _, alone = check(program("one-byte"))
+    _, crashing = check(program("one-byte", "exit-on-c0"))
+    c0 = {d["vector"] for d in crashing if d["what"] == "crashed"}
+    assert c0
+    wrong = [d for d in crashing if d["what"] == WRONG_END]
+    assert len(wrong) > 1000  # on the vectors before the first crash and after it
+    assert _sorted(wrong) == _sorted([d for d in alone if d["vector"] not in c0])
