@@ -81,3 +81,19 @@ def wears_out(data: bytes) -> str:
     if _calls > int(os.environ["WEAR_OUT_AFTER"]):
         return data.decode("latin-1")
     return data.decode("utf-8")
+
+
+_refusals = 0
+
+
+def numbers_its_refusals(data: bytes) -> str:
+    """CPython's strict decoder, each refusal's message numbered: honest, but no two messages
+    alike (the answer is where the error is, not what the message says)."""
+    global _refusals
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        _refusals += 1
+        raise UnicodeDecodeError(
+            "utf-8", data, error.start, error.end, f"refusal number {_refusals}"
+        ) from None

@@ -70,6 +70,15 @@ class Kept:
         return request.scalars if request.capability == "encode" else request.data
 
 
+def _same(again: Outcome, first: Outcome) -> bool:
+    """Return True when two given answers are one: two refusals at one offset are, whatever
+    their messages say (a message may name a count, a time or an address: words for people,
+    not the answer)."""
+    if type(again) is Refused and type(first) is Refused:
+        return again.offset == first.offset
+    return again == first
+
+
 def _given(outcome: Outcome) -> bool:
     """Return True for an answer the codec gave: text, bytes, a bool or a refusal."""
     return type(outcome) is Returned or type(outcome) is Refused
@@ -124,7 +133,7 @@ class Recheck:
             for request, answer in _asked(codec, breaker, guard, batch):
                 if trips(answer):
                     failed.add(request.capability)
-                elif _given(answer) and answer != first[id(request)].answer:
+                elif _given(answer) and not _same(answer, first[id(request)].answer):
                     changed.setdefault(id(request), answer)  # the first other answer
             if time.monotonic() > deadline:
                 break

@@ -84,3 +84,12 @@ def test_a_decoder_right_for_its_first_5000_calls_is_caught_at_the_default_depth
     assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
     assert all(d["variant"] == "asked again at the end of the run" for d in document["differences"])
     assert document["summary"]["conformant"] is False
+
+
+@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
+def test_refusals_whose_messages_differ_each_time_are_one_answer(
+    options: tuple[str, ...],
+) -> None:
+    # Asked again, a refusal at the same offset is the same answer, whatever its words.
+    document = check_status("lying_codecs:numbers_its_refusals", 0, *options)
+    assert document["differences"] == []
