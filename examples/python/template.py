@@ -5,8 +5,9 @@
 
 It wraps CPython's own utf-8 codec; put your codec's calls in the five functions marked YOUR
 CODEC, and drop from CAPABILITIES what it does not offer. A refusal is a ValueError (at its
-`start` when it has one); anything else your codec raises is reported as a crash. The hex
-fields are read and written by the adapter kit (utf8cert.harness.codec.kit).
+`start` when it has one, ending at its `end`: the optional `end=` field of PROTOCOL.md, which
+utf8cert judges); anything else your codec raises is reported as a crash. The hex fields are
+read and written by the adapter kit (utf8cert.harness.codec.kit).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def incremental(chunks: list[bytes], final_empty: bool) -> str:  # YOUR CODEC: f
             text.append(decoder.decode(chunk, index == len(feeds) - 1))
         except UnicodeDecodeError as error:
             error.start += fed - held  # the offset counts from the start of all the chunks
+            error.end += fed - held
             raise
         fed += len(chunk)
     return "".join(text)
@@ -72,10 +74,12 @@ def answer(operation: str, fields: list[str]) -> str:
         if operation == "incremental":
             chunks = [bytes_of_hex(field) for field in fields[1:]]
             return f"ok {hex_of_text(incremental(chunks, fields[0] == '1'))}"
-    except ValueError as error:  # a refusal; UnicodeError's `start` says where
-        start = getattr(error, "start", None)
-        offset = start if isinstance(start, int) else "-"
-        return " ".join(f"refused {offset} {error}".split())
+    except ValueError as error:  # a refusal; UnicodeError's `start` and `end` say where
+        start, end = getattr(error, "start", None), getattr(error, "end", None)
+        if not isinstance(start, int):
+            return " ".join(f"refused - {error}".split())
+        extent = f"end={end} " if isinstance(end, int) else ""
+        return " ".join(f"refused {extent}{start} {error}".split())
     except Exception as error:
         return " ".join(f"crash {type(error).__name__}: {error}".split())
     return f"crash unknown request {operation}"

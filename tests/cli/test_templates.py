@@ -31,6 +31,20 @@ def test_the_python_template_certifies_cpythons_codec() -> None:
     assert (status, line) == (0, "conformant to RFC 3629; follows recommended practice throughout")
 
 
+def test_the_python_template_says_where_each_error_ends() -> None:
+    # PROTOCOL.md's optional end= field, from UnicodeDecodeError.end: E2 82 cut short after
+    # "A" is the maximal subpart 1..3, across the chunks of an incremental request too.
+    requests = "1 decode 41e282\n2 incremental 0 41e2 82\n3 encode 0000d800\n"
+    template = [sys.executable, str(EXAMPLES / "python" / "template.py")]
+    done = subprocess.run(template, input=requests, capture_output=True, text=True, check=True)
+    answers = [line.split()[:4] for line in done.stdout.splitlines()[1:]]
+    assert answers == [
+        ["1", "refused", "end=3", "1"],
+        ["2", "refused", "end=3", "1"],
+        ["3", "refused", "end=1", "0"],
+    ]
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_node_template_finds_textdecoders_signature_stripping() -> None:
     status, line = verdict(["node", str(EXAMPLES / "node" / "textdecoder.js")])
