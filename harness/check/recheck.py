@@ -90,7 +90,10 @@ class Recheck:
     def __init__(self) -> None:
         self.kept: list[Kept] = []
         self.asked: Counter[Capability] = Counter()
-        """How many questions the run asked of each capability."""
+        """How many questions the run asked of each capability before asking any again."""
+        self.cut_short: dict[Capability, int] = {}
+        """The capabilities whose rounds SOAK_SECONDS stopped short of SOAK questions, each
+        with the questions asked of it in all ({} when the rounds ran their course)."""
         self._seen = 0
 
     def watch(self, codec: Codec, vector: str) -> Codec:
@@ -127,15 +130,19 @@ class Recheck:
             lambda request: len(first[id(request)].input),
             self.asked,
         )
-        deadline = time.monotonic() + SOAK_SECONDS
+        deadline, again = time.monotonic() + SOAK_SECONDS, Counter[Capability]()
         for batch in _batches(reverse, rounds):
             batch = [request for request in batch if request.capability not in failed]
             for request, answer in _asked(codec, breaker, guard, batch):
+                again[request.capability] += 1
                 if trips(answer):
                     failed.add(request.capability)
                 elif _given(answer) and not _same(answer, first[id(request)].answer):
                     changed.setdefault(id(request), answer)  # the first other answer
             if time.monotonic() > deadline:
+                waiting = {request.capability for request in rounds} - failed  # not asked
+                asked = self.asked + again
+                self.cut_short = {capability: asked[capability] for capability in waiting}
                 break
         return [_difference(first[key], answer) for key, answer in changed.items()]
 

@@ -61,6 +61,9 @@ class Report:
     """The dialect profiles that answers RFC 3629 finds right rule out (fingerprint.py)."""
     incremental_mode: HeldMode | None = None
     """The mode the incremental decoder was judged in, and how it was settled (modes.py)."""
+    asked_again_cut_short: dict[Capability, int] = field(default_factory=dict)
+    """The capabilities whose questions asked again stopped short of recheck.SOAK (a codec slow
+    on them), each with the questions asked of it in all."""
     incomplete: str = ""
     """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
     when it checked everything): `vectors` then holds the vectors checked."""

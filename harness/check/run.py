@@ -222,6 +222,7 @@ def run_check(
                 if progress is not None:
                     progress(len(done), total)
         report.add(recheck.again(codec, guard))  # a codec whose answers change: recheck.py
+        report.asked_again_cut_short = recheck.cut_short
     except Interrupted as stopped:
         report.incomplete = f"stopped by {stopped} after {len(done)} of {total} vectors"
         report.vectors = only_these(vectors, done)

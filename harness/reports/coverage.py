@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from utf8cert.harness.check.coverage import THRESHOLD, percent
+from utf8cert.harness.check.recheck import SOAK, SOAK_SECONDS
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.codec.interface import Capability
 
@@ -46,6 +47,12 @@ def coverage_lines(report: Report) -> list[str]:
         lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
         if capability == "incremental" and report.incremental_mode is not None:
             lines.append(f"    judged in mode {report.incremental_mode.describe()}")
+        if capability in report.asked_again_cut_short:
+            lines.append(
+                f"    asked {report.asked_again_cut_short[capability]:,} times in all: the"
+                f" questions asked again stopped after {SOAK_SECONDS:.0f} s, short of"
+                f" {SOAK:,} (answers that change later are not seen)"
+            )
         reasons = coverage.inapplicable.most_common()
         for reason, count in reasons[:SHOWN_REASONS]:
             lines.append(f"    inapplicable {count}: {reason}")
@@ -92,6 +99,13 @@ def _mode_json(report: Report, capability: Capability) -> dict[str, Any]:
     return {"mode": fixed[capability]} if capability in fixed else {}
 
 
+def _cut_short_json(report: Report, capability: Capability) -> dict[str, Any]:
+    """Return, for a capability whose questions asked again stopped short of recheck.SOAK, the
+    questions asked of it in all ({} otherwise)."""
+    cut = report.asked_again_cut_short
+    return {"asked_in_all_cut_short": cut[capability]} if capability in cut else {}
+
+
 def extra_json(report: Report) -> dict[str, Any]:
     """Return the JSON fields of the profile, coverage, fingerprint and answers."""
     fingerprint = report.fingerprint()
@@ -123,6 +137,7 @@ def extra_json(report: Report) -> dict[str, Any]:
                 },
                 "certified": coverage.certified,
                 **_mode_json(report, capability),
+                **_cut_short_json(report, capability),
             }
             for capability, coverage in report.coverage.ordered()
         },

@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
+
+from utf8cert.harness import load_codec, load_vectors, run_check
+from utf8cert.harness.check import recheck
+from utf8cert.harness.reports.coverage import coverage_lines
+from utf8cert.harness.reports.json_report import report_document, schema
+from utf8cert.harness.reports.view import View
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -93,3 +100,24 @@ def test_refusals_whose_messages_differ_each_time_are_one_answer(
     # Asked again, a refusal at the same offset is the same answer, whatever its words.
     document = check_status("lying_codecs:numbers_its_refusals", 0, *options)
     assert document["differences"] == []
+
+
+def test_questions_asked_again_that_run_out_of_time_say_how_far_they_got(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A codec slow on the questions asked again: here, no time at all for the rounds (the
+    # reverse pass is always asked whole). The report says how many times each capability was
+    # asked, short of recheck.SOAK, in text and in JSON valid by the shipped schema.
+    monkeypatch.setattr(recheck, "SOAK_SECONDS", 0.0)
+    report = run_check(load_codec("codec:utf-8"), load_vectors())
+    cut = report.asked_again_cut_short
+    assert set(cut) == {"decode", "replace", "encode"}  # incremental: 12,572 asked in the run
+    assert all(0 < asked < recheck.SOAK for asked in cut.values())
+    lines = coverage_lines(report)
+    decode = [line for line in lines if "asked again stopped" in line]
+    assert len(decode) == 3
+    assert f"asked {cut['decode']:,} times in all" in decode[0]
+    document = report_document(View(report))
+    jsonschema.Draft202012Validator(schema()).validate(document)
+    assert document["coverage"]["decode"]["asked_in_all_cut_short"] == cut["decode"]
+    assert "asked_in_all_cut_short" not in document["coverage"]["incremental"]
