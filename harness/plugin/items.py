@@ -1,7 +1,9 @@
 """The conformance suite as pytest items: one per vector and capability, named
 `THEME/VECTOR-ID[CAPABILITY]`, failing with the same explanation as `utf8cert check`, then one per
 capability, `coverage[CAPABILITY]`, failing when the capability is not certified (too few of its
-questions answered), as `utf8cert check` exits 1 then. An item whose only differences are known
+questions answered), as `utf8cert check` exits 1 then; then `stability`, failing when a question
+asked again got another answer (check/recheck.py), as `utf8cert check` fails it at the end of its
+run. An item whose only differences are known
 from the baseline is an expected failure (xfail, strict): once the codec no longer shows them it
 is an XPASS(strict) failure, the baseline to update.
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import pytest
 
@@ -123,9 +125,41 @@ class CoverageItem(pytest.Item):
         return self.path, None, f"coverage [{self.capability}]"
 
 
+STABILITY: Final = "stability"
+"""The name of the item (and parametrized case) of the questions asked again."""
+
+
+class StabilityItem(pytest.Item):
+    """Whether the codec gives every question one answer: the questions kept as the cases ask
+    them, asked again until each capability has been asked 10,000 times (check/recheck.py), as
+    `utf8cert check` does at the end of its run."""
+
+    def __init__(self, *, suite: Suite, **kw: Any):
+        super().__init__(**kw)
+        self.suite = suite
+
+    def runtest(self) -> None:
+        """Raise ConformanceFailure, explained, when an answer changed; the cases not checked
+        in this process are checked first (a signal stops it: `stoppable`)."""
+        failing = self.suite.failing(stoppable(self.suite.stability))
+        if failing:
+            raise ConformanceFailure(self.suite.failure_text(failing))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """Return the explanation of the answers that changed (a traceback only for a bug)."""
+        if isinstance(excinfo.value, ConformanceFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, None, str]:
+        """Return the item's title (it is written in no file)."""
+        return self.path, None, "stability (questions asked again)"
+
+
 class SuiteNode(pytest.Collector):
     """The suite's collector: one VectorItem per vector and capability, then one CoverageItem
-    per capability (of those named on the command line only, when some are)."""
+    per capability, then the StabilityItem (of those named on the command line only, when some
+    are)."""
 
     def __init__(self, *, suite: Suite, named: Sequence[str] = (), **kw: Any):
         super().__init__(**kw)
@@ -141,7 +175,7 @@ class SuiteNode(pytest.Collector):
 
     def collect(self) -> list[pytest.Item]:
         """Return the items, in vector order, named THEME/VECTOR-ID[CAPABILITY], then
-        coverage[CAPABILITY] in the usual order of capabilities."""
+        coverage[CAPABILITY] in the usual order of capabilities, then `stability`."""
         themes = self.suite.themes()
         cases = self.suite.cases()
         items: list[pytest.Item] = [
@@ -157,6 +191,8 @@ class SuiteNode(pytest.Collector):
             for capability in CAPABILITIES
             if capability in offered and self._wanted(name := f"coverage[{capability}]")
         ]
+        if offered and self._wanted(STABILITY):
+            items.append(StabilityItem.from_parent(self, name=STABILITY, suite=self.suite))
         return items
 
 
@@ -168,27 +204,35 @@ def suite_function(
     baseline: str | Path | None = None,
 ) -> Callable[..., None]:
     """Return a test function parametrized over the suite's (vector, capability) cases, then
-    over its capabilities (vector None: whether the capability is certified)."""
+    over its capabilities (vector None: whether the capability is certified), then once more
+    (vector None, `stability`: whether every question asked again got its first answer)."""
     try:
         suite = load_suite(codec, vectors=vectors, fail_on=fail_on, baseline=baseline)
     except SuiteError as error:
         raise pytest.UsageError(f"utf8cert: {error}") from None
-    cases: list[tuple[Vector | None, Capability]] = [*suite.cases()]
+    cases: list[tuple[Vector | None, str]] = [*suite.cases()]
     offered = {capability for _, capability in cases}
     cases += [(None, capability) for capability in CAPABILITIES if capability in offered]
-    ids = [f"{v.id}-{c}" if v is not None else f"coverage-{c}" for v, c in cases]
+    cases += [(None, STABILITY)] if offered else []
+    ids = [
+        f"{v.id}-{c}" if v is not None else (c if c == STABILITY else f"coverage-{c}")
+        for v, c in cases
+    ]
 
     @pytest.mark.parametrize(("vector", "capability"), cases, ids=ids)
-    def test_conformance(vector: Vector | None, capability: Capability) -> None:
+    def test_conformance(vector: Vector | None, capability: str) -> None:
         """Return if the codec passes the vector on the capability, or (vector None) if the
-        capability is certified; fail, explained, if not."""
-        if vector is None:
-            coverage = suite.coverage(capability)
+        capability is certified or (`stability`) every answer stood; fail, explained, if not."""
+        if vector is None and capability == STABILITY:
+            failing = suite.failing(suite.stability())
+        elif vector is None:
+            coverage = suite.coverage(cast(Capability, capability))
             if not coverage.certified:
                 reason = f"{coverage.why_not_certified()} ({coverage.summary()})"
                 pytest.fail(f"not certified for {capability}: {reason}", pytrace=False)
             return
-        failing = suite.failing(suite.check(vector, capability))
+        else:
+            failing = suite.failing(suite.check(vector, cast(Capability, capability)))
         if failing:
             pytest.fail(suite.failure_text(failing), pytrace=False)
 

@@ -22,6 +22,7 @@ from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.prefetch import prefetched
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629, profile_named
+from utf8cert.harness.check.recheck import Recheck
 from utf8cert.harness.check.run import capabilities_for, check_vector, vector_index
 from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
@@ -62,6 +63,8 @@ class Suite:
     )
     """The questions of each case checked in this process, by how they ended (vector id,
     capability): what the coverage of a capability is made of."""
+    recheck: Recheck = dataclasses.field(default_factory=Recheck)
+    """The questions kept, as the cases ask them, to be asked again (check/recheck.py)."""
 
     @cached_property
     def schedule(self) -> Schedule:
@@ -120,6 +123,7 @@ class Suite:
         plan = self.schedule.plan(vector)
         guard = Guard(Stop() if stop is None else stop, self.note)
         asking = prefetched(self.codec, vector, (capability,), plan, guard.stop)  # pipelined
+        asking = self.recheck.watch(asking, vector.id)
         counted = Coverage()  # kept only once the case is checked whole
         # In process, a codec that calls os._exit first leaves the note of the question.
         with enabled_to_stderr(self.stderr) if self.note is not None else nullcontext():
@@ -134,6 +138,17 @@ class Suite:
             )
         self.counted[vector.id, capability] = counted.of(capability)
         return [difference for difference in found if not difference.allowed_by]
+
+    def stability(self, stop: Stop | None = None) -> list[Difference]:
+        """Return the differences of the questions asked again, as `utf8cert check` asks them
+        at the end of its run: a `must` difference for each answer that changed ([] when every
+        answer stood); the cases not checked in this process are checked first. Interrupted
+        when `stop` is told to stop."""
+        for capability in sorted({capability for _, capability in self.cases()}):
+            self.coverage(capability, stop)
+        guard = Guard(Stop() if stop is None else stop, self.note)
+        with enabled_to_stderr(self.stderr) if self.note is not None else nullcontext():
+            return self.recheck.again(self.codec, guard)
 
     def coverage(self, capability: Capability, stop: Stop | None = None) -> CapabilityCoverage:
         """Return the questions of every case of `capability` by how they ended: those checked

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+import lying_codecs
 import pytest
 
 from utf8cert.harness.cli.main import main
@@ -40,9 +41,9 @@ def builtin_vectors_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def items_for_cpython() -> int:
     """Return how many items CPython's codec gets: decode, replace and incremental for each
-    decoding vector, encode for each encoding vector (it has no validator), and the coverage
-    of each of those four capabilities."""
-    return sum(1 if isinstance(vector, EncodeVector) else 3 for vector in builtin()) + 4
+    decoding vector, encode for each encoding vector (it has no validator), the coverage of
+    each of those four capabilities, and the stability of its answers asked again."""
+    return sum(1 if isinstance(vector, EncodeVector) else 3 for vector in builtin()) + 4 + 1
 
 
 def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_capability(
@@ -55,6 +56,7 @@ def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_ca
         "utf8cert::security/sec-10[decode]",
         "utf8cert::security/sec-10[incremental]",
         "utf8cert::coverage[encode]",
+        "utf8cert::stability",
     } <= set(items)
     # pytest counts what it lists, and what would run.
     result.stdout.fnmatch_lines([f"{items_for_cpython()} tests collected in *"])
@@ -308,3 +310,18 @@ def test_a_profile_allows_what_it_waives_and_an_unknown_one_is_a_usage_error(
     bad = pytester.runpytest("--utf8-codec", spec, "--utf8-profile", "latin-1", *selection)
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     assert "unknown profile 'latin-1'" in bad.stderr.str()
+
+
+def test_a_decoder_that_wears_out_fails_the_stability_item_alone(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Right for its first 5,000 calls, Latin-1 after (issue 23): every vector passes as the
+    # session asks it, and the questions asked again, as `utf8cert check` asks them, do not.
+    monkeypatch.setenv("WEAR_OUT_AFTER", "5000")
+    monkeypatch.setattr(lying_codecs, "_calls", 0)  # counted from this session's first call
+    result = pytester.runpytest("--utf8-codec", "lying_codecs:wears_out", "-v", *NO_CACHE)
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 1 and outcomes["passed"] > 400
+    result.stdout.fnmatch_lines(
+        ["utf8cert::stability FAILED*", "* must: two answers to one question"]
+    )
