@@ -325,3 +325,22 @@ def test_a_decoder_that_wears_out_fails_the_stability_item_alone(
     result.stdout.fnmatch_lines(
         ["utf8cert::stability FAILED*", "* must: two answers to one question"]
     )
+
+
+def test_the_one_line_suite_has_the_stability_case_too(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WEAR_OUT_AFTER", "5000")
+    monkeypatch.setattr(lying_codecs, "_calls", 0)
+    pytester.makepyfile(
+        test_codec="""
+        from utf8cert.harness.plugin.pytest_plugin import conformance_suite
+
+        test_wears_out = conformance_suite("lying_codecs:wears_out")
+        """
+    )
+    # Run alone, the case checks every vector first, then asks the kept questions again.
+    result = pytester.runpytest("-k", "stability", "-v", *NO_CACHE)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*test_wears_out?stability? FAILED*"])
+    result.stdout.fnmatch_lines(["* must: two answers to one question"])
