@@ -59,6 +59,8 @@ class Workers:
         self._terminated: float | None = None
         """When the processes were last sent SIGTERM (None: never)."""
         self._stopped: set[int] = set()
+        self._killed: set[int] = set()
+        """The pids of processes killed because they outlived the grace after a SIGTERM."""
         """The pids of processes stopped by the campaign, not by themselves."""
         self._lock = threading.Lock()
         self._ended: queue.Queue[tuple[int, subprocess.Popen[str]]] = queue.Queue()
@@ -97,6 +99,12 @@ class Workers:
         prefix = f"job {job}: " if jobs > 1 else ""
         threading.Thread(target=self._copy, args=(job, process, prefix), daemon=True).start()
 
+    def _note(self, line: str) -> None:
+        """Write one line of utf8cert's own to the log, among libFuzzer's."""
+        with self._lock:
+            self.log.write(f"{self.elapsed():9.2f}  utf8cert: {line}\n")
+            self.log.flush()
+
     def _copy(self, job: int, process: subprocess.Popen[str], prefix: str) -> None:
         """Write the process's lines to the log as they come, then report its end."""
         assert process.stdout is not None
@@ -115,15 +123,14 @@ class Workers:
             try:
                 job, process = self._ended.get(timeout=0.5)
             except queue.Empty:
-                if self._terminated is not None and time.monotonic() > self._terminated + GRACE:
-                    for late in list(self.running.values()):
-                        self.signal(late, signal.SIGKILL)
+                self._kill_the_late()
                 continue
             del self.running[job]
             if process.pid in self._stopped:
                 settle(self.campaign.crashes, process.pid)  # its input killed nothing
                 continue
-            status = process.returncode
+            # Killed after the grace, it was stopping as told: an interruption, not a failure.
+            status = INTERRUPTED if process.pid in self._killed else process.returncode
             self.statuses.append(status)
             if status in (0, INTERRUPTED) or self.stopping:
                 continue
@@ -132,6 +139,17 @@ class Workers:
             elif not self.campaign.keep_going:
                 self.stop()  # one finding ends the campaign
         return _status(self.statuses)
+
+    def _kill_the_late(self) -> None:
+        """Kill each process still running GRACE seconds after it was sent SIGTERM, noting it
+        in the log."""
+        if self._terminated is None or time.monotonic() < self._terminated + GRACE:
+            return
+        for job, late in list(self.running.items()):
+            if late.pid not in self._killed:
+                self._killed.add(late.pid)
+                self._note(f"job {job} had not ended {GRACE:.0f} s after SIGTERM: killed")
+                self.signal(late, signal.SIGKILL)
 
     def _again(self, pid: int) -> bool:
         """Return True when process `pid`, stopped by a crash, may be started again: it had

@@ -189,7 +189,10 @@ def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: 
     assert campaign.returncode == 0, out + err
     assert "interrupted" in out and "0 finding(s)" in out
     assert "Traceback" not in err
-    assert "libFuzzer: run interrupted" in (artifacts / "libfuzzer.log").read_text()
+    # libFuzzer says so from its SIGTERM handler, which can deadlock (it allocates); then the
+    # driver kills it after the grace, and says that.
+    log = (artifacts / "libfuzzer.log").read_text()
+    assert "libFuzzer: run interrupted" in log or "after SIGTERM: killed" in log
     assert not list((artifacts / "libfuzzer").glob("*")), "an interruption is no crash"
     assert str(artifacts) not in _command_lines(), "libFuzzer left running"
 

@@ -7,6 +7,8 @@ the real thing."""
 from __future__ import annotations
 
 import io
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -130,3 +132,20 @@ def test_a_process_that_ignores_sigterm_is_killed_after_the_grace(
     status, _, _ = run(campaign, tmp_path)
     assert status == FINDING_EXIT
     assert time.monotonic() - started < 30
+
+
+def test_an_interrupted_process_stuck_after_sigterm_is_killed_and_counts_as_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # libFuzzer's SIGTERM handler allocates and can deadlock: the campaign still ends, as an
+    # interruption (not "libFuzzer stopped with status -9"), and the log says why.
+    monkeypatch.setattr(workers, "GRACE", 0.5)
+    campaign = campaign_of(tmp_path, "trap '' TERM\nexec sleep 60", jobs=1)
+    log = io.StringIO()
+    started = time.monotonic()
+    running = Workers(campaign, {"CALLS": str(tmp_path / "calls")}, log, lambda: 0.0)
+    running.start()
+    threading.Timer(0.3, running.interrupt, args=(signal.SIGTERM,)).start()
+    assert running.wait() == INTERRUPTED
+    assert time.monotonic() - started < 30
+    assert "job 1 had not ended 0 s after SIGTERM: killed" in log.getvalue()
