@@ -5,6 +5,7 @@ the codec really returned."""
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 
@@ -97,3 +98,24 @@ def numbers_its_refusals(data: bytes) -> str:
         raise UnicodeDecodeError(
             "utf-8", data, error.start, error.end, f"refusal number {_refusals}"
         ) from None
+
+
+_calls_before_breaking = 0
+
+
+def breaks(data: bytes) -> str:
+    """CPython's strict decoder for its first $BREAK_AFTER calls; after them every call breaks
+    as $BREAK_HOW says: `crash` (a RuntimeError, as a leak of handles ends), `none` (returns
+    None), `exit` (the process ends) or `hang`."""
+    global _calls_before_breaking
+    _calls_before_breaking += 1
+    if _calls_before_breaking <= int(os.environ["BREAK_AFTER"]):
+        return data.decode("utf-8")
+    how = os.environ["BREAK_HOW"]
+    if how == "crash":
+        raise RuntimeError(f"call {_calls_before_breaking}: no handle left")
+    if how == "exit":
+        os._exit(9)
+    if how == "hang":
+        time.sleep(3600)
+    return None  # type: ignore[return-value]  # the wrong type, on purpose

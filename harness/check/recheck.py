@@ -6,9 +6,13 @@ clears, a cache keyed on the wrong thing, a counter that wears out, or a cheat t
 first time only) can give the right answer to each question as the run asks it, and another
 answer to the same question later, after other questions. So one question in EVERY (up to
 LIMIT) is kept with its answer while the run asks it, and asked again once every vector is done,
-in reverse order (the questions before it now come after it). A crash, a hang or a question
-declined either time says nothing of the answer's stability: only two answers that were both
-given (text, bytes, a bool or a refusal) are compared, refusals with their offsets.
+in reverse order (the questions before it now come after it). Two answers that were both given
+(text, bytes, a bool or a refusal) are compared, refusals by their offsets alone. A question
+answered the first time that the codec fails when asked again (a crash, a hang for the whole
+timeout, an exhausted memory, a wrong type, a broken protocol: what the run fails a vector for)
+is that failure, `must`: a codec that leaks a resource on every call breaks after a few thousand
+calls, and the run's own questions may all come before that. A question declined, or cut short
+after a hang elsewhere, says nothing.
 
 A codec that wears out after a few thousand calls would outlast a run that asks a capability
 only a thousand or so times. So the kept questions of each capability on short inputs are then
@@ -30,7 +34,15 @@ from utf8cert.harness.check.breaker import Breaker, Guard, trips
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import describe_outcome
 from utf8cert.harness.check.prefetch import Answers, asked_ahead
-from utf8cert.harness.codec.interface import Capability, Codec, Outcome, Refused, Returned
+from utf8cert.harness.codec.interface import (
+    FAILURE_WHAT,
+    Capability,
+    Codec,
+    Failed,
+    Outcome,
+    Refused,
+    Returned,
+)
 from utf8cert.harness.codec.protocol import Request, outcome_of
 
 EVERY: Final = 16
@@ -116,11 +128,13 @@ class Recheck:
 
     def again(self, codec: Codec, guard: Guard) -> list[Difference]:
         """Return a `must` difference for each kept question whose answer, asked again in
-        reverse order and then in the rounds, was once another ([] when every answer stood);
+        reverse order and then in the rounds, was once another, and for the first question of
+        each capability the codec failed when asked again ([] when every answer stood);
         `guard`'s Stop is obeyed. A program gets the questions a batch at once (pipelined, as
         prefetch.py asks them); a capability that failed is not asked again."""
         first = {id(each.request): each for each in self.kept}
         changed: dict[int, Outcome] = {}
+        broke: dict[Capability, tuple[Request, Failed]] = {}  # the first failure of each
         failed: set[Capability] = set()
         breaker = Breaker(codec, "asked again", None, guard)
         reverse = [each.request for each in reversed(self.kept)]
@@ -135,6 +149,8 @@ class Recheck:
             batch = [request for request in batch if request.capability not in failed]
             for request, answer in _asked(codec, breaker, guard, batch):
                 again[request.capability] += 1
+                if type(answer) is Failed and not answer.cut_short:
+                    broke.setdefault(request.capability, (request, answer))
                 if trips(answer):
                     failed.add(request.capability)
                 elif _given(answer) and not _same(answer, first[id(request)].answer):
@@ -144,7 +160,10 @@ class Recheck:
                 asked = self.asked + again
                 self.cut_short = {capability: asked[capability] for capability in waiting}
                 break
-        return [_difference(first[key], answer) for key, answer in changed.items()]
+        differences = [_difference(first[key], answer) for key, answer in changed.items()]
+        for request, failure in broke.values():
+            differences.append(_difference(first[id(request)], failure, FAILURE_WHAT[failure.kind]))
+        return differences
 
 
 def soaked(
@@ -188,15 +207,16 @@ def _asked(codec: Codec, breaker: Breaker, guard: Guard, requests: list[Request]
     return [(request, outcome_of(breaker, request)) for request in requests]
 
 
-def _difference(kept: Kept, again: Outcome) -> Difference:
-    """Return the difference of a question answered two ways."""
+def _difference(kept: Kept, again: Outcome, what: str = WHAT) -> Difference:
+    """Return the difference of a question answered two ways, or (`what`: a failure's words)
+    answered once and failed when asked again."""
     data = kept.input
     return Difference(
         kept.vector,
         VARIANT,
         kept.request.capability,
         "must",
-        WHAT,
+        what,
         data,
         f"the first answer again: {describe_outcome(kept.answer)}",
         describe_outcome(again),

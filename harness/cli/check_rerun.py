@@ -24,9 +24,9 @@ def rerun_of(
 ) -> Rerun:
     """Return what reproduces a difference of this run: spec, isolation (`isolated`: whether
     the codec ran in a child process; else the reproducer says --in-process), timeout and
-    memory (when not the defaults),
-    profile, the user's vector files, and the file the one input was read from (`source`; not
-    standard input, which cannot be read again)."""
+    memory (when not the defaults), profile, the user's vector files, the vectors and depth the
+    run was restricted to, and the file the one input was read from (`source`; not standard
+    input, which cannot be read again)."""
     from utf8cert.harness.reports.explain import Rerun, user_vector_ids
 
     return Rerun(
@@ -38,6 +38,8 @@ def rerun_of(
         user_vectors=user_vector_ids(vectors),
         input_file=None if source in (None, "-") else source,
         memory=_memory(arguments),
+        only=tuple(arguments.vector),
+        depth=arguments.depth,
     )
 
 

@@ -2,8 +2,8 @@
 `THEME/VECTOR-ID[CAPABILITY]`, failing with the same explanation as `utf8cert check`, then one per
 capability, `coverage[CAPABILITY]`, failing when the capability is not certified (too few of its
 questions answered), as `utf8cert check` exits 1 then; then `stability`, failing when a question
-asked again got another answer (check/recheck.py), as `utf8cert check` fails it at the end of its
-run. An item whose only differences are known
+asked again got another answer or a failure (check/recheck.py), as `utf8cert check` fails it at
+the end of its run. An item whose only differences are known
 from the baseline is an expected failure (xfail, strict): once the codec no longer shows them it
 is an XPASS(strict) failure, the baseline to update.
 

@@ -13,6 +13,7 @@ from typing import Final
 
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import plural
+from utf8cert.harness.check.recheck import VARIANT as ASKED_AGAIN
 from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet
 
 ROW: Final = 16
@@ -57,6 +58,10 @@ class Rerun:
     """The file the one input of `--input-file` was read from."""
     memory: int | None = None
     """MiB a child process may allocate, when not the default (a `memory` finding needs it)."""
+    only: tuple[str, ...] = ()
+    """The run's --vector ids: the vectors it was restricted to (none: every vector)."""
+    depth: str = "default"
+    """The run's --depth."""
 
     def options(self) -> list[str]:
         """Return the options that make a codec behave as in this run (in process or not,
@@ -73,11 +78,18 @@ class Rerun:
 
     def command(self, difference: Difference) -> str | None:
         """Return the `utf8cert check` command, quoted for a POSIX shell, that shows the
-        difference again; None for an ad-hoc input that is no byte string."""
+        difference again; None for an ad-hoc input that is no byte string. A question asked
+        again at the end of a run (check/recheck.py) is answered another way only after the
+        run's other questions (a codec that wears out after thousands of calls): the whole run
+        again, with its vectors and depth, shows it."""
         words = ["utf8cert", "check", self.spec, *self.options()]
         data = difference.input
         builtin = difference.vector not in self.user_vectors
-        if difference.vector == "input" and self.input_file is not None:
+        if difference.variant == ASKED_AGAIN and difference.vector != "input":
+            words += [word for path in self.vectors for word in ("--vectors", path)]
+            words += [word for vector in self.only for word in ("--vector", vector)]
+            words += [] if self.depth == "default" else ["--depth", self.depth]
+        elif difference.vector == "input" and self.input_file is not None:
             words += ["--input-file", self.input_file]  # the encoder's code points come from it
         elif isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
             words += ["--input", data.hex()]

@@ -90,6 +90,36 @@ def test_a_decoder_right_for_its_first_5000_calls_is_caught_at_the_default_depth
     assert document["coverage"]["decode"]["asked"] < 5000
     assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
     assert all(d["variant"] == "asked again at the end of the run" for d in document["differences"])
+    # One question alone would be answered right: what reproduces it is the whole run.
+    whole_run = " ".join(["utf8cert check lying_codecs:wears_out", *options])
+    assert {d["reproduce"] for d in document["differences"]} == {whole_run}
+    assert document["summary"]["conformant"] is False
+
+
+BROKEN = [
+    ("crash", ("--in-process",), "crashed"),
+    ("crash", (), "crashed"),
+    ("none", ("--in-process",), "returned the wrong type"),
+    ("none", (), "returned the wrong type"),
+    ("exit", (), "crashed"),  # in process, it would end utf8cert itself: the trusted path
+    ("hang", ("--timeout", "2"), "timed out"),
+]
+
+
+@pytest.mark.parametrize(("how", "options", "what"), BROKEN, ids=[f"{b[0]} {b[1]}" for b in BROKEN])
+def test_a_decoder_that_breaks_after_5000_calls_fails_asked_again(
+    how: str, options: tuple[str, ...], what: str
+) -> None:
+    # A leak of some resource on every call: right for 5,000 calls, broken on every call after.
+    # The run's own questions all come before that; a question answered once and failed when
+    # asked again is that failure, `must`, and the reproducer is the whole run again.
+    document = check("lying_codecs:breaks", *options, BREAK_AFTER="5000", BREAK_HOW=how)
+    assert document["coverage"]["decode"]["asked"] < 5000
+    (difference,) = document["differences"]
+    assert (difference["what"], difference["level"]) == (what, "must")
+    assert difference["variant"] == "asked again at the end of the run"
+    assert difference["expected"].startswith("the first answer again: ")
+    assert difference["reproduce"] == " ".join(["utf8cert check lying_codecs:breaks", *options])
     assert document["summary"]["conformant"] is False
 
 
