@@ -4,8 +4,10 @@ behaviour its runtime is known for is found by utf8cert, and one conformant beha
 What each runtime is known for comes from its own documentation: the WHATWG Encoding Standard
 (TextDecoder drops a leading BOM unless ignoreBOM; TextEncoder and Buffer write U+FFFD for a lone
 surrogate, since a USVString cannot hold one), Java's DataInput ("modified UTF-8": NUL as C0 80,
-no four-byte forms) and String.getBytes (a lone surrogate becomes the replacement byte '?'),
-Rust's Utf8Error::valid_up_to. A program whose runtime is missing is skipped with the reason.
+no four-byte forms), String.getBytes (a lone surrogate becomes the replacement byte '?') and
+CoderResult.length (the malformed input's length), Rust's Utf8Error::valid_up_to and error_len
+(the maximal subpart's length, None for an input that ends inside a sequence). A program whose
+runtime is missing is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -146,6 +148,25 @@ def test_java_charsetdecoder_report_refuses_at_the_first_error_across_chunks(
     assert check(codec, "incremental", b"\xe2\x82\xac" + OVERLONG_SLASH) == set()
 
 
+def test_java_charsetdecoder_says_where_each_error_ends_and_what_each_call_returned(
+    program: Started,
+) -> None:
+    codec = program("java-charsetdecoder-report")
+    # CoderResult.length(): the malformed input's length, sent as the error's end (`end=`).
+    refused = codec.decode(b"A\xe2\x82(")
+    assert isinstance(refused, Refused) and (refused.offset, refused.end) == (1, 3)
+    # Java takes a surrogate's three bytes as one malformed input (one U+FFFD in replace mode);
+    # an end within the run of ill-formed bytes is not judged, the U+FFFD count is.
+    surrogate = codec.decode(b"\xed\xa0\x80")
+    assert isinstance(surrogate, Refused) and (surrogate.offset, surrogate.end) == (0, 3)
+    assert check(codec, "decode", b"\xed\xa0\x80") == set()
+    # Each call returns what its bytes complete (`returned=`): A, then the euro sign, then B.
+    streamed = codec.decode_chunks([b"A\xe2", b"\x82\xac", b"B"], True)
+    assert streamed == Returned("A\u20acB")
+    assert streamed.stream is not None and streamed.stream.returned == (1, 2, 3, 3)
+    assert check(codec, "incremental", b"A\xe2\x82\xac" + OVERLONG_SLASH) == set()
+
+
 def test_java_charsetdecoder_replace_writes_one_u_fffd_for_a_whole_surrogate(
     program: Started,
 ) -> None:
@@ -178,6 +199,12 @@ def test_rust_from_utf8_refuses_at_valid_up_to_and_validates(program: Started) -
     codec = program("rust-from-utf8")
     refused = codec.decode(b"ab\xe2\x82(")
     assert isinstance(refused, Refused) and refused.offset == 2  # Utf8Error::valid_up_to
+    # Utf8Error::error_len: the maximal subpart's length (Unicode Table 3-8: E2 82 is one),
+    # None where the input ends inside a sequence: the end of the input.
+    assert refused.end == 4
+    for data, end in ((b"\xed\xa0\x80", 1), (b"\xf0\x9f\x98", 3), (b"a\xf4\x90", 2)):
+        answer = codec.decode(data)
+        assert isinstance(answer, Refused) and answer.end == end, data
     assert check(codec, "decode", b"ab\xe2\x82(") == set()
     assert check(codec, "validate", b"\xed\xa0\x80") == set()  # a surrogate: not valid
 

@@ -5,8 +5,10 @@
 //   new-string              replace: new String(bytes, UTF_8), a replacing decoder (it never
 //                           refuses, so it fills the replace slot, not the strict one)
 //   charsetdecoder-report   decode, incremental: a CharsetDecoder with CodingErrorAction.REPORT
-//                           (offset: the input position at the error); streamed with
-//                           endOfInput false until the final chunk, unread bytes carried over
+//                           (offset: the input position at the error; `end=`: that plus the
+//                           length of the malformed input, CoderResult.length()); streamed with
+//                           endOfInput false until the final chunk, unread bytes carried over,
+//                           the code points returned after each call sent as `returned=`
 //   charsetdecoder-replace  replace, incremental: the same with CodingErrorAction.REPLACE
 //   readutf                 decode: DataInputStream.readUTF on the bytes after a two-byte length
 //                           (Java's "modified UTF-8"; inputs over 65535 bytes are inapplicable);
@@ -38,14 +40,34 @@ public final class Utf8Codecs {
     private static final String EMPTY = "-";
     private static final HexFormat HEX = HexFormat.of();
 
-    /** A refusal, with the offset of the first offending byte or -1 when the codec gives none. */
+    /** A refusal: the offset of the first offending byte (-1 when the codec gives none), and the
+     *  answer's optional fields that say more (PROTOCOL.md: `end=`, `returned=`), or "". */
     private static final class Refusal extends Exception {
         final long offset;
+        final String fields;
 
         Refusal(long offset, String message) {
+            this(offset, "", message);
+        }
+
+        Refusal(long offset, String fields, String message) {
             super(message);
             this.offset = offset;
+            this.fields = fields;
         }
+    }
+
+    /** Returns the optional field `returned=` of a decoding in more than one call: the code
+     *  points returned in all after each call ("-" for none), then a space; "" for one call. */
+    private static String returnedField(List<Integer> counts, int calls) {
+        if (calls < 2) {
+            return "";
+        }
+        StringBuilder field = new StringBuilder("returned=");
+        for (int i = 0; i < counts.size(); i++) {
+            field.append(i == 0 ? "" : ",").append(counts.get(i));
+        }
+        return (counts.isEmpty() ? "returned=-" : field.toString()) + " ";
     }
 
     private static final class Inapplicable extends Exception {
@@ -77,6 +99,7 @@ public final class Utf8Codecs {
         return text.toString();
     }
 
+    /** Returns the answer's value to a decoding fed `chunks`, after its field `returned=`. */
     private static String streamed(CodingErrorAction action, boolean finalEmpty, List<byte[]> chunks)
             throws Refusal {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
@@ -87,6 +110,7 @@ public final class Utf8Codecs {
             feeds.add(new byte[0]);
         }
         StringBuilder text = new StringBuilder();
+        List<Integer> returned = new ArrayList<>(); // code points in all after each call
         byte[] carried = new byte[0];
         long consumed = 0; // bytes of the whole input the decoder has read before `carried`
         for (int i = 0; i < feeds.size(); i++) {
@@ -96,17 +120,21 @@ public final class Utf8Codecs {
             CharBuffer out = CharBuffer.allocate(2 * in.remaining() + 2);
             CoderResult result = decoder.decode(in, out, last);
             if (result.isError()) {
-                throw new Refusal(consumed + in.position(), result.toString());
+                // The decoder says how long the malformed input is: the error's end (`end=`).
+                long offset = consumed + in.position();
+                String fields = "end=" + (offset + result.length()) + " ";
+                throw new Refusal(offset, fields + returnedField(returned, feeds.size()), result.toString());
             }
             if (last) {
                 decoder.flush(out);
             }
             text.append(out.flip());
+            returned.add(text.codePointCount(0, text.length()));
             consumed += in.position();
             carried = new byte[in.remaining()];
             in.get(carried);
         }
-        return text.toString();
+        return returnedField(returned, feeds.size()) + hexOfText(text.toString());
     }
 
     private static String readUtf(byte[] data) throws Refusal, Inapplicable {
@@ -134,9 +162,9 @@ public final class Utf8Codecs {
                 case "new-string replace":
                     return "ok " + hexOfText(new String(bytesOf(fields[1]), StandardCharsets.UTF_8));
                 case "charsetdecoder-report decode":
-                    return "ok " + hexOfText(streamed(CodingErrorAction.REPORT, false, List.of(bytesOf(fields[1]))));
+                    return "ok " + streamed(CodingErrorAction.REPORT, false, List.of(bytesOf(fields[1])));
                 case "charsetdecoder-replace replace":
-                    return "ok " + hexOfText(streamed(CodingErrorAction.REPLACE, false, List.of(bytesOf(fields[1]))));
+                    return "ok " + streamed(CodingErrorAction.REPLACE, false, List.of(bytesOf(fields[1])));
                 case "charsetdecoder-report incremental":
                 case "charsetdecoder-replace incremental": {
                     List<byte[]> chunks = new ArrayList<>();
@@ -144,7 +172,7 @@ public final class Utf8Codecs {
                         chunks.add(bytesOf(fields[i]));
                     }
                     CodingErrorAction action = mode.endsWith("report") ? CodingErrorAction.REPORT : CodingErrorAction.REPLACE;
-                    return "ok " + hexOfText(streamed(action, fields[1].equals("1"), chunks));
+                    return "ok " + streamed(action, fields[1].equals("1"), chunks);
                 }
                 case "readutf decode":
                     return "ok " + hexOfText(readUtf(bytesOf(fields[1])));
@@ -155,7 +183,8 @@ public final class Utf8Codecs {
             }
         } catch (Refusal refusal) {
             String offset = refusal.offset < 0 ? EMPTY : Long.toString(refusal.offset);
-            return ("refused " + offset + " " + refusal.getMessage()).replaceAll("\\s+", " ").strip();
+            String answer = "refused " + refusal.fields + offset + " " + refusal.getMessage();
+            return answer.replaceAll("\\s+", " ").strip();
         } catch (Inapplicable inapplicable) {
             return "inapplicable " + inapplicable.getMessage();
         } catch (RuntimeException error) {

@@ -3,7 +3,9 @@
 //
 //   rust_codecs MODE
 //
-//   from-utf8        decode: String::from_utf8 (refused at Utf8Error::valid_up_to);
+//   from-utf8        decode: String::from_utf8 (refused at Utf8Error::valid_up_to, the error's
+//                    end sent as `end=`: valid_up_to plus error_len, or the input's end when
+//                    error_len is None, an input that ends inside a sequence);
 //                    validate: std::str::from_utf8(..).is_ok()
 //   from-utf8-lossy  replace: String::from_utf8_lossy
 //   into-bytes       encode: each code point made a char (char::from_u32, which refuses a
@@ -64,12 +66,15 @@ fn answer(mode: &str, line: &str) -> String {
         Ok(data) => data,
         Err(error) => return format!("crash bad request: {error}"),
     };
+    let data_length = data.len();
     match (mode, operation) {
         ("from-utf8", "decode") => match String::from_utf8(data) {
             Ok(text) => format!("ok {}", hex_of_text(&text)),
             Err(error) => {
                 let error = error.utf8_error();
-                format!("refused {} {}", error.valid_up_to(), error)
+                let start = error.valid_up_to();
+                let end = error.error_len().map_or(data_length, |length| start + length);
+                format!("refused end={end} {start} {error}")
             }
         },
         ("from-utf8", "validate") => format!("ok {}", std::str::from_utf8(&data).is_ok()),
