@@ -1,13 +1,14 @@
 """Runs every test that waits on a child process N times in a row beside busy processes.
 
     python bench/bench_child_tests.py find            # which tests start a child process
-    python bench/bench_child_tests.py sweep --runs 20 --busy 2
+    python bench/bench_child_tests.py sweep --runs 20 --busy 2 [--workers 2]
 
 `find` runs the default test suite once with this file loaded as a pytest plugin that notes
 each test during which `subprocess.Popen` was called (a codec program, an isolated codec, the
 CLI run as a program, a fuzzing campaign), and writes their node ids to
-bench/child_tests.txt. `sweep` runs just those tests `--runs` times, each run on both cores
-(`-n 2`) with `--busy` processes spinning beside it, as a loaded CI machine would have them, and
+bench/child_tests.txt. `sweep` runs just those tests `--runs` times, each run on `--workers`
+pytest-xdist workers (2: both cores) with `--busy` processes spinning beside it, as a loaded CI
+machine would have them (more workers than cores load it more, and a run ends sooner), and
 prints, per test that ever failed, how many runs it failed, and the time of each run.
 A test is flaky, not slow, if it fails under load: the goal is no failure in any run.
 """
@@ -107,8 +108,9 @@ def _failures(junit: Path) -> list[str]:
     return failed
 
 
-def sweep(runs: int, busy: int) -> int:
-    """Run the listed tests `runs` times beside `busy` spinning processes; 1 if any failed."""
+def sweep(runs: int, busy: int, workers: int) -> int:
+    """Run the listed tests `runs` times on `workers` workers beside `busy` spinning processes;
+    return 1 if any failed."""
     nodeids = LIST.read_text(encoding="utf-8").splitlines()
     files = sorted({nodeid.split("::")[0] for nodeid in nodeids})
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)]
@@ -119,7 +121,8 @@ def sweep(runs: int, busy: int) -> int:
                 junit = Path(scratch) / f"run{run}.xml"
                 started = time.monotonic()
                 status = _pytest(
-                    ["-n", "2", f"--junitxml={junit}", *files], {ONLY_VARIABLE: str(LIST)}
+                    ["-n", str(workers), f"--junitxml={junit}", *files],
+                    {ONLY_VARIABLE: str(LIST)},
                 )
                 names = _failures(junit) if junit.exists() else ["(no report)"]
                 failed.update(names)
@@ -130,7 +133,7 @@ def sweep(runs: int, busy: int) -> int:
         for spinner in spinners:
             spinner.kill()
             spinner.wait()
-    print(f"{len(nodeids)} tests x {runs} runs beside {busy} busy processes")
+    print(f"{len(nodeids)} tests x {runs} runs on {workers} workers beside {busy} busy processes")
     for name, count in failed.most_common():
         print(f"  failed {count} of {runs}: {name}")
     return 1 if failed else 0
@@ -144,11 +147,12 @@ def main() -> int:
     sweeping = commands.add_parser("sweep")
     sweeping.add_argument("--runs", type=int, default=20)
     sweeping.add_argument("--busy", type=int, default=2)
+    sweeping.add_argument("--workers", type=int, default=2)
     arguments = parser.parse_args()
     if arguments.command == "find":
         find()
         return 0
-    return sweep(arguments.runs, arguments.busy)
+    return sweep(arguments.runs, arguments.busy, arguments.workers)
 
 
 if __name__ == "__main__":
