@@ -59,9 +59,9 @@ class Workers:
         self._terminated: float | None = None
         """When the processes were last sent SIGTERM (None: never)."""
         self._stopped: set[int] = set()
+        """The pids of processes stopped by the campaign, not by themselves."""
         self._killed: set[int] = set()
         """The pids of processes killed because they outlived the grace after a SIGTERM."""
-        """The pids of processes stopped by the campaign, not by themselves."""
         self._lock = threading.Lock()
         self._ended: queue.Queue[tuple[int, subprocess.Popen[str]]] = queue.Queue()
         self._started = 0

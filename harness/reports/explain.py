@@ -85,17 +85,16 @@ class Rerun:
         words = ["utf8cert", "check", self.spec, *self.options()]
         data = difference.input
         builtin = difference.vector not in self.user_vectors
+        files = [word for path in self.vectors for word in ("--vectors", path)]
         if difference.variant == ASKED_AGAIN and difference.vector != "input":
-            words += [word for path in self.vectors for word in ("--vectors", path)]
-            words += [word for vector in self.only for word in ("--vector", vector)]
+            words += files + [word for vector in self.only for word in ("--vector", vector)]
             words += [] if self.depth == "default" else ["--depth", self.depth]
         elif difference.vector == "input" and self.input_file is not None:
             words += ["--input-file", self.input_file]  # the encoder's code points come from it
         elif isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
             words += ["--input", data.hex()]
         elif difference.vector != "input":
-            words += [word for path in self.vectors for word in ("--vectors", path)]
-            words += ["--vector", difference.vector]
+            words += [*files, "--vector", difference.vector]
         else:
             return None
         return shlex.join(words)
