@@ -4,7 +4,7 @@
 # $SRC/utf8cert; $OUT receives, per target NAME: the fuzzer, NAME.options (max_len past the 64 KiB
 # boundary: libFuzzer's default of 4096 would stop short of it), NAME_seed_corpus.zip (the
 # vectors' inputs and seeds straddling 64, 4096 and 65536 bytes) and NAME.dict.
-# A project fuzzing its own codec uses the same lines (FUZZING.md, "ClusterFuzzLite").
+# A project fuzzing its own codec uses the same lines (docs/fuzzing.md, "ClusterFuzzLite").
 cd "$SRC/utf8cert"
 
 # utf8cert itself, with its vectors (package data: the mutator splices them into inputs).

@@ -34,7 +34,7 @@ def register(subcommands: Any) -> None:
         "target",
         help="write a ClusterFuzzLite / OSS-Fuzz fuzz target for a codec",
         description="Write NAME.py, a fuzz target for the codec of SPEC, for ClusterFuzzLite "
-        "or OSS-Fuzz (FUZZING.md shows the build).",
+        "or OSS-Fuzz (docs/fuzzing.md shows the build).",
     )
     target.add_argument("spec", metavar="SPEC", help="the codec (as for `utf8cert check`)")
     target.add_argument("--out", default="fuzz", metavar="DIR", help="where to write (fuzz)")

@@ -2,7 +2,7 @@
 
 build.sh runs with stand-ins for the base image's `pip3` and `compile_python_fuzzer` that record
 their arguments; the fuzz targets run for real with `-runs=`; the user-project example of
-FUZZING.md is run as written.
+docs/fuzzing.md is run as written.
 """
 
 from __future__ import annotations
@@ -101,9 +101,9 @@ def test_each_target_is_executable_and_starts_and_stops_with_runs(tmp_path: Path
 
 
 def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None:
-    guide = (ROOT / "FUZZING.md").read_text()
+    guide = (ROOT / "docs" / "fuzzing.md").read_text()
     example = re.search(r"```python\n(#!/usr/bin/env python3\n.*?)```", guide, re.DOTALL)
-    assert example, "FUZZING.md shows a fuzz target"
+    assert example, "docs/fuzzing.md shows a fuzz target"
     script = example.group(1)
     assert 'run("mycodec:Utf8Codec"' in script
     target = tmp_path / "mycodec_fuzzer.py"
@@ -147,7 +147,7 @@ def test_the_documented_target_is_the_one_corpus_target_writes(tmp_path: Path) -
     written = tmp_path / "fuzz" / "mycodec_fuzzer.py"
     assert done.stdout.strip() == str(Path("fuzz") / "mycodec_fuzzer.py")
     assert os.access(written, os.X_OK)
-    guide = (ROOT / "FUZZING.md").read_text()
+    guide = (ROOT / "docs" / "fuzzing.md").read_text()
     assert f"```python\n{written.read_text()}```" in guide
 
 
