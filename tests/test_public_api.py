@@ -1,5 +1,5 @@
 """The public API: every documented name imports from `utf8cert.harness`, lazily, and the
-README's Python example runs as written."""
+user guide's Python example runs as written."""
 
 from __future__ import annotations
 
@@ -14,7 +14,11 @@ import pytest
 
 import utf8cert.harness as harness
 
-README: Final = Path(__file__).resolve().parents[1] / "README.md"
+ROOT: Final = Path(__file__).resolve().parents[1]
+GUIDE: Final = ROOT / "docs" / "guide.md"
+ADAPTERS: Final = ROOT / "docs" / "adapters.md"
+PAGES: Final = (ROOT / "README.md", GUIDE, ROOT / "docs" / "ci.md", ADAPTERS)
+"""The pages whose Python examples a user copies."""
 
 
 def test_every_public_name_imports_from_utf8cert_harness() -> None:
@@ -41,9 +45,9 @@ def test_importing_the_package_loads_no_wing() -> None:
     assert loaded.stdout.strip() == "[]"
 
 
-def test_the_readme_python_api_example_runs() -> None:
-    """The README's API example certifies surrogatepass and prints its verdict (not conformant)."""
-    text = README.read_text()
+def test_the_guide_python_api_example_runs() -> None:
+    """The guide's API example certifies surrogatepass and prints its verdict (not conformant)."""
+    text = GUIDE.read_text()
     section = text[text.index("## The Python API") :]
     example = re.search(r"```python\n(.*?)```", section, re.S)
     assert example is not None
@@ -53,18 +57,19 @@ def test_the_readme_python_api_example_runs() -> None:
     assert ran.stdout.startswith("NOT conformant to RFC 3629")
 
 
-def test_the_readme_conformance_suite_line_uses_the_public_api() -> None:
-    imports = re.findall(r"^from (utf8cert\.harness\S*) import", README.read_text(), re.M)
+def test_the_documented_imports_use_the_public_api() -> None:
+    text = "".join(page.read_text() for page in PAGES)
+    imports = re.findall(r"^from (utf8cert\.harness\S*) import", text, re.M)
     # the adapter kit is public as a module of its own (utf8cert.harness.codec.kit)
     assert imports and set(imports) == {"utf8cert.harness", "utf8cert.harness.codec.kit"}
 
 
 def test_the_adapter_kit_is_public_and_documented() -> None:
     """Every name of utf8cert.harness.codec.kit imports from it, is the one the harness uses,
-    and is named in the README's section on the kit."""
+    and is named in the adapters guide's section on the kit."""
     kit = import_module("utf8cert.harness.codec.kit")
-    text = README.read_text()
-    section = text[text.index("### The adapter kit") :]
+    text = ADAPTERS.read_text()
+    section = text[text.index("## The adapter kit") :]
     section = section[: section.index("\n## ")]
     for name in kit.__all__:
         assert getattr(kit, name) is not None
@@ -73,9 +78,9 @@ def test_the_adapter_kit_is_public_and_documented() -> None:
     assert kit.JSON_STRING is harness.JSON_STRING
 
 
-def test_the_readme_adapter_kit_example_prints_what_its_comments_say() -> None:
-    text = README.read_text()
-    section = text[text.index("### The adapter kit") :]
+def test_the_adapter_kit_example_prints_what_its_comments_say() -> None:
+    text = ADAPTERS.read_text()
+    section = text[text.index("## The adapter kit") :]
     example = re.search(r"```python\n(.*?)```", section, re.S)
     assert example is not None
     ran = subprocess.run(

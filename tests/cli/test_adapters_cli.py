@@ -1,4 +1,4 @@
-"""The README's adapter commands and its adapter-kit example, run as a user runs them."""
+"""The adapter commands and the adapter-kit example of docs/adapters.md, run as a user runs them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ADAPTERS = Path(__file__).resolve().parents[2] / "docs" / "adapters.md"
 
 
 def test_check_adapter_sqlite_finds_ill_formed_bytes_decoded_as_characters(tmp_path: Path) -> None:
@@ -32,10 +32,10 @@ def test_check_an_unavailable_adapter_is_one_line_and_exit_2() -> None:
     assert finished.stderr.count("\n") == 1 and "no such adapter" in finished.stderr
 
 
-def test_the_readme_adapter_kit_example_is_a_working_codec(tmp_path: Path) -> None:
+def test_the_documented_adapter_example_is_a_working_codec(tmp_path: Path) -> None:
     pytest.importorskip("lxml")
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Real codecs") :]
+    text = ADAPTERS.read_text(encoding="utf-8")
+    section = text[text.index("## Shipped adapters") :]
     example = re.search(r"```python\n(# mycodec.py.*?)```", section, re.S)
     assert example is not None
     (tmp_path / "mycodec.py").write_text(example.group(1), encoding="utf-8")
