@@ -8,7 +8,7 @@ ill-formed input, so that every flag meets every variant and chunking at least o
 4096-byte straddles several times over, meeting every kind of byte cut at the boundary too), and
 more shifts put each flag's first non-ASCII byte at every offset modulo 16. `--depth full` gives
 every vector everything.
-`workload` says what either depth feeds the codec (the budget README.md documents).
+`workload` says what either depth feeds the codec (the budget docs/guide.md documents).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ ALIGNMENT: Final = len(SHIFTS) + 1
 """The register width whose every alignment the shifts reach (16 bytes)."""
 
 BUDGET: Final = 16_000_000
-"""The most bytes a default-depth check of the built-in vectors feeds a codec (README.md)."""
+"""The most bytes a default-depth check of the built-in vectors feeds a codec (docs/guide.md)."""
 ROUNDS: Final = {"straddle-64": 8, "straddle-4096": 4}
 """How many times over the cheaper straddles cover every trait (each round from elsewhere in
 the vectors), since what a block bug does depends on the bytes cut, not only the flag."""

@@ -27,7 +27,7 @@ from utf8cert.harness.reports.matrix import (
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "docs" / "matrix.md"
 REGENERATE = "utf8cert matrix --python --markdown docs/matrix.md"
-"""The README's command; the test adds `--html matrix.html`, as the README shows."""
+"""The command of docs/adapters.md; the test adds `--html matrix.html`, as the page shows."""
 PUBLISH = "utf8cert matrix --markdown docs/matrix.md --html docs/matrix.html"
 """What made the committed matrix: every adapter (the test reruns the Python ones)."""
 
@@ -103,7 +103,7 @@ def cells_of(markdown: str) -> tuple[dict[str, str], set[str], dict[str, dict[st
 
 
 def test_the_committed_matrix_is_what_the_python_adapters_do_here(tmp_path: Path) -> None:
-    """Run the README's command; a cell that changed for a library whose version did not is an
+    """Run docs/adapters.md's command; a cell that changed for a library whose version did not is an
     unexplained change (a version that differs, or a library missing here, explains it)."""
     versions, _, committed = cells_of(COMMITTED.read_text(encoding="utf-8"))
     assert set(versions) == set(registry()), f"run `{PUBLISH}`"
