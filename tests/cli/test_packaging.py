@@ -70,6 +70,7 @@ def test_a_built_wheel_holds_only_the_utf8cert_namespace_and_its_data(tmp_path: 
         assert expected in names
     assert any(n.startswith("utf8cert/vectors/") and n.endswith(".yaml") for n in names)
     assert "utf8cert/__init__.py" not in names  # a PEP 420 namespace: nothing to keep in step
+    assert any(".dist-info/" in n and n.endswith("/LICENSE") for n in names)  # Apache-2.0 text
 
 
 @pytest.mark.slow
