@@ -151,7 +151,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _number(config: pytest.Config, option: str, default: Number, kind: type[Number]) -> Number:
     """Return a numeric option's value (`default` when not set); UsageError if not a number."""
     value = setting(config, option)
-    if value in (None, "", []):  # pytest < 8.1 gives [] for an unset string ini key
+    if value in (None, "", []):  # pytest < 8.0 gives [] for an unset string ini key
         return default
     try:
         return kind(str(value))
