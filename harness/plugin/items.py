@@ -8,9 +8,10 @@ from the baseline is an expected failure (xfail, strict): once the codec no long
 is an XPASS(strict) failure, the baseline to update.
 
 The items are collected as any plugin's are: a collector, `utf8cert`, beside the session's
-files, so that the counts, node ids (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), -k, --collect-only,
---lf and naming one item on the command line behave as for any test. When the codec comes from
-the ini file alone, naming test files on the command line leaves the suite out."""
+files, so that the counts, node ids (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), -k,
+--collect-only, --lf, --sw and naming one item on the command line behave as for any test. When
+the codec comes from the ini file alone, naming test files on the command line leaves the suite
+out."""
 
 from __future__ import annotations
 

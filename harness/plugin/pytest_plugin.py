@@ -8,9 +8,9 @@
 
 collects the conformance suite, from any directory, as one test item per vector and capability
 (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`) and one per capability
-(`utf8cert::coverage[CAPABILITY]`, failing when it is not certified), so -k (by theme or id), -x,
---lf, --collect-only, --junitxml, -n (xdist) and naming an item on the command line apply. Each
-option has an ini key of the same name with underscores (`utf8_codec = ...` in
+(`utf8cert::coverage[CAPABILITY]`, failing when it is not certified), so -k (by theme or id),
+-x, --lf, --sw, --collect-only, --junitxml, -n (xdist) and naming an item on the command line
+apply. Each option has an ini key of the same name with underscores (`utf8_codec = ...` in
 `[tool.pytest.ini_options]`), so that `pytest` alone certifies a project's codec (and `pytest
 tests/test_x.py` runs that file alone); the command line wins over the ini file. This module
 imports only pytest: the suite itself (harness/plugin/suite.py, items.py) is imported when it is
