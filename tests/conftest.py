@@ -1,9 +1,12 @@
-"""Shared test configuration: the peer suites' location and Hypothesis profiles."""
+"""Shared test configuration: the peer suites' location, Hypothesis profiles, and the sign of
+life of a long session (heartbeat.py)."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
+from heartbeat import Heartbeat
 from hypothesis import HealthCheck, settings
 
 # Deterministic by default (CI and a loaded 2-core machine): derandomized, no deadline.
@@ -16,3 +19,8 @@ settings.register_profile(
 )
 settings.register_profile("explore", deadline=None, max_examples=10_000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the heartbeat (it beats in the session that writes to the terminal alone)."""
+    config.pluginmanager.register(Heartbeat(config), "utf8cert-heartbeat")

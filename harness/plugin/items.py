@@ -8,9 +8,10 @@ from the baseline is an expected failure (xfail, strict): once the codec no long
 is an XPASS(strict) failure, the baseline to update.
 
 The items are collected as any plugin's are: a collector, `utf8cert`, beside the session's
-files, so that the counts, node ids (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), -k, --collect-only,
---lf and naming one item on the command line behave as for any test. When the codec comes from
-the ini file alone, naming test files on the command line leaves the suite out."""
+files, so that the counts, node ids (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`), -k,
+--collect-only, --lf, --sw and naming one item on the command line behave as for any test. When
+the codec comes from the ini file alone, naming test files on the command line leaves the suite
+out."""
 
 from __future__ import annotations
 
@@ -173,6 +174,15 @@ class SuiteNode(pytest.Collector):
             name == each or name.startswith(f"{each}[") for each in self.named
         )
 
+    def child_id(self, name: str) -> str:
+        """Return the node id of the item `name`: `utf8cert::security/sec-1[decode]`.
+
+        Given as this string, the id is the one pytest reads back from its cache (--lf, --sw),
+        from xdist and from reports: pytest 9.2+ parses an id, the `[...]` at its end as the
+        parameters, and a child id it made itself (the name whole, brackets included) would
+        compare unequal to that parse. Before 9.2 an id is this string alone."""
+        return f"{self.nodeid}::{name}"
+
     def collect(self) -> list[pytest.Item]:
         """Return the items, in vector order, named THEME/VECTOR-ID[CAPABILITY], then
         coverage[CAPABILITY] in the usual order of capabilities, then `stability`."""
@@ -180,19 +190,30 @@ class SuiteNode(pytest.Collector):
         cases = self.suite.cases()
         items: list[pytest.Item] = [
             VectorItem.from_parent(
-                self, name=name, suite=self.suite, vector=vector, capability=capability
+                self,
+                name=name,
+                nodeid=self.child_id(name),
+                suite=self.suite,
+                vector=vector,
+                capability=capability,
             )
             for vector, capability in cases
             if self._wanted(name := f"{themes[vector.id]}/{vector.id}[{capability}]")
         ]
         offered = {capability for _, capability in cases}
         items += [
-            CoverageItem.from_parent(self, name=name, suite=self.suite, capability=capability)
+            CoverageItem.from_parent(
+                self, name=name, nodeid=self.child_id(name), suite=self.suite, capability=capability
+            )
             for capability in CAPABILITIES
             if capability in offered and self._wanted(name := f"coverage[{capability}]")
         ]
         if offered and self._wanted(STABILITY):
-            items.append(StabilityItem.from_parent(self, name=STABILITY, suite=self.suite))
+            items.append(
+                StabilityItem.from_parent(
+                    self, name=STABILITY, nodeid=self.child_id(STABILITY), suite=self.suite
+                )
+            )
         return items
 
 

@@ -8,9 +8,9 @@
 
 collects the conformance suite, from any directory, as one test item per vector and capability
 (`utf8cert::THEME/VECTOR-ID[CAPABILITY]`) and one per capability
-(`utf8cert::coverage[CAPABILITY]`, failing when it is not certified), so -k (by theme or id), -x,
---lf, --collect-only, --junitxml, -n (xdist) and naming an item on the command line apply. Each
-option has an ini key of the same name with underscores (`utf8_codec = ...` in
+(`utf8cert::coverage[CAPABILITY]`, failing when it is not certified), so -k (by theme or id),
+-x, --lf, --sw, --collect-only, --junitxml, -n (xdist) and naming an item on the command line
+apply. Each option has an ini key of the same name with underscores (`utf8_codec = ...` in
 `[tool.pytest.ini_options]`), so that `pytest` alone certifies a project's codec (and `pytest
 tests/test_x.py` runs that file alone); the command line wins over the ini file. This module
 imports only pytest: the suite itself (harness/plugin/suite.py, items.py) is imported when it is
@@ -151,7 +151,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _number(config: pytest.Config, option: str, default: Number, kind: type[Number]) -> Number:
     """Return a numeric option's value (`default` when not set); UsageError if not a number."""
     value = setting(config, option)
-    if value in (None, ""):
+    if value in (None, "", []):  # pytest < 8.0 gives [] for an unset string ini key
         return default
     try:
         return kind(str(value))

@@ -1,22 +1,26 @@
 """The plugin object registered for `--utf8-codec` (pytest_plugin.py registers it): the loaded
 suite, which arguments of the session are the suite's, its collector beside the session's files,
-the report header, the INCOMPLETE mark of an interrupted session's JUnit report, and the release
-of the codec at the end."""
+the report header, SIGTERM and SIGHUP ending the session as a Ctrl-C does, the INCOMPLETE mark of
+an interrupted session's JUnit report, and the release of the codec at the end."""
 
 from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Generator, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import pytest
 
 from utf8cert.harness.check.report import utf8cert_version
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.plugin.items import CoverageItem, SuiteNode, VectorItem
+from utf8cert.harness.plugin.items import SuiteNode
 from utf8cert.harness.plugin.suite import SUITE_NODE_ID, Suite, SuiteError, fatal_note, load_suite
 
 
@@ -52,8 +56,10 @@ class SuitePlugin:
         self.named = tuple(named)
         self.stopped = ""
         """Why the session was interrupted ('' until it is)."""
-        self.running: pytest.Item | None = None
-        """The item under way (None between items)."""
+        self.begun: dict[tuple[str, object], pytest.TestReport] = {}
+        """The setup report of each item begun and not ended, by node id and xdist worker."""
+        self.previous: dict[int, Any] = {}
+        """The handlers of SIGTERM and SIGHUP before the session's (restored by `close`)."""
 
     @classmethod
     def from_options(
@@ -126,30 +132,44 @@ class SuitePlugin:
             report.result.append(node)
         return report
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
-        """Return the item's outcome, noting the item under way (kept if a signal stops it)."""
-        self.running = item
-        outcome = yield
-        self.running = None
-        return outcome
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """End the session as a Ctrl-C does on SIGTERM and SIGHUP too (a CI job cancelled, a
+        terminal closed), wherever it is: collecting, between items, in an xdist controller
+        (within an item, `stoppable` watches them)."""
+        if threading.current_thread() is not threading.main_thread():
+            return  # no handler can be set: the session runs unwatched
+
+        def on_signal(number: int, frame: FrameType | None) -> None:
+            raise KeyboardInterrupt(f"utf8cert: stopped by {signal.Signals(number).name}")
+
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            self.previous[number] = signal.signal(number, on_signal)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Note the items begun (set up) and not ended (torn down): those a signal stops."""
+        key = (report.nodeid, getattr(report, "node", None))  # an xdist report names its worker
+        if report.when == "setup":
+            self.begun[key] = report
+        elif report.when == "teardown":
+            self.begun.pop(key, None)
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-        """Note why the session was interrupted (a signal to an item: 'stopped by SIGTERM')."""
+        """Note why the session was interrupted (a signal: 'stopped by SIGTERM')."""
         self.stopped = str(excinfo.value).removeprefix("utf8cert: ") or "interrupted"
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        """Mark an interrupted session INCOMPLETE before its reports are written: the suite's
-        item under way fails with why it stopped (in the summary and --junitxml, where pytest
-        would write a case without a name), and --junitxml carries a property `utf8cert`."""
+        """Mark an interrupted session INCOMPLETE before its reports are written: each item
+        under way fails with why it stopped (in the summary and --junitxml, where pytest would
+        write a case without a name, invalid in the JUnit schema), and --junitxml carries a
+        property `utf8cert`."""
         if exitstatus != pytest.ExitCode.INTERRUPTED:
             return
         why = f"INCOMPLETE: {self.stopped or 'interrupted'}"
-        if isinstance(self.running, VectorItem | CoverageItem):
-            stopped = pytest.TestReport(
-                self.running.nodeid, self.running.location, {}, "failed", why, "call"
-            )
+        for (nodeid, worker), setup in list(self.begun.items()):
+            stopped = pytest.TestReport(nodeid, setup.location, {}, "failed", why, "call")
+            if worker is not None:
+                stopped.node = worker  # type: ignore[attr-defined]  # xdist's, as junitxml keys it
             session.config.hook.pytest_runtest_logreport(report=stopped)
         # Where the public record_testsuite_property fixture keeps the report: no hook gives it.
         from _pytest.junitxml import xml_key
@@ -159,8 +179,11 @@ class SuitePlugin:
             junit.add_global_property("utf8cert", why)
 
     def close(self) -> None:
-        """Release the codec under test, and the copy of stderr."""
+        """Release the codec under test, the signals and the copy of stderr."""
         self.suite.codec.close()
+        for number, handler in self.previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        self.previous.clear()
         if self.suite.stderr is not None:
             os.close(self.suite.stderr)
             self.suite.stderr = None

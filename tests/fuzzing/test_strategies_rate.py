@@ -91,6 +91,11 @@ def _record() -> list[list[bytes]]:
     return runs
 
 
+# One xdist worker records the runs and checks every codec (.ci/run: --dist loadgroup): the
+# recording is most of the cost, and two workers would each record them.
+pytestmark = pytest.mark.xdist_group("strategies_rate")
+
+
 @pytest.fixture(scope="module")
 def runs() -> list[list[bytes]]:
     return recorded_runs()

@@ -1,7 +1,8 @@
 """The suite collected as any plugin's tests are: counts, node ids, -k, --collect-only, --lf,
-naming one item, an ini-only codec beside named test files; and the same verdict as the CLI's
-for a capability not certified (node's TextDecoder/TextEncoder, a real runtime), in the exit
-status, the failing items, JUnit (valid against the published xunit2 schema) and GitHub."""
+--sw (on the pytest installed: the node ids end in `[CAPABILITY]`), naming one item, an ini-only
+codec beside named test files; and the same verdict as the CLI's for a capability not certified
+(node's TextDecoder/TextEncoder, a real runtime), in the exit status, the failing items, JUnit
+(valid against the published xunit2 schema) and GitHub."""
 
 from __future__ import annotations
 
@@ -88,13 +89,62 @@ def test_with_the_codec_in_the_ini_file_a_named_test_file_runs_alone(
     result.stdout.fnmatch_lines(["utf8cert::security/sec-1[[]decode[]] PASSED*"])
 
 
-def test_lf_reruns_the_failing_items_alone(pytester: pytest.Pytester) -> None:
-    arguments = ("--utf8-codec", "codec:utf-8:surrogatepass", "-k", "sec-1")
-    first = pytester.runpytest(*arguments).parseoutcomes()
-    assert first["failed"] > 0 and first["passed"] > 0
-    again = pytester.runpytest(*arguments, "--lf")
-    again.assert_outcomes(failed=first["failed"])
-    again.stdout.fnmatch_lines([f"run-last-failure: rerun previous {first['failed']} failure*"])
+def ran(result: pytest.RunResult) -> list[str]:
+    """Return the node ids of the items `-v` shows run, in order."""
+    return [line.split()[0] for line in result.outlines if line.startswith("utf8cert::")]
+
+
+def failed(result: pytest.RunResult) -> set[str]:
+    """Return the node ids of the failed items, as the short summary (-rf) names them."""
+    return {line.split()[1] for line in result.outlines if line.startswith("FAILED utf8cert::")}
+
+
+SURROGATES = ("--utf8-codec", "codec:utf-8:surrogatepass", "-k", "sec-1", "-rf")
+"""CPython's UTF-8 codec letting surrogates through: of the sec-1* vectors, sec-10 (a surrogate
+pair) fails on decode and incremental, and the others pass (the node ids end in `[CAPABILITY]`,
+which pytest 9.2+ parses as parameters)."""
+
+
+@pytest.mark.parametrize(
+    ("workers", "header"),
+    [
+        (("-p", "no:xdist"), "run-last-failure: rerun previous 2 failures*"),
+        (("-n", "2"), "2 workers [[]2 items[]]"),  # xdist: the workers' header is not shown
+    ],
+    ids=["alone", "xdist"],
+)
+def test_lf_reruns_the_failing_items_alone(
+    pytester: pytest.Pytester, workers: tuple[str, ...], header: str
+) -> None:
+    first = pytester.runpytest(*SURROGATES, *workers)
+    outcomes = first.parseoutcomes()
+    assert outcomes["failed"] == 2 and outcomes["passed"] > 0
+    again = pytester.runpytest(*SURROGATES, *workers, "--lf")
+    again.assert_outcomes(failed=2)
+    again.stdout.fnmatch_lines([header])
+    assert failed(again) == failed(first) == {
+        "utf8cert::security/sec-10[decode]", "utf8cert::security/sec-10[incremental]"
+    }  # fmt: skip
+
+
+def test_sw_goes_on_from_the_failing_item(pytester: pytest.Pytester) -> None:
+    first = pytester.runpytest(*SURROGATES, "-p", "no:xdist", "--sw", "-v")
+    first.assert_outcomes(failed=1, passed=len(ran(first)) - 1)
+    stopped = ran(first)[-1]
+    assert failed(first) == {stopped}
+    again = pytester.runpytest(*SURROGATES, "-p", "no:xdist", "--sw", "-v")
+    again.stdout.fnmatch_lines(["stepwise: skipping * already passed items*"])
+    assert ran(again)[0] == stopped  # not "previously failed test not found, not skipping"
+    assert failed(again) == {stopped}
+
+
+def test_k_selects_an_item_by_its_whole_name(pytester: pytest.Pytester) -> None:
+    chosen = "sec-12[decode] or coverage[encode] or stability"
+    result = pytester.runpytest("--utf8-codec", "codec:utf-8", "-k", chosen, "-v", *NO_CACHE)
+    result.assert_outcomes(passed=3)
+    assert ran(result) == [
+        "utf8cert::security/sec-12[decode]", "utf8cert::coverage[encode]", "utf8cert::stability"
+    ]  # fmt: skip
 
 
 def cli(*arguments: str) -> tuple[int, str]:

@@ -146,16 +146,14 @@ def test_in_process_os_exit_names_the_item_and_how_to_run_it_isolated(tmp_path: 
     assert survivors(tag) == []
 
 
-@pytest.mark.parametrize("isolate", [False, True], ids=["in process", "isolated"])
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
-    tmp_path: Path, isolate: bool, number: signal.Signals
-) -> None:
-    mark, report = tmp_path / "hanging", tmp_path / "junit.xml"
+def interrupted(
+    tmp_path: Path, number: signal.Signals, *arguments: str
+) -> tuple[subprocess.Popen[str], str, str]:
+    """Return the `pytest ARGUMENTS --junitxml=junit.xml` process run in `tmp_path`, sent
+    `number` once a hostile codec (or test) wrote the mark file, and its stdout and stderr."""
+    mark = tmp_path / "hanging"
     env, tag = environment(mark)
-    options = ["--utf8-isolate", "--utf8-timeout", "120"] if isolate else []
-    command = [sys.executable, "-m", "pytest", "--utf8-codec", "hostile_codecs:HangOnC0"]
-    command += [*options, *selection(), f"--junitxml={report}", *NO_CACHE]
+    command = [sys.executable, "-m", "pytest", *arguments, "--junitxml=junit.xml", *NO_CACHE]
     with subprocess.Popen(
         command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     ) as process:
@@ -164,20 +162,77 @@ def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the codec never hung"
             time.sleep(0.05)
-        process.send_signal(number)  # to pytest alone
+        process.send_signal(number)  # to pytest alone (an xdist controller: not its workers)
         out, err = process.communicate(timeout=TIMEOUT)
+    assert survivors(tag) == []
+    return process, out, err
+
+
+def incomplete(report: Path, number: signal.Signals) -> set[str]:
+    """Return the cases of the JUnit report that fail, asserting that it is whole and valid
+    (pytest alone writes the case under way without a name), marked INCOMPLETE, and that each
+    of them fails with why the session stopped."""
+    JUNIT_10.validate(str(report))
+    root = ElementTree.parse(report).getroot()
+    why = f"INCOMPLETE: stopped by {number.name}"
+    assert [p.get("value") for p in root.iter("property") if p.get("name") == "utf8cert"] == [why]
+    failures = {
+        str(case.get("name")): failure.get("message")
+        for case in root.iter("testcase")
+        if (failure := case.find("failure")) is not None
+    }
+    assert set(failures.values()) <= {why}
+    return set(failures)
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in process", "isolated"])
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
+    tmp_path: Path, isolate: bool, number: signal.Signals
+) -> None:
+    options = ["--utf8-isolate", "--utf8-timeout", "120"] if isolate else []
+    spec = ("--utf8-codec", "hostile_codecs:HangOnC0")
+    process, out, err = interrupted(tmp_path, number, *spec, *options, *selection())
     assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
     assert f"utf8cert: stopped by {number.name}" in out
     assert "INTERNALERROR" not in out + err
-    # Written, whole, valid, and marked incomplete.
-    JUNIT_10.validate(str(report))
-    marks = [
-        prop.get("value")
-        for prop in ElementTree.parse(report).getroot().iter("property")
-        if prop.get("name") == "utf8cert"
-    ]
-    assert marks == [f"INCOMPLETE: stopped by {number.name}"]
-    assert survivors(tag) == []
+    assert incomplete(tmp_path / "junit.xml", number) == {"security/sec-1[decode]"}
+
+
+HANGING_TEST = f"""
+import os, time
+
+def test_hangs():
+    with open(os.environ[{MARK!r}], "w") as mark:
+        mark.write("hanging")
+    time.sleep({TIMEOUT})
+"""
+
+
+def test_a_sighup_in_a_test_of_the_project_ends_the_session_with_its_junit_report(
+    tmp_path: Path,
+) -> None:
+    # Outside the suite's items: the session's own handler, beside the project's test.
+    (tmp_path / "test_own.py").write_text(HANGING_TEST, encoding="utf-8")
+    spec = ("--utf8-codec", "codec:utf-8")
+    process, out, err = interrupted(tmp_path, signal.SIGHUP, *spec, "-k", "sec-1[ or hangs")
+    assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
+    assert "INTERNALERROR" not in out + err
+    assert incomplete(tmp_path / "junit.xml", signal.SIGHUP) == {"test_hangs"}
+
+
+def test_a_sigterm_to_the_xdist_controller_ends_the_session_with_its_junit_report(
+    tmp_path: Path,
+) -> None:
+    # The controller runs no item: the session's handler there, the items under way in the
+    # workers failed from their setup reports, the workers ended.
+    spec = ("--utf8-codec", "hostile_codecs:HangOnC0", "-n", "2")
+    process, out, err = interrupted(tmp_path, signal.SIGTERM, *spec, *selection())
+    assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
+    assert "INTERNALERROR" not in out + err
+    stopped = incomplete(tmp_path / "junit.xml", signal.SIGTERM)
+    c0 = {f"security/sec-1[{each}]" for each in ("decode", "replace", "validate", "incremental")}
+    assert stopped and stopped <= c0  # each worker stops on the C0 vector it is asked
 
 
 def test_a_vector_file_the_loader_trips_on_is_a_usage_error(tmp_path: Path) -> None:
