@@ -19,7 +19,7 @@ SURROGATEPASS = "codec:utf-8:surrogatepass"
 COMMAND = re.compile(r"^::(error|warning|notice)(?: ([^:]*))?::(.*)$")
 
 
-def annotations(out: str) -> list[tuple[str, dict[str, str], str]]:
+def workflow_commands(out: str) -> list[tuple[str, dict[str, str], str]]:
     """Return each workflow command of `out` as (command, its properties, its message)."""
     found = []
     for line in out.splitlines():
@@ -56,7 +56,7 @@ def line_of(path: Path, vector_id: str) -> int:
 def run_github(*arguments: str) -> list[tuple[str, dict[str, str], str]]:
     run = check(SURROGATEPASS, "--github", "-q", *arguments)
     assert run.status == 1, run.err
-    return annotations(run.out)
+    return workflow_commands(run.out)
 
 
 def test_a_users_vector_is_annotated_on_its_file_from_the_repository_root(
@@ -116,7 +116,9 @@ def test_a_stale_baseline_is_annotated_on_the_baseline_file(strict: bool, reposi
     arguments = ["codec:utf-8", *chosen, "--baseline", "known.json", "--baseline-any-codec"]
     run = check(*arguments, "--github", "-q", *(["--strict-baseline"] if strict else []))
     assert run.status == (1 if strict else 0)
-    shown = [a for a in annotations(run.out) if "of the baseline no longer occur" in a[1]["title"]]
+    shown = [
+        a for a in workflow_commands(run.out) if "of the baseline no longer occur" in a[1]["title"]
+    ]
     [(command, properties, message)] = shown
     assert command == ("error" if strict else "notice")
     assert properties["file"] == "tests/known.json"
