@@ -12,7 +12,12 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from utf8cert.harness.check.describe import describe_bytes, describe_outcome, describe_text
+from utf8cert.harness.check.describe import (
+    describe_act,
+    describe_bytes,
+    describe_outcome,
+    describe_text,
+)
 from utf8cert.harness.check.diagnose import Finding, Marks
 from utf8cert.harness.check.expected import Expected, ExpectedEncoding
 from utf8cert.harness.check.fingerprint import (
@@ -157,8 +162,10 @@ def differences_of(
     if judged is expected:
         # Once every dialect is ruled out, a right answer is rejudged under none.
         if contradicted is not None and len(contradicted) < len(DIALECTS) and profile is RFC3629:
-            for name, what in contradicting(expected, outcome, capability, contradicted, mode):
-                contradicted[name] = f"{what}: {label[0]}, {capability}"
+            for name, _ in contradicting(expected, outcome, capability, contradicted, mode):
+                # Named by what the codec did (right under RFC 3629), never by the dialect's
+                # judgement of it: 'rejected well-formed input' of a codec that rejected nothing.
+                contradicted[name] = f"{label[0]}, {capability}: {describe_act(outcome)}"
         return []
     departure = judge(expected, outcome, capability, mode)
     if departure is None:

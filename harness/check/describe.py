@@ -98,3 +98,19 @@ def describe_outcome(outcome: Outcome) -> str:
         return f"{outcome.kind}: {_shorten(outcome.message)}"
     assert isinstance(outcome, Inapplicable)
     return f"not asked: {outcome.reason}"
+
+
+def describe_act(outcome: Outcome) -> str:
+    """Return what a codec did in a few words, as an act ('refused at 4', 'said False',
+    'returned U+10FFFF U+FFFD', 'wrote F0 90 80 80'): the answer alone, never a judgement of
+    it (the same act can be right under RFC 3629 and wrong under a dialect)."""
+    if isinstance(outcome, Returned):
+        value = outcome.value
+        if isinstance(value, bool):
+            return f"said {value}"
+        if isinstance(value, str | tuple):
+            return f"returned {_shorten(describe_text(value), 60)}"
+        return f"wrote {_shorten(describe_bytes(value), 60)}"
+    if isinstance(outcome, Refused):
+        return "refused" if outcome.offset is None else f"refused at {outcome.offset}"
+    return describe_outcome(outcome)

@@ -23,9 +23,10 @@ from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Failed, Outcome
 
 Contradictions = dict[str, str]
-"""Profile name -> the first answer RFC 3629 finds right that contradicts it ('rejected
-well-formed input: sur-1, decode'). One is enough to rule a profile out, and a profile ruled
-out is not rejudged again: after the first vectors, most answers cost no rejudging at all."""
+"""Profile name -> the first answer RFC 3629 finds right that contradicts it, as what the codec
+did ('bnd-32, decode: refused at 0', where the dialect reads a value). One is enough to rule a
+profile out, and a profile ruled out is not rejudged again: after the first vectors, most answers
+cost no rejudging at all."""
 EMPTY: Mapping[str, str] = {}
 
 DIALECTS: tuple[Profile, ...] = tuple(p for p in PROFILES.values() if not p.is_reference)
@@ -102,7 +103,7 @@ class Fingerprint:
     total: int
     contradicted: str = ""
     """An answer where the closest profile reads or writes otherwise and the codec did as
-    RFC 3629 (as the profile judges it: 'rejected well-formed input: sur-1, decode')."""
+    RFC 3629, as what the codec did ('bnd-32, decode: refused at 0')."""
 
     def sentence(self) -> str:
         """Return the fingerprint in words; '' when there is no `must` difference to explain."""

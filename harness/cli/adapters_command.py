@@ -9,7 +9,11 @@ from typing import Any
 def register(subcommands: Any) -> None:
     """Add the `adapters` subcommand's parser."""
     parser = subcommands.add_parser(
-        "adapters", help="list the shipped adapters (adapter:NAME), their versions and availability"
+        "adapters",
+        help="list the shipped adapters (adapter:NAME), their versions and availability",
+        description="List the adapters shipped with utf8cert, each a codec of another library "
+        "or runtime to check as adapter:NAME: what it checks, and its version or why it cannot "
+        "run here (a runtime not installed). Exit status: 0.",
     )
     parser.set_defaults(run=run)
 

@@ -35,19 +35,21 @@ def register(subcommands: Any) -> None:
 
 
 @contextmanager
-def _one_line_errors() -> Iterator[None]:
-    """Turn the errors of loading user input into UsageFailure (one line, exit 2)."""
+def _one_line_errors(option: str = "") -> Iterator[None]:
+    """Turn the errors of loading user input into UsageFailure (one line, exit 2), naming
+    `option` first when the input is that option's file (`--baseline FILE: ...`)."""
     from utf8cert.harness.check.baseline import BaselineError
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.codec.spec import CodecSpecError
     from utf8cert.harness.vectors.load import VectorLoadError
 
+    named = f"{option} " if option else ""
     try:
         yield
     except (VectorLoadError, CodecSpecError, BaselineError) as error:
-        raise UsageFailure(str(error)) from None
+        raise UsageFailure(f"{named}{error}") from None
     except OSError as error:
-        raise UsageFailure(f"{error.filename or ''}: {error.strerror or error}") from None
+        raise UsageFailure(f"{named}{error.filename or ''}: {error.strerror or error}") from None
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -55,10 +57,7 @@ def run(arguments: argparse.Namespace) -> int:
     stopped by a signal or its --deadline writes what it checked until then, marked incomplete
     (interrupt.py), and returns 128 + the signal or DEADLINE_EXIT."""
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
-    from utf8cert.harness.cli.main import UsageFailure
 
-    if arguments.memory < 1:
-        raise UsageFailure(f"--memory must be at least 1 MiB, not {arguments.memory}")
     stop = Stop()
     with watching(stop, arguments.deadline):
         try:
@@ -96,6 +95,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
     with _one_line_errors():
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
+    with _one_line_errors("--baseline"):
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
     # Standard output is the report's: what a codec prints meanwhile goes to stderr.
     with codec_output_to_stderr():
@@ -108,7 +108,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
             )
         try:
             if baseline is not None:
-                with _one_line_errors():
+                with _one_line_errors("--baseline"):
                     baseline = baseline.matching(codec.spec, profile, arguments.baseline_any_codec)
             dialect = PROFILES[arguments.profile]
             in_process = not isinstance(codec, ProcessCodec)

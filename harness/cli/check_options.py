@@ -7,7 +7,9 @@ import argparse
 
 from utf8cert.harness.check.interrupt import DEADLINE_EXIT
 from utf8cert.harness.check.profiles import PROFILES
+from utf8cert.harness.cli.ranges import seconds, whole
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
+from utf8cert.harness.codec.limits import MAX_MEMORY_MIB
 from utf8cert.harness.vectors.model import LEVELS
 
 DEFAULT_TIMEOUT = 10.0
@@ -55,7 +57,7 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     add_isolation_arguments(parser)
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds allowed per call in a child process (default: {DEFAULT_TIMEOUT:g})",
@@ -104,29 +106,18 @@ def add_isolation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(isolate=True)
 
 
-def _positive(text: str) -> float:
-    """Return the positive number `text` says; argparse's error (one line, exit 2) if not."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options that bound a whole run and each call of an isolated codec."""
     parser.add_argument(
         "--deadline",
-        type=_positive,
+        type=seconds,
         metavar="S",
         help="stop after S seconds in all, with a report of the vectors checked until then "
         f"marked INCOMPLETE (exit {DEADLINE_EXIT})",
     )
     parser.add_argument(
         "--memory",
-        type=int,
+        type=whole(1, MAX_MEMORY_MIB, "MiB"),
         metavar="MIB",
         default=DEFAULT_MEMORY_MB,
         help="memory allowed to an isolated codec or cmd: program, in MiB (default: "

@@ -15,7 +15,13 @@ from utf8cert.harness.cli.check_options import add_vectors_argument
 
 def register(subcommands: Any) -> None:
     """Add the `corpus` subcommand's parser and its `build` action."""
-    corpus = subcommands.add_parser("corpus", help="manage the seed corpus")
+    corpus = subcommands.add_parser(
+        "corpus",
+        help="manage the seed corpus",
+        description="Build the fuzzers' seed corpus from the vectors (build), write a "
+        "ClusterFuzzLite / OSS-Fuzz fuzz target for a codec (target), or what a built target "
+        "ships beside it (pack). Exit status: 0 written, 2 usage or load error.",
+    )
     actions = corpus.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = actions.add_parser(
         "build",

@@ -40,15 +40,6 @@ def register(subcommands: Any) -> None:
     fuzz.set_defaults(run=run_fuzz)
 
 
-def _positive(name: str, value: int | None) -> None:
-    """Return when `value` is not given or at least 1; UsageFailure (one line) naming `name` if
-    not."""
-    from utf8cert.harness.cli.main import UsageFailure
-
-    if value is not None and value < 1:
-        raise UsageFailure(f"{name} must be at least 1, not {value}")
-
-
 def run_fuzz(arguments: argparse.Namespace) -> int:
     """Return the exit status of one campaign, its progress and summary printed."""
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
@@ -81,8 +72,6 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     flags: list[str] = getattr(arguments, "passed", [])
     closed = getattr(arguments, "stdout_closed", False)
     check_paths([("--json", arguments.json)], stdout_closed=closed)
-    for name in ("max_time", "runs", "max_len", "jobs", "timeout"):
-        _positive(f"--{name.replace('_', '-')}", getattr(arguments, name))
     if importlib.util.find_spec("atheris") is None:
         raise UsageFailure(ATHERIS_MISSING)
     try:
@@ -232,9 +221,9 @@ def _known(
             any_codec=arguments.baseline_any_codec,
         )
     except ValueError as error:  # a BaselineError is a ValueError
-        raise UsageFailure(str(error)) from None
+        raise UsageFailure(f"--baseline {error}") from None
     except OSError as error:
-        raise UsageFailure(f"{error.filename}: {error.strerror}") from None
+        raise UsageFailure(f"--baseline {error.filename}: {error.strerror}") from None
 
 
 def _load_vectors(paths: list[str]) -> VectorSet:

@@ -6,9 +6,15 @@ from __future__ import annotations
 import argparse
 
 from utf8cert.harness.cli.check_options import add_profile_argument, add_vectors_argument
+from utf8cert.harness.cli.ranges import MAX_INT, MAX_SEED, whole
 from utf8cert.harness.codec.interface import CAPABILITIES
+from utf8cert.harness.codec.limits import MAX_SECONDS
 from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN, DEFAULT_TIMEOUT
 from utf8cert.harness.vectors.model import LEVELS
+
+MAX_LEN = 1 << 26
+"""The longest input a campaign may ask for (64 MiB): libFuzzer keeps buffers of this size, and
+the in-flight record (fuzzing/inflight.py) a file of it."""
 
 
 def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,17 +27,25 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SPEC",
         help="the codec (default: codec:utf-8); libFuzzer flags go last, after `--`",
     )
-    parser.add_argument("--max-time", type=int, metavar="S", help="stop after S seconds")
-    parser.add_argument("--runs", type=int, metavar="N", help="stop after N executions")
+    parser.add_argument(
+        "--max-time", type=whole(1, MAX_INT, "seconds"), metavar="S", help="stop after S seconds"
+    )
+    parser.add_argument(
+        "--runs", type=whole(1, MAX_INT, "executions"), metavar="N", help="stop after N executions"
+    )
     parser.add_argument(
         "--max-len",
-        type=int,
+        type=whole(1, MAX_LEN, "bytes"),
         default=DEFAULT_MAX_LEN,
         metavar="N",
         help=f"longest input in bytes (default {DEFAULT_MAX_LEN}: past the 64 KiB boundary)",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="fuzzing processes sharing one corpus"
+        "--jobs",
+        type=whole(1, MAX_INT),
+        default=1,
+        metavar="N",
+        help="fuzzing processes sharing one corpus",
     )
     parser.add_argument(
         "--artifacts", default="artifacts", metavar="DIR", help="where findings go (artifacts)"
@@ -42,7 +56,12 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         choices=CAPABILITIES,
         help="fuzz only this capability (repeatable; default: all the codec offers)",
     )
-    parser.add_argument("--seed", type=int, metavar="N", help="libFuzzer's random seed")
+    parser.add_argument(
+        "--seed",
+        type=whole(1, MAX_SEED),
+        metavar="N",
+        help=f"libFuzzer's random seed, 1 to {MAX_SEED} (default: a new one each campaign)",
+    )
     parser.add_argument(
         "--keep-going",
         action="store_true",
@@ -53,7 +72,7 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=int,
+        type=whole(1, MAX_SECONDS, "seconds"),
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds one input may take before it is a hang (default {DEFAULT_TIMEOUT})",

@@ -9,8 +9,10 @@ other subcommands stay fast.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
+import re
 import select
 import sys
 from collections.abc import Sequence
@@ -44,12 +46,54 @@ class UsageFailure(Exception):
     """A problem with what the user asked for; str() is the one line to print (exit 2)."""
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<given>.*?)' \(choose from (?P<choices>.*)\)$")
+
+
+def close_match(word: str, candidates: Sequence[str]) -> str:
+    """Return ' (did you mean X?)' for the candidate closest to a mistyped `word` ('' when none
+    is close: difflib's ratio under 0.6)."""
+    found = difflib.get_close_matches(word, candidates, n=1)
+    return f" (did you mean {found[0]}?)" if found else ""
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr (and exit 2), not a usage block."""
+    """An ArgumentParser whose errors are one line on stderr (and exit 2), not a usage block;
+    a mistyped choice (a subcommand, a --profile) gets the closest one suggested."""
 
     def error(self, message: str) -> NoReturn:
         """Never return: print `message` as one line on stderr and exit with status 2."""
+        invalid = _INVALID_CHOICE.search(message)
+        if invalid is not None:
+            # Python before 3.12.8 quotes each choice, later ones do not: strip the quotes.
+            choices = [each.strip("'") for each in invalid["choices"].split(", ")]
+            message += close_match(invalid["given"], choices)
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def chosen_parser(
+    parser: argparse.ArgumentParser, arguments: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """Return the parser of the (sub)command `arguments` were parsed for: `parser` itself, or
+    the subcommand's (`check`), or its action's (`vectors export`)."""
+    while True:
+        subcommands = [
+            action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        ]
+        name = getattr(arguments, subcommands[0].dest, None) if subcommands else None
+        if name is None or name not in subcommands[0].choices:
+            return parser
+        parser = subcommands[0].choices[name]
+
+
+def unrecognized(parser: argparse.ArgumentParser, words: Sequence[str]) -> str:
+    """Return the error for `words` that `parser` does not know, each option among them with
+    the closest of `parser`'s options suggested (`--jsn`: did you mean --json?)."""
+    options = [option for action in parser._actions for option in action.option_strings]
+    named = []
+    for word in words:
+        typed = word.split("=", 1)[0]
+        named.append(word + (close_match(typed, options) if typed.startswith("-") else ""))
+    return f"unrecognized arguments: {' '.join(named)}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,7 +147,10 @@ def _main(argv: Sequence[str] | None) -> int:
     stdout_closed = _reopen_closed_stdout()
     parser = build_parser()
     own, passed = split_passed(sys.argv[1:] if argv is None else argv)
-    arguments = parser.parse_args(own)
+    arguments, extra = parser.parse_known_args(own)
+    if extra:
+        chosen = chosen_parser(parser, arguments)
+        chosen.error(unrecognized(chosen, extra))
     if arguments.command is None:  # plain `utf8cert`: check CPython's own codec
         arguments = parser.parse_args(["check"])
     arguments.passed = passed

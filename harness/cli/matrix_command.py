@@ -9,8 +9,13 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from utf8cert.harness.cli.matrix_jobs import Progress
+    from utf8cert.harness.reports.matrix import Column
 
 
 def positive_jobs(text: str) -> int:
@@ -27,7 +32,12 @@ def positive_jobs(text: str) -> int:
 def register(subcommands: Any) -> None:
     """Add the `matrix` subcommand's parser."""
     parser = subcommands.add_parser(
-        "matrix", help="check the shipped adapters side by side: Markdown, JSON, HTML"
+        "matrix",
+        help="check the shipped adapters side by side: Markdown, JSON, HTML",
+        description="Check every available adapter (or those named) as `utf8cert check` would, "
+        "and write the conformance matrix: one column per codec, one row per theme of vectors "
+        "on one capability (Markdown on standard output unless a file is named). Exit status: "
+        "0 written, 2 an unknown adapter or a report that cannot be written.",
     )
     parser.add_argument(
         "names", nargs="*", metavar="NAME", help="adapters to run (default: every one)"
@@ -64,7 +74,7 @@ def run(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.cli.matrix_jobs import check_adapters
     from utf8cert.harness.cli.outputs import check_paths, report_failures, write_reports
     from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
-    from utf8cert.harness.reports.matrix import Column, build, to_html, to_json, to_markdown
+    from utf8cert.harness.reports.matrix import build, to_html, to_json, to_markdown
 
     entries = dict(PYTHON_ADAPTERS) if arguments.python else registry()
     unknown = [name for name in arguments.names if name not in entries]
@@ -75,11 +85,8 @@ def run(arguments: argparse.Namespace) -> int:
     paths.append(("--html", arguments.html))
     check_paths(paths, stdout_closed=getattr(arguments, "stdout_closed", False))
 
-    def progress(column: Column, seconds: float) -> None:
-        state = column.skipped or (column.cells.verdict if column.cells else "")
-        print(f"{column.name}: {state} ({seconds:.1f} s)", file=sys.stderr, flush=True)
-
-    columns = check_adapters(chosen, arguments.jobs, arguments.isolate, progress)
+    with _progress(len(chosen)) as progress:
+        columns = check_adapters(chosen, arguments.jobs, arguments.isolate, progress)
     matrix = build(columns)
     renders: dict[str, Callable[[], str]] = {
         "--markdown": lambda: to_markdown(matrix),
@@ -89,3 +96,39 @@ def run(arguments: argparse.Namespace) -> int:
     if not any(path for _, path in paths):
         sys.stdout.write(to_markdown(matrix))
     return report_failures(write_reports((name, path, renders[name]) for name, path in paths))
+
+
+def _done_line(column: Column, seconds: float) -> str:
+    """Return the line told of an adapter once checked: its verdict or why it was skipped."""
+    state = column.skipped or (column.cells.verdict if column.cells else "")
+    return f"{column.name}: {state} ({seconds:.1f} s)"
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Progress]:
+    """Yield what tells of each adapter checked: its line on stderr, above a bar counting
+    'n of N' adapters when stderr is a terminal (a log gets the lines alone)."""
+    if not sys.stderr.isatty():
+
+        def tell(column: Column, seconds: float) -> None:
+            print(_done_line(column, seconds), file=sys.stderr, flush=True)
+
+        yield tell
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (
+        TextColumn("checking adapters"),
+        BarColumn(),
+        TextColumn("{task.completed} of {task.total}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("adapters", total=total)
+
+        def advance(column: Column, seconds: float) -> None:
+            bar.console.print(_done_line(column, seconds), markup=False, highlight=False)
+            bar.advance(task)
+
+        yield advance

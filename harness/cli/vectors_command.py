@@ -10,16 +10,28 @@ from utf8cert.harness.cli.check_options import add_vectors_argument
 
 def register(subcommands: Any) -> None:
     """Add the `vectors` subcommand's parser, with `export` and `list` under it."""
-    parser = subcommands.add_parser("vectors", help="export or list the test vectors")
+    parser = subcommands.add_parser(
+        "vectors",
+        help="export or list the test vectors",
+        description="Export the test vectors as one JSON document, for a harness in another "
+        "language, or list them one a line; the built-in vectors and, with --vectors, your own. "
+        "Exit status: 0 written, 2 a vector file that does not load (one line on stderr).",
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     export = actions.add_parser(
-        "export", help="write every vector as one JSON document (for harnesses in any language)"
+        "export",
+        help="write every vector as one JSON document (for harnesses in any language)",
+        description="Write every vector, with its expected answers for each capability, as one "
+        "JSON document (to standard output unless -o names a file).",
     )
     export.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (default and -: stdout)"
     )
     listing = actions.add_parser(
-        "list", help="list the vectors: id, kind, expectation, description"
+        "list",
+        help="list the vectors: id, kind, expectation, description",
+        description="List the vectors file by file, one a line: id, what is decoded or encoded "
+        "and what is expected, and the description (tab-separated).",
     )
     for action in (export, listing):
         add_vectors_argument(action, "")

@@ -28,6 +28,7 @@ from utf8cert.harness.check.schedule import DEPTHS, Depth, Schedule, schedule
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec
+from utf8cert.harness.codec.limits import MAX_MEMORY_MIB, MAX_SECONDS
 from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.reports.explain import Rerun, explain, grouped, user_vector_ids
@@ -189,6 +190,12 @@ def load_suite(
     how_deep = DEPTHS[DEPTHS.index(depth)]
     if memory_mb < 1:
         raise SuiteError(f"the memory limit must be at least 1 MiB, not {memory_mb}")
+    if memory_mb > MAX_MEMORY_MIB:  # setrlimit takes the bytes in 64 bits (codec/limits.py)
+        raise SuiteError(f"the memory limit must be at most {MAX_MEMORY_MIB} MiB, not {memory_mb}")
+    if not 0 < timeout <= MAX_SECONDS:  # NaN too; select takes no infinity (codec/limits.py)
+        raise SuiteError(
+            f"the timeout must be more than 0 and at most {MAX_SECONDS} seconds, not {timeout}"
+        )
     try:
         vector_set = load_vectors(vectors)
         known = load_baseline(baseline) if baseline is not None else None

@@ -14,6 +14,7 @@ from typing import Final
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import plural
 from utf8cert.harness.check.recheck import VARIANT as ASKED_AGAIN
+from utf8cert.harness.reports.places import shown_origin
 from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet
 
 ROW: Final = 16
@@ -201,7 +202,8 @@ def explain(
     and actual, other variants alike (`also`), and the command that reproduces it."""
     lines = [headline(difference)]
     if vector is not None:
-        lines.append(f"  vector: {vector.description} ({vector.source}; {vector.origin})")
+        where = shown_origin(vector.origin)
+        lines.append(f"  vector: {vector.description} ({vector.source}; {where})")
         if notes:
             lines += [f"  flag {flag}: {note(flag)}".rstrip(": ") for flag in vector.flags]
         elif vector.flags:

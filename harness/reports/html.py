@@ -3,8 +3,10 @@ external asset, and a Content-Security-Policy that lets the page fetch nothing.
 
 It shows the verdict, the behaviours (each a <details> whose summary is the behaviour and whose
 body explains its simplest example, the offending bytes of the hex dump marked, then every other
-difference, each expandable too), a table per capability of the vectors that differ, the
-baseline's known and fixed deviations, and the flags' notes.
+difference, each expandable too; a behaviour that fails the run is open from the start), a table
+per capability of the vectors that differ, the baseline's known and fixed deviations, the flags'
+notes, and an index of the vectors that differ. Every vector id shown links to its entry in the
+index (`#vector-ID`), which links back to the behaviours it shows; long lines wrap, never cut.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Final
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.reports.explain import explain, grouped
-from utf8cert.harness.reports.view import View, plural
+from utf8cert.harness.reports.view import View, counted_differences, plural
 from utf8cert.harness.vectors.model import LEVELS
 
 POLICY: Final = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'"
@@ -25,9 +27,13 @@ DUMP_ROW: Final = re.compile(r"^  [0-9A-F]{6}  ")
 MARKED: Final = re.compile(r"\[([^\]]*)\]")
 SHOWN_PER_GROUP: Final = 200
 """At most this many differences of one behaviour are explained (the JSON report has them all)."""
+# A long input's lines (a 64 KiB vector's text, a list of ids) wrap anywhere rather than run off.
 STYLE: Final = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222 }
-pre { background: #f6f6f6; padding: .6em; overflow-x: auto }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222;
+  overflow-wrap: anywhere }
+pre { background: #f6f6f6; padding: .6em; white-space: pre-wrap; overflow-wrap: anywhere;
+  word-break: break-all }
+:target { background: #fff3b0 }
 mark { background: #ffb3b3; font-weight: bold }
 details { margin: .4em 0 }
 summary { cursor: pointer }
@@ -55,19 +61,31 @@ def _explained(view: View, difference: Difference, also: Sequence[str] = ()) -> 
     return _pre(lines)
 
 
-def _group(view: View, index: int, each: Group, known: bool) -> str:
-    """Return one behaviour as a <details>: the example, the vectors, every other difference."""
+def vector_anchor(vector_id: str) -> str:
+    """Return the id of a vector's entry in the index: 'vector-ovl-1'."""
+    return f"vector-{vector_id}"
+
+
+def _vector_link(vector_id: str) -> str:
+    """Return a vector id as a link to its entry in the index."""
+    return f'<a href="#{escape(vector_anchor(vector_id))}">{escape(vector_id)}</a>'
+
+
+def _group(view: View, index: int, each: Group, known: bool, failing: bool = False) -> str:
+    """Return one behaviour as a <details>, open when it fails the run: the example, the
+    vectors (each a link to the index), every other difference."""
     title = (
         f"{index}. {each.level}: {each.behaviour} — {plural(len(each.vectors), 'vector')}, "
-        f"{plural(len(each.differences), 'difference')} ({', '.join(each.capabilities)})"
+        f"{counted_differences(each)} ({', '.join(each.capabilities)})"
         + (" (known)" if known else "")
     )
     others = grouped(each.differences[1:])
     parts = [
-        f'<details class="behaviour" id="behaviour-{index}{"-known" if known else ""}">',
+        f'<details class="behaviour" id="{_behaviour_anchor(index, known)}"'
+        + (" open>" if failing else ">"),
         f'<summary class="{each.level}">{escape(title)}</summary>',
         _explained(view, each.example),
-        f"<p>Vectors: {escape(' '.join(each.vectors))}</p>",
+        f"<p>Vectors: {' '.join(map(_vector_link, each.vectors))}</p>",
     ]
     for first, also in others[:SHOWN_PER_GROUP]:
         summary = (
@@ -100,7 +118,7 @@ def _capability_tables(view: View) -> str:
             continue
         parts.append("<table><tr><th>vector</th><th>level</th><th>what</th><th>variants</th></tr>")
         parts += [
-            f'<tr class="{level}"><td>{escape(vector)}</td><td>{level}</td>'
+            f'<tr class="{level}"><td>{_vector_link(vector)}</td><td>{level}</td>'
             f"<td>{escape(what)}</td><td>{count}</td></tr>"
             for (vector, level, what), count in found.items()
         ]
@@ -154,11 +172,45 @@ def _legend(view: View) -> str:
     return f'<h2 id="flags">Flags</h2><dl>{items}</dl>'
 
 
+def _behaviour_anchor(index: int, known: bool) -> str:
+    """Return the id of a behaviour's <details>: 'behaviour-2', 'behaviour-1-known'."""
+    return f"behaviour-{index}{'-known' if known else ''}"
+
+
+def _index(view: View) -> str:
+    """Return the vectors that differ, each once with its anchor (`vector_anchor`): what it is,
+    where it is written, and links to the behaviours it shows ('' when none differs)."""
+    shown: dict[str, list[tuple[int, bool]]] = {}
+    for known, groups in ((False, view.groups), (True, view.known_groups)):
+        for index, each in enumerate(groups, start=1):
+            for vector_id in each.vectors:
+                shown.setdefault(vector_id, []).append((index, known))
+    if not shown:
+        return ""
+    items = []
+    for vector_id, behaviours in shown.items():
+        vector = view.vectors.get(vector_id)
+        about = "" if vector is None else f" — {vector.description} ({vector.source})"
+        links = " ".join(
+            f'<a href="#{_behaviour_anchor(index, known)}">[{index}{" known" if known else ""}]</a>'
+            for index, known in behaviours
+        )
+        items.append(
+            f'<li id="{escape(vector_anchor(vector_id))}">{_vector_link(vector_id)}'
+            f"{escape(about)}: {links}</li>"
+        )
+    return '<h2 id="vectors">Vectors that differ</h2><ul>' + "".join(items) + "</ul>"
+
+
 def report_html(view: View) -> str:
     """Return the whole page as one string."""
     report = view.report
     title = f"utf8cert: {report.codec}"
-    behaviours = "\n".join(_group(view, i, g, False) for i, g in enumerate(view.groups, start=1))
+    keys = {difference.key for difference in view.failing}
+    behaviours = "\n".join(
+        _group(view, i, g, False, any(d.key in keys for d in g.differences))
+        for i, g in enumerate(view.groups, start=1)
+    )
     return "\n".join(
         [
             "<!DOCTYPE html>",
@@ -179,6 +231,7 @@ def report_html(view: View) -> str:
             '<h2 id="capabilities">By capability</h2>',
             _capability_tables(view),
             _legend(view),
+            _index(view),
             "</body></html>",
             "",
         ]

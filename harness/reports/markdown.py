@@ -8,7 +8,7 @@ from typing import Final
 from utf8cert.harness.check.variants import layouts
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain
-from utf8cert.harness.reports.view import View, plural
+from utf8cert.harness.reports.view import View, counted_differences, plural
 from utf8cert.harness.vectors.model import LEVELS
 
 SHOWN_GROUPS: Final = 100
@@ -91,7 +91,7 @@ def _behaviours(view: View) -> list[str]:
         lines += [
             f"### {index}. {each.level}: {_cell(str(each.behaviour))}",
             "",
-            f"{plural(len(each.vectors), 'vector')}, {plural(len(each.differences), 'difference')}"
+            f"{plural(len(each.vectors), 'vector')}, {counted_differences(each)}"
             f" ({', '.join(each.capabilities)}): {ids}"
             + (f" … and {more} more" if more > 0 else ""),
             "",

@@ -18,7 +18,7 @@ from rich.text import Text
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain, grouped
-from utf8cert.harness.reports.view import View, plural
+from utf8cert.harness.reports.view import View, counted_differences, plural
 from utf8cert.harness.vectors.adequacy import statement, whole_builtin
 from utf8cert.harness.vectors.model import LEVELS, Level
 
@@ -56,7 +56,7 @@ def group_title(index: int, each: Group) -> str:
     capabilities = ", ".join(each.capabilities)
     return (
         f"[{index}] {each.level}: {each.behaviour} — {plural(len(each.vectors), 'vector')}, "
-        f"{plural(len(each.differences), 'difference')} ({capabilities})"
+        f"{counted_differences(each)} ({capabilities})"
     )
 
 
@@ -149,7 +149,7 @@ def render(view: View, console: Console, verbose: bool = False) -> None:
         console.print("\n".join(extra), markup=False, highlight=False)
     if report.checked:
         console.print(summary_table(view))
-    console.print(Text(view.verdict(), "bold green" if report.certified else "bold red"))
+    console.print(Text(view.verdict(), "bold green" if view.passed else "bold red"))
     groups = view.groups
     shown = groups if verbose else groups[:SHOWN_GROUPS]
     for index, each in enumerate(shown, start=1):

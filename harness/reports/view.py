@@ -130,8 +130,15 @@ class View:
         return complete and not self.failing and self.covered and not stale
 
     def verdict(self) -> str:
-        """Return the verdict line of the report (`Report.verdict`: behaviours and vectors)."""
-        return self.report.verdict()
+        """Return the verdict line: the report's (`Report.verdict`: behaviours and vectors),
+        followed by the gate (`gate`) whenever the gate is not the certificate's own (a
+        baseline, which may know every must difference or be stale under --strict-baseline; a
+        --fail-on below must), so that the line alone (--quiet) says what the exit status says."""
+        line = self.report.verdict()
+        plain = self.baseline is None and self.fail_on == "must"
+        if plain and self.passed == self.report.certified:
+            return line
+        return f"{line}; {self.gate()}"
 
     def gate(self) -> str:
         """Return the line that says whether the run passes its gate, and why."""
@@ -150,6 +157,12 @@ class View:
         if self.strict_baseline and self.fixed:
             return f"FAIL: {plural(len(self.fixed), 'fixed deviation')} (--strict-baseline)"
         if self.known and self.report.differences:
+            if self.groups:  # new, but below --fail-on: the baseline does not hide them
+                hides = self.hidden_words()
+                return (
+                    f"pass at level {self.fail_on}: {plural(len(self.groups), 'new behaviour')} "
+                    "below it" + (f"; the baseline hides {hides}" if hides else "")
+                )
             return (
                 "pass: no new difference, every one is known from the baseline, which hides "
                 f"{self.hidden_words()}"
@@ -167,3 +180,14 @@ class View:
     def reproduce(self, difference: Difference) -> str | None:
         """Return the command that shows a difference again (None if there is none)."""
         return None if self.rerun is None else self.rerun.command(difference)
+
+
+def counted_differences(each: Group) -> str:
+    """Return how many differences a behaviour has: '954 differences', and by level when they
+    are of more than one ('954 differences: 933 must, 21 should'), so that the must ones add up
+    to the count the gate fails on (the behaviour's level is its most binding difference's)."""
+    levels = Counter(difference.level for difference in each.differences)
+    total = plural(len(each.differences), "difference")
+    if len(levels) < 2:
+        return total
+    return f"{total}: " + ", ".join(f"{levels[level]} {level}" for level in LEVELS if levels[level])

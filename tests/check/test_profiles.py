@@ -228,8 +228,9 @@ def test_a_codec_stricter_than_a_profile_somewhere_is_not_said_to_fit_it() -> No
     likeness = checked.fingerprint()
     assert likeness.total and likeness.fitting == ()
     assert likeness.closest == "rfc2279" and likeness.explained == likeness.total
-    what, where = likeness.contradicted.split(": ")
-    assert what == "rejected well-formed input"
+    # Named by what the codec did (it refused), not by RFC 2279's judgement of it.
+    where, did = likeness.contradicted.split(": ")
+    assert did.startswith("refused")
     named = {v.id: v for v in vectors()}[where.split(", ")[0]]
     assert isinstance(named, DecodeVector)
     assert re.search(rb"\xed[\xa0-\xbf][\x80-\xbf]", named.data), "an encoded surrogate"

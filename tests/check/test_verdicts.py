@@ -292,3 +292,39 @@ def test_without_the_profile_the_verdict_names_the_dialect(tmp_path: Path) -> No
     fingerprint = json.loads(report.read_text(encoding="utf-8"))["fingerprint"]
     assert "python-surrogatepass" in fingerprint["fitting"]
     assert fingerprint["sentence"].startswith("behaves like CPython surrogatepass")
+
+
+CONTRADICTION = re.compile(r"does as RFC 3629 where .+ differs \(([\w-]+), (\w+): ([^)]+)\)")
+
+
+@pytest.mark.parametrize(
+    "name", ["SurrogateWritingEncoder", "LaxRangeValidator", "Cesu8Decoder", "NaiveBitDecoder"]
+)
+def test_the_verdict_names_only_what_the_codec_did(name: str) -> None:
+    # Each of these codecs is closest to a dialect (or to none) and does as RFC 3629 somewhere
+    # that dialect differs: the verdict said "rejected well-formed input: bnd-32" of a codec
+    # that rejected no well-formed input. It now names the act, which the codec class itself,
+    # asked directly, must confirm; and every act the verdict names is one some difference shows.
+    import broken_codecs
+
+    checked = check_with(load_codec(f"broken_codecs:{name}"))
+    verdict = checked.verdict()
+    named = set(re.findall(r"([a-z][a-z -]+[a-z]) \(\d+\)", verdict.split("left over: ")[-1]))
+    assert named <= {difference.what for difference in checked.differences}, verdict
+    if "rejected well-formed input" in verdict:
+        assert any(d.what == "rejected well-formed input" for d in checked.differences)
+    contradiction = CONTRADICTION.search(verdict)
+    if contradiction is None:
+        return
+    vector_id, capability, act = contradiction.groups()
+    vector = next(v for v in vectors() if v.id == vector_id)
+    assert isinstance(vector, DecodeVector)
+    data = vector.data
+    codec = getattr(broken_codecs, name)()
+    if capability == "validate":
+        assert act == f"said {codec.validate(data)}"
+    else:
+        assert capability in ("decode", "incremental")
+        with pytest.raises(UnicodeDecodeError) as refused:
+            codec.decode(data)
+        assert act == f"refused at {refused.value.start}"

@@ -97,7 +97,7 @@ def test_a_baseline_of_another_codec_is_refused_unless_asked(tmp_path: Path) -> 
     run = check("codec:utf-8", "--baseline", str(baseline))
     assert run.status == 2
     assert run.err == (
-        f"utf8cert: error: {baseline}: recorded for {SURROGATEPASS}, not codec:utf-8 "
+        f"utf8cert: error: --baseline {baseline}: recorded for {SURROGATEPASS}, not codec:utf-8 "
         "(--baseline-any-codec to use it anyway)\n"
     )
     # Asked, it is used: CPython's strict codec has fixed every deviation it lists.
@@ -121,7 +121,7 @@ def test_a_baseline_that_records_no_codec_is_used_only_when_asked(tmp_path: Path
     run = check(SURROGATEPASS, "--baseline", str(baseline))
     assert run.status == 2
     assert run.err == (
-        f"utf8cert: error: {baseline}: records no codec, so not {SURROGATEPASS} "
+        f"utf8cert: error: --baseline {baseline}: records no codec, so not {SURROGATEPASS} "
         "(--baseline-any-codec to use it anyway)\n"
     )
     assert check(SURROGATEPASS, "--baseline", str(baseline), "--baseline-any-codec").status == 0
@@ -155,7 +155,7 @@ def test_a_bad_baseline_is_one_line_and_exit_2(case: str, tmp_path: Path) -> Non
     path.write_bytes(content)
     run = check("--baseline", str(path))
     assert run.status == 2 and "Traceback" not in run.err
-    assert run.err == f"utf8cert: error: {path}{problem}\n"
+    assert run.err == f"utf8cert: error: --baseline {path}{problem}\n"
 
 
 def test_a_known_crash_passes_the_gate_but_the_certificate_still_says_not_certified(

@@ -166,7 +166,6 @@ BAD_ARGUMENTS = {
     "no capability": (["broken_codecs"], "not callable"),
     "unknown codec": (["codec:no-such-codec"], "unknown codec"),
     "program that cannot start": (["cmd:/no/such/program"], "cmd:/no/such/program"),
-    "zero timeout": (["--timeout", "0"], "timeout"),
     "hex that is not hex": (["--input", "zz"], "not a hex byte string"),
 }
 

@@ -149,7 +149,9 @@ def test_memory_is_in_mib_wherever_it_is_named(capsys: pytest.CaptureFixture[str
         main(["check", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "--memory MIB" in help_text and "in MiB" in help_text and " MB" not in help_text
-    assert main(["check", "--memory", "0"]) == 2
-    assert capsys.readouterr().err == "utf8cert: error: --memory must be at least 1 MiB, not 0\n"
+    with pytest.raises(SystemExit) as refused:
+        main(["check", "--memory", "0"])
+    assert refused.value.code == 2
+    assert "argument --memory: must be from 1 to 1073741824 MiB, not 0" in capsys.readouterr().err
     protocol = Path(__file__).parents[2] / "harness" / "PROTOCOL.md"
     assert "--memory MIB" in protocol.read_text(encoding="utf-8")

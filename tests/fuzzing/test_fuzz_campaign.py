@@ -262,7 +262,7 @@ def test_two_jobs_run_two_processes_of_the_executable_target_script(tmp_path: Pa
         (["codec:utf-8", "--artifacts", "/dev/null/artifacts"], "--artifacts /dev/null/artifacts"),
         (["codec:utf-8", "--baseline", "nowhere.json"], "nowhere.json"),
         (["fuzz_codecs:AlignedAsciiFastPath", "--capability", "encode"], "offers none of"),
-        (["codec:utf-8", "--runs", "0"], "--runs must be at least 1"),
+        (["codec:utf-8", "--runs", "0"], "argument --runs: must be from 1 to"),
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(

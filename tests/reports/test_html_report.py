@@ -76,11 +76,17 @@ def test_the_html_report_shows_each_behaviour_and_expands_an_explanation(
     summary = first.find_element(By.TAG_NAME, "summary")
     assert "let ill-formed input through (overlong)" in summary.text
     explanation = first.find_element(By.TAG_NAME, "pre")
-    assert not explanation.is_displayed()
-    summary.click()
-    assert first.get_attribute("open") is not None
+    # A behaviour that fails the run (must, at --fail-on must) is open from the start; one
+    # below the gate (should) is closed until asked.
+    failing = {b["id"] for b in behaviours if b["level"] == "must"}
+    for group, behaviour in zip(groups, behaviours, strict=True):
+        assert (group.get_attribute("open") is not None) == (behaviour["id"] in failing)
     assert explanation.is_displayed()
     assert "accepted ill-formed input" in explanation.text
+    summary.click()  # closes it
+    assert first.get_attribute("open") is None and not explanation.is_displayed()
+    summary.click()
+    assert explanation.is_displayed()
     marks = explanation.find_elements(By.TAG_NAME, "mark")
     example = document["differences"][behaviours[0]["example"]]
     data = bytes.fromhex(example["input"])
@@ -90,3 +96,55 @@ def test_the_html_report_shows_each_behaviour_and_expands_an_explanation(
     assert "NOT conformant" in browser.find_element(By.ID, "verdict").text
     assert browser.find_elements(By.ID, "capability-decode")
     assert requests(browser) == [page.as_uri()]
+
+
+def test_vector_ids_link_to_their_entry_and_back_to_their_behaviours(
+    browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = tmp_path / "report.html"
+    spec = "broken_codecs:NaiveBitDecoder"
+    assert check(spec, "--html", str(page), "--quiet").status == 1
+    behaviours = check_once(spec, "--json", "-", "--quiet").json()["behaviours"]
+    browser.get(page.as_uri())
+    first = browser.find_elements(By.CSS_SELECTOR, "details.behaviour")[0]
+    link = first.find_element(By.CSS_SELECTOR, "p a")
+    vector_id = behaviours[0]["vectors"][0]
+    assert link.text == vector_id
+    link.click()
+    assert browser.current_url.endswith(f"#vector-{vector_id}")
+    entry = browser.find_element(By.ID, f"vector-{vector_id}")
+    assert entry.is_displayed() and entry.text.startswith(vector_id)
+    # Back to every behaviour the vector shows, by the JSON report's count.
+    showing = [i for i, b in enumerate(behaviours, start=1) if vector_id in b["vectors"]]
+    back = [a.get_attribute("href") for a in entry.find_elements(By.TAG_NAME, "a")[1:]]
+    assert [href.rsplit("#", 1)[1] for href in back] == [f"behaviour-{i}" for i in showing]
+    # Every id the capability tables list links to an entry that exists.
+    for cell in browser.find_elements(By.CSS_SELECTOR, "td a"):
+        target = cell.get_attribute("href").rsplit("#", 1)[1]
+        assert browser.find_elements(By.ID, target), target
+
+
+def test_long_lines_wrap_inside_a_narrow_window(browser: Any, tmp_path: Path) -> None:
+    # Kuhn's 64 KiB-scale inputs give explanation lines of hundreds of code points; on a
+    # narrow window none may run past its box (cut off, or a scroll bar to find it).
+    page = tmp_path / "report.html"
+    spec = "broken_codecs:NaiveBitDecoder"
+    assert check(spec, "--html", str(page), "--quiet").status == 1
+    browser.set_window_size(480, 900)
+    try:
+        browser.get(page.as_uri())
+        widest = browser.execute_script(
+            "document.querySelectorAll('details').forEach(d => d.open = true);"
+            "const lines = [...document.querySelectorAll('pre, p, li, td, summary')];"
+            "return Math.max(...lines.map(e => e.scrollWidth - e.clientWidth));"
+        )
+        long_line = browser.execute_script(
+            "return Math.max(...[...document.querySelectorAll('pre')]"
+            ".map(e => Math.max(...e.textContent.split('\\n').map(l => l.length))));"
+        )
+    finally:
+        browser.set_window_size(1280, 900)
+    assert long_line > 120  # there are lines wider than the window to wrap
+    assert widest <= 1

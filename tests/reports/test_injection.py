@@ -4,6 +4,7 @@ workflow command (issue 23)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -46,11 +47,10 @@ def test_a_workflow_command_in_codec_text_never_starts_a_line(
         assert not line.lstrip().startswith("::error file=forged.py")  # ...never obeyed
     ours = [line for line in out.splitlines() if line.lstrip().startswith("::")]
     assert ours
-    # Ours: on a vector file, or the verdict's own errors, titled utf8cert.
-    assert all(
-        "vectors/" in line.split("::")[1] or line.startswith("::error title=utf8cert")
-        for line in ours
-    )
+    # Ours, every one titled utf8cert: on a user's vector file, or on none (a built-in vector,
+    # the verdict's own errors).
+    ours_pattern = r"::(error|warning|notice) (file=[^,:]*\.yaml,line=\d+,)?title=utf8cert%3A "
+    assert all(re.match(ours_pattern, line) for line in ours), ours
 
 
 def test_the_html_page_escapes_codec_text(checked: tuple[str, str, str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -155,6 +156,50 @@ def test_with_only_the_core_installed_the_missing_adapters_are_skipped_with_reas
         assert "ModuleNotFoundError" in columns[name]["skipped"]
         assert "pip install 'utf8cert[adapters]'" in columns[name]["skipped"]
         assert f"{name}: ModuleNotFoundError" in finished.stderr
+
+
+def _stderr_on_a_terminal(command: list[str], environment: dict[str, str]) -> tuple[int, str]:
+    """Return the exit status of `command` and what it wrote to its standard error, a terminal
+    (a pseudo-terminal this test reads), standard output a pipe."""
+    reader, writer = pty.openpty()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=writer, env=environment) as run:
+        os.close(writer)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(reader, 65536)
+            except OSError:  # EIO: the terminal's last writer has gone
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(reader)
+        assert run.stdout is not None
+        run.stdout.read()
+        status = run.wait(timeout=300)
+    return status, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_the_matrix_counts_the_adapters_n_of_n_on_a_terminal_and_not_in_a_log(
+    tmp_path: Path,
+) -> None:
+    # Three adapters whose packages are made absent: each skipped at once, with its reason.
+    (tmp_path / "sitecustomize.py").write_text(WITHOUT_EXTRAS.format(modules=THIRD_PARTY))
+    names = ["orjson", "msgpack", "cbor2"]
+    command = [sys.executable, "-m", "utf8cert.harness", "matrix", *names, "--jobs", "1"]
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path), "TERM": "xterm", "COLUMNS": "120"}
+    environment.pop("NO_COLOR", None)
+    status, shown = _stderr_on_a_terminal(command, environment)
+    assert status == 0, shown
+    assert "checking adapters" in shown and "3 of 3" in shown, shown
+    for name in names:
+        assert f"{name}: ModuleNotFoundError" in shown
+    logged = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, check=False, env=environment
+    )
+    assert logged.returncode == 0, logged.stderr
+    assert [line.split(":")[0] for line in logged.stderr.splitlines()] == names
+    assert " of 3" not in logged.stderr
 
 
 def test_an_unknown_adapter_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
