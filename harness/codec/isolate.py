@@ -33,6 +33,7 @@ from utf8cert.harness.codec.interface import (
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
+from utf8cert.harness.codec.sandbox import SandboxError
 from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
 
 TELLING: Final = re.compile(
@@ -144,6 +145,8 @@ class ProcessCodec(AskingCodec):
     def _start(self) -> Channel:
         try:
             channel = Channel(children.spawn(self._argv, self._env, self.memory_mb))
+        except SandboxError as error:
+            raise StartError(str(error)) from None
         except OSError as error:
             reason = error.strerror or str(error)
             if error.errno in OWN_LIMITS:
@@ -195,7 +198,7 @@ class ProcessCodec(AskingCodec):
 
     def _look(self, channel: Channel, now: float) -> int | None:
         """Return the program's private memory now, remembered as the last look."""
-        self._allocated, self._looked = _allocated(channel.process.pid), now
+        self._allocated, self._looked = _allocated(children.program_pid(channel.process)), now
         return self._allocated
 
     def channel(self) -> Channel:
