@@ -133,6 +133,11 @@ def spawn(
     return process
 
 
+def boundary_of(process: subprocess.Popen[bytes]) -> str:
+    """Return the boundary the program `process` runs behind, as the reports name it."""
+    return sandbox.BUBBLEWRAP if process.pid in _sandboxed else sandbox.boundary()
+
+
 def program_pid(process: subprocess.Popen[bytes]) -> int:
     """Return the pid of the program `process` runs: its own, or in a sandbox the program's
     (whose memory is the program's, not bubblewrap's)."""

@@ -129,6 +129,9 @@ class ProcessCodec(AskingCodec):
         another handshake when restarted. Nothing is started again."""
         self.broken_reported = False
         """Whether that was reported, as a `protocol` failure of one request (matching.py)."""
+        self.boundary = ""
+        """The boundary the program ran behind when last started (sandbox.py), as the reports
+        name it."""
         self.recent: dict[int, str] = {}
         """The last HISTORY request lines by id (version 2), to name what a late line answers."""
         self._argv = list(argv)
@@ -156,6 +159,7 @@ class ProcessCodec(AskingCodec):
                 ) from None
             raise StartError(f"cannot start {self._argv[0]!r}: {reason}") from None
         self._finalizer = weakref.finalize(self, channel.close)
+        self.boundary = children.boundary_of(channel.process)
         try:
             # One line: anything after it answers no request, and the first request says so.
             lines = channel.lines(time.monotonic() + self.timeout, first_only=True)

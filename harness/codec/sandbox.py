@@ -171,6 +171,13 @@ def boundary() -> str:
     return BUBBLEWRAP if why is None else f"{PROCESS_ONLY} (no OS sandbox: {why})"
 
 
+def held_by(codec: object) -> str:
+    """Return the boundary that kept `codec` from the judge: a program's (its `boundary`, set
+    when it started), or IN_PROCESS for a codec with none."""
+    held = getattr(codec, "boundary", "")
+    return held if isinstance(held, str) and held else IN_PROCESS
+
+
 def wrap(argv: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
     """Return the command that runs `argv` in the sandbox, or None where there is none (the
     program then runs as it is); SandboxError when the policy requires a sandbox.
