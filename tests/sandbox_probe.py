@@ -13,9 +13,10 @@ SIGSTOP and SIGUSR1 to the judge (its parent, and every process whose command li
 token); create a file in the installed package, its __pycache__, the shipped vectors, the
 working directory and the reports' directory; open the package's __init__.py, a vector file
 and each report for writing; and start a process (double fork, setsid, a cleared environment,
-the token in its command line) that waits for the codec to be gone, then writes a forged certificate over
-every report and a `survived` file in PROBE_LOG. None of these writes more than a file named
-probe-TOKEN when it gets through, so that a sandbox that fails damages nothing it guards.
+the token in its command line) that waits for the codec to be gone, then writes a forged
+certificate over every report and a `survived` file in PROBE_LOG. None of these writes more
+than a file named probe-TOKEN when it gets through, so that a sandbox that fails damages
+nothing it guards.
 """
 
 from __future__ import annotations
