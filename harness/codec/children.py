@@ -2,8 +2,10 @@
 death with the parent.
 
 Every program utf8cert starts (a `cmd:` program, a Python codec under `--isolate`) is started by
-`spawn`: in a session of its own, so that a kill reaches whatever it started, and marked, so
-that what leaves that session is found and ended too (descendants.py); on Linux with
+`spawn`: in the OS sandbox where there is one (sandbox.py: its PID namespace ends with it, and
+all it started), in a session of its own, so that a kill reaches whatever it started, and,
+outside a sandbox, marked, so that what leaves that session is found and ended too
+(descendants.py); on Linux with
 PR_SET_PDEATHSIG, so that the kernel kills it when utf8cert dies, even by SIGKILL; with its
 private writable memory limited (`memory_mb`), so that a runaway allocation fails inside the
 child instead of taking the machine. `kill_all` kills every child still alive: the command line
