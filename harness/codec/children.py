@@ -199,16 +199,20 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def _end_sandbox(process: subprocess.Popen[bytes]) -> None:
-    """Kill the first process of the sandbox's PID namespace, which ends every process in it,
-    and wait (briefly) for bubblewrap, which reaps it: once bubblewrap has exited, no process of
-    the sandbox is left (the kernel empties a PID namespace before its first process is gone)."""
-    init = sandbox.innermost(process.pid, depth=1)
-    if init == process.pid:
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(init, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=SANDBOX_GRACE)
+    """Kill the program in the sandbox, then if need be the first process of the sandbox's PID
+    namespace, and wait (briefly) for bubblewrap to exit: once it has, no process of the
+    sandbox is left (the kernel empties a PID namespace before its first process is gone).
+
+    The program first: the first process reaps it, so that the program's CPU time is counted
+    to the process that reaps the first one, as a killed program's is outside a sandbox."""
+    for target in (program_pid(process), sandbox.innermost(process.pid, depth=1)):
+        if target == process.pid:
+            continue
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(target, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=SANDBOX_GRACE)
+            return
 
 
 def live_children() -> list[int]:
