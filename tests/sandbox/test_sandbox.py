@@ -211,3 +211,22 @@ def test_under_pytest_utf8_isolate_the_probe_reaches_nothing(tmp_path: Path) -> 
     assert sum(int(suite.get("failures", "0")) for suite in root.iter("testsuite")) == 0
     assert len(list(root.iter("testcase"))) > 0
     attack.assert_nothing_reached()
+
+
+@needs_bubblewrap
+def test_a_judge_killed_mid_run_leaves_no_process_of_its_codec(tmp_path: Path) -> None:
+    attack = Attack(tmp_path)
+    argv, reports = check_argv("sandbox_probe", attack)
+    env, tag = attack.environment(reports)
+    with subprocess.Popen(
+        argv, cwd=attack.work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    ) as judge:
+        deadline = time.monotonic() + TIMEOUT
+        while not any(a["attack"] == "outlive the run" for a in attack.attempts()):
+            assert judge.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        judge.kill()  # SIGKILL: no handler, no cleanup; only the kernel acts
+    assert survivors(tag) == []
+    assert attack.outlivers() == []
+    time.sleep(OUTLIVER_SLEEP + 2)
+    assert not list(attack.log.glob("survived-*")), "a process outlived the judge"
