@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import shutil
 import subprocess
@@ -180,7 +181,8 @@ def held_by(codec: object) -> str:
 
 def wrap(argv: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
     """Return the command that runs `argv` in the sandbox, or None where there is none (the
-    program then runs as it is); SandboxError when the policy requires a sandbox.
+    program then runs as it is); SandboxError when the policy requires a sandbox, OSError when
+    the program cannot be found or run (as starting it would).
 
     The paths the program needs to read under /tmp, which the private /tmp hides (the working
     directory, Python's import path, the files its arguments name), are shown read-only."""
@@ -189,6 +191,7 @@ def wrap(argv: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
         if _policy.required:
             raise SandboxError(f"no OS sandbox here, and one is required: {why}")
         return None
+    _runnable(argv, env)
     bwrap = _bwrap()
     assert bwrap is not None
     namespaces = _namespaces(bwrap)
@@ -204,6 +207,17 @@ def wrap(argv: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
     for path in writable():
         options += ["--bind", path, path]
     return [*options, "--chdir", here, "--", *argv]
+
+
+def _runnable(argv: Sequence[str], env: Mapping[str, str]) -> None:
+    """Raise the OSError starting `argv` outside the sandbox would raise when its program cannot
+    be found or run, so that a missing program is said as it is without a sandbox, not as
+    bubblewrap's failure to run it."""
+    if not argv or shutil.which(argv[0], path=env.get("PATH")) is not None:
+        return
+    missing = os.sep not in argv[0] or not os.path.exists(argv[0])
+    number = errno.ENOENT if missing else errno.EACCES
+    raise OSError(number, os.strerror(number), argv[0])
 
 
 def writable() -> list[str]:
