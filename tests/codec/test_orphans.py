@@ -38,6 +38,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs /
 def _process_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
 
+
 HANGING_MODULE = """
 import time
 
