@@ -67,6 +67,9 @@ class Report:
     incomplete: str = ""
     """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
     when it checked everything): `vectors` then holds the vectors checked."""
+    boundary: str = ""
+    """What kept the codec from the judge: sandbox.BUBBLEWRAP, PROCESS_ONLY and why, or
+    IN_PROCESS (codec/sandbox.py); '' when not told."""
     date: str = field(
         default_factory=lambda: datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     )

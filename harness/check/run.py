@@ -35,6 +35,7 @@ from utf8cert.harness.check.variants import (
     encode_variants,
 )
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
+from utf8cert.harness.codec.sandbox import held_by
 from utf8cert.harness.vectors.model import EncodeVector, Vector, VectorSet
 
 DECODING: tuple[Capability, ...] = ("decode", "replace", "validate", "incremental")
@@ -187,6 +188,7 @@ def run_check(
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
+    report.boundary = held_by(codec)
     report.checked = {capability: 0 for capability in CAPABILITIES if capability in offered}
     report.depth = depth
     held = HeldMode.of(codec)
@@ -262,6 +264,7 @@ def check_one_input(
         codec.description,
         profile=profile,
         subject=subject,
+        boundary=held_by(codec),
     )
     reference = expectation_for(data)
     held = report.incremental_mode = HeldMode.of(codec)

@@ -58,6 +58,7 @@ def run(arguments: argparse.Namespace) -> int:
     (interrupt.py), and returns 128 + the signal or DEADLINE_EXIT."""
     from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
 
+    sandboxed(arguments)
     stop = Stop()
     with watching(stop, arguments.deadline):
         try:
@@ -65,6 +66,22 @@ def run(arguments: argparse.Namespace) -> int:
         except Interrupted:
             print(f"utf8cert: stopped by {stop.reason}", file=sys.stderr)
             return stop.exit_status()
+
+
+def sandboxed(arguments: argparse.Namespace) -> None:
+    """Set the OS sandbox of the codec's child from the options; UsageFailure (one line) if a
+    writable path does not exist, or a sandbox is required and there is none (or the codec
+    runs in process, in none)."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.codec import sandbox
+
+    try:
+        sandbox.configure(arguments.sandbox_writable, arguments.require_sandbox)
+    except sandbox.SandboxError as error:
+        raise UsageFailure(str(error)) from None
+    spec = arguments.spec or ""
+    if arguments.require_sandbox and not arguments.isolate and not spec.startswith("cmd:"):
+        raise UsageFailure("--require-sandbox: --in-process runs the codec in no sandbox")
 
 
 def _run(arguments: argparse.Namespace, stop: Stop) -> int:

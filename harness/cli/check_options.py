@@ -104,6 +104,26 @@ def add_isolation_arguments(parser: argparse.ArgumentParser) -> None:
         "(the default)",
     )
     parser.set_defaults(isolate=True)
+    add_sandbox_arguments(parser)
+
+
+def add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add --sandbox-writable and --require-sandbox: the OS sandbox of a codec's child process
+    (harness/codec/sandbox.py, docs/sandbox.md)."""
+    parser.add_argument(
+        "--sandbox-writable",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a path the codec's child may write (repeatable); the sandbox keeps the rest of "
+        "the filesystem read-only",
+    )
+    parser.add_argument(
+        "--require-sandbox",
+        action="store_true",
+        help="fail (exit 2) where no OS sandbox can be made, instead of running the codec "
+        "behind the process boundary only (and saying so in the report)",
+    )
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:

@@ -40,6 +40,7 @@ def rerun_of(
         memory=_memory(arguments),
         only=tuple(arguments.vector),
         depth=arguments.depth,
+        writable=tuple(arguments.sandbox_writable),
     )
 
 

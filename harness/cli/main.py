@@ -133,7 +133,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     if argv is not None:
         return _main(argv)
+    from utf8cert.harness.codec.sandbox import protect_judge
+
     environment.prepare()
+    protect_judge()  # no process of this user reads or writes utf8cert's memory (sandbox.py)
     status = environment.unwritable(_main, None)
     if environment.lingering():
         environment.end_now(status)

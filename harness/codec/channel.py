@@ -187,7 +187,7 @@ class Channel:
         """Return the program's exit status (negative: the signal), waiting at most `grace`
         seconds; None if it is still running (it is killed then)."""
         try:
-            return self.process.wait(timeout=grace)
+            return children.exit_status(self.process, self.process.wait(timeout=grace))
         except subprocess.TimeoutExpired:
             return None
 

@@ -2,8 +2,10 @@
 death with the parent.
 
 Every program utf8cert starts (a `cmd:` program, a Python codec under `--isolate`) is started by
-`spawn`: in a session of its own, so that a kill reaches whatever it started, and marked, so
-that what leaves that session is found and ended too (descendants.py); on Linux with
+`spawn`: in the OS sandbox where there is one (sandbox.py: its PID namespace ends with it, and
+all it started), in a session of its own, so that a kill reaches whatever it started, and,
+outside a sandbox, marked, so that what leaves that session is found and ended too
+(descendants.py); on Linux with
 PR_SET_PDEATHSIG, so that the kernel kills it when utf8cert dies, even by SIGKILL; with its
 private writable memory limited (`memory_mb`), so that a runaway allocation fails inside the
 child instead of taking the machine. `kill_all` kills every child still alive: the command line
@@ -24,10 +26,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from utf8cert.harness.codec import descendants
+from utf8cert.harness.codec import descendants, sandbox
 
 DEFAULT_MEMORY_MB: Final = 2048
 """The memory a child may allocate, in MiB, unless told otherwise (None or 0: no limit)."""
+
+SANDBOX_GRACE: Final = 5.0
+"""Seconds bubblewrap gets to exit once its sandbox's first process is killed."""
 
 PR_SET_PDEATHSIG: Final = 1
 """prctl(2) option: the signal the kernel sends a process when the thread that made it dies."""
@@ -48,7 +53,10 @@ _live: dict[int, subprocess.Popen[bytes]] = {}
 """Every child started and not yet reaped, by pid. No lock: a signal handler reads it, and each
 single dict operation is atomic under the GIL."""
 _marks: dict[int, str] = {}
-"""The descendants.MARK of each child started, by pid."""
+"""The descendants.MARK of each child started outside a sandbox, by pid."""
+_sandboxed: dict[int, int | None] = {}
+"""Each child started in a sandbox (sandbox.py), by pid: the pid of the program it runs, once
+looked up (None until then)."""
 
 
 def death_signal(signum: int = signal.SIGKILL) -> Callable[[], None] | None:
@@ -94,29 +102,63 @@ def spawn(
     argv: Sequence[str], env: dict[str, str] | None, memory_mb: int | None
 ) -> subprocess.Popen[bytes]:
     """Return the started program, its stdin, stdout and stderr pipes to this process; raise
-    OSError if it cannot be started.
+    OSError if it cannot be started, sandbox.SandboxError if it must be sandboxed and cannot.
 
-    It runs in a session (and process group) of its own, dies with this process on Linux, and
-    may allocate at most `memory_mb` MiB (None or 0: no limit). The kernel's death signal is
-    tied to the thread that starts the child: start children from a thread that lives as long
-    as they should (utf8cert starts them from the thread that asks the codec).
+    It runs in the OS sandbox where there is one (sandbox.py), in a session (and process group)
+    of its own, dies with this process on Linux, and may allocate at most `memory_mb` MiB (None
+    or 0: no limit). The kernel's death signal is tied to the thread that starts the child:
+    start children from a thread that lives as long as they should (utf8cert starts them from
+    the thread that asks the codec).
     """
-    if not _marks:  # the first child: what any of them leaves behind ends with utf8cert
-        atexit.register(end_descendants)
-    mark = descendants.new_mark()
+    environment = dict(os.environ if env is None else env)
+    sandboxed = sandbox.wrap(argv, environment)
+    if sandboxed is None:  # process only: what leaves the session is found by its mark
+        if not _marks:  # the first such child: what any of them leaves ends with utf8cert
+            atexit.register(end_descendants)
+        mark = descendants.new_mark()
+        environment[descendants.MARK] = mark
     process = subprocess.Popen(
-        list(argv),
+        list(argv) if sandboxed is None else sandboxed,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={**(os.environ if env is None else env), descendants.MARK: mark},
+        env=environment,
         cwd=None if _working_directory_exists() else os.sep,  # Python cannot start in none
         start_new_session=True,  # so a kill reaches what a wrapper script started, too
         preexec_fn=_preparation(memory_mb),
     )
     _live[process.pid] = process
-    _marks[process.pid] = mark
+    if sandboxed is None:
+        _marks[process.pid] = mark
+    else:  # its PID namespace ends with it, and everything the program started in it
+        _sandboxed[process.pid] = None
     return process
+
+
+def boundary_of(process: subprocess.Popen[bytes]) -> str:
+    """Return the boundary the program `process` runs behind, as the reports name it."""
+    return sandbox.BUBBLEWRAP if process.pid in _sandboxed else sandbox.boundary()
+
+
+def program_pid(process: subprocess.Popen[bytes]) -> int:
+    """Return the pid of the program `process` runs: its own, or in a sandbox the program's
+    (whose memory is the program's, not bubblewrap's)."""
+    if process.pid not in _sandboxed:
+        return process.pid
+    inner = _sandboxed[process.pid]
+    if inner is None:
+        inner = sandbox.innermost(process.pid)
+        if inner != process.pid:
+            _sandboxed[process.pid] = inner
+    return inner
+
+
+def exit_status(process: subprocess.Popen[bytes], status: int | None) -> int | None:
+    """Return the exit status of the program `process` runs (negative: the signal that killed
+    it), from `status`, that of `process` itself (None: still running)."""
+    if status is None or process.pid not in _sandboxed:
+        return status
+    return sandbox.signal_status(status)
 
 
 def _working_directory_exists() -> bool:
@@ -145,12 +187,32 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     mark = _marks.pop(process.pid, None)
     if mark is not None:  # first, while the program's descendants are still its descendants
         descendants.end(mark, owned=set(_live))
+    if process.pid in _sandboxed and process.returncode is None:
+        _end_sandbox(process)
     kill_group(process)
     process.wait()
     _live.pop(process.pid, None)
+    _sandboxed.pop(process.pid, None)
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             stream.close()
+
+
+def _end_sandbox(process: subprocess.Popen[bytes]) -> None:
+    """Kill the program in the sandbox, then if need be the first process of the sandbox's PID
+    namespace, and wait (briefly) for bubblewrap to exit: once it has, no process of the
+    sandbox is left (the kernel empties a PID namespace before its first process is gone).
+
+    The program first: the first process reaps it, so that the program's CPU time is counted
+    to the process that reaps the first one, as a killed program's is outside a sandbox."""
+    for target in (program_pid(process), sandbox.innermost(process.pid, depth=1)):
+        if target == process.pid:
+            continue
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(target, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=SANDBOX_GRACE)
+            return
 
 
 def live_children() -> list[int]:

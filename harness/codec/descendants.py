@@ -1,5 +1,6 @@
 """Every process a program started, wherever it went: found by a mark in its environment and by
-its parent, and ended.
+its parent, and ended. The process-only fallback: a program in the OS sandbox (sandbox.py) is not
+marked, since its PID namespace ends with it, and everything it started with it.
 
 A kill of a program's process group misses what left the group (`setsid`, `setpgid`, a daemon's
 double fork). So utf8cert marks each program it starts with an environment variable (MARK, its

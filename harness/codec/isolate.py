@@ -33,6 +33,7 @@ from utf8cert.harness.codec.interface import (
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
+from utf8cert.harness.codec.sandbox import SandboxError
 from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
 
 TELLING: Final = re.compile(
@@ -128,6 +129,9 @@ class ProcessCodec(AskingCodec):
         another handshake when restarted. Nothing is started again."""
         self.broken_reported = False
         """Whether that was reported, as a `protocol` failure of one request (matching.py)."""
+        self.boundary = ""
+        """The boundary the program ran behind when last started (sandbox.py), as the reports
+        name it."""
         self.recent: dict[int, str] = {}
         """The last HISTORY request lines by id (version 2), to name what a late line answers."""
         self._argv = list(argv)
@@ -144,6 +148,8 @@ class ProcessCodec(AskingCodec):
     def _start(self) -> Channel:
         try:
             channel = Channel(children.spawn(self._argv, self._env, self.memory_mb))
+        except SandboxError as error:
+            raise StartError(str(error)) from None
         except OSError as error:
             reason = error.strerror or str(error)
             if error.errno in OWN_LIMITS:
@@ -153,6 +159,7 @@ class ProcessCodec(AskingCodec):
                 ) from None
             raise StartError(f"cannot start {self._argv[0]!r}: {reason}") from None
         self._finalizer = weakref.finalize(self, channel.close)
+        self.boundary = children.boundary_of(channel.process)
         try:
             # One line: anything after it answers no request, and the first request says so.
             lines = channel.lines(time.monotonic() + self.timeout, first_only=True)
@@ -195,7 +202,7 @@ class ProcessCodec(AskingCodec):
 
     def _look(self, channel: Channel, now: float) -> int | None:
         """Return the program's private memory now, remembered as the last look."""
-        self._allocated, self._looked = _allocated(channel.process.pid), now
+        self._allocated, self._looked = _allocated(children.program_pid(channel.process)), now
         return self._allocated
 
     def channel(self) -> Channel:

@@ -4,6 +4,7 @@
     pytest --utf8-codec SPEC [--utf8-vectors PATH] [--utf8-fail-on must|should|may]
                              [--utf8-baseline FILE] [--utf8-profile NAME]
                              [--utf8-isolate] [--utf8-timeout S] [--utf8-memory MIB]
+                             [--utf8-sandbox-writable PATH] [--utf8-require-sandbox]
                              [--utf8-depth default|full]
 
 collects the conformance suite, from any directory, as one test item per vector and capability
@@ -37,6 +38,8 @@ TIMEOUT = "--utf8-timeout"
 MEMORY = "--utf8-memory"
 DEPTH = "--utf8-depth"
 PROFILE = "--utf8-profile"
+SANDBOX_WRITABLE = "--utf8-sandbox-writable"
+REQUIRE_SANDBOX = "--utf8-require-sandbox"
 PLUGIN_NAME = "utf8cert-suite"
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MEMORY_MB = 2048
@@ -95,6 +98,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="MiB a codec in a child process may allocate (--utf8-isolate, cmd:; default: 2048)",
     )
     group.addoption(
+        SANDBOX_WRITABLE,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a path the codec's child process may write (repeatable; the OS sandbox keeps the "
+        "rest of the filesystem read-only: docs/sandbox.md)",
+    )
+    group.addoption(
+        REQUIRE_SANDBOX,
+        action="store_true",
+        default=None,
+        help="a usage error where no OS sandbox can be made (or the codec runs in process), "
+        "instead of running the codec behind the process boundary only",
+    )
+    group.addoption(
         DEPTH,
         choices=("default", "full"),
         help="full: every variant of every vector (default: the variants spread over them)",
@@ -108,7 +126,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     for option in (CODEC, FAIL_ON, BASELINE, PROFILE, TIMEOUT, MEMORY, DEPTH):
         ini(option, "string", None)
     ini(VECTORS, "paths", [])
+    ini(SANDBOX_WRITABLE, "paths", [])
     ini(ISOLATE, "bool", False)
+    ini(REQUIRE_SANDBOX, "bool", False)
 
 
 def setting(config: pytest.Config, option: str) -> object:
@@ -125,8 +145,14 @@ def pytest_configure(config: pytest.Config) -> None:
     spec = setting(config, CODEC)
     if not spec:
         return
-    from utf8cert.harness.plugin.session import SuitePlugin, take_suite_arguments
+    from utf8cert.harness.plugin.session import SuitePlugin, sandboxed, take_suite_arguments
 
+    isolate = bool(setting(config, ISOLATE))
+    sandboxed(
+        [str(path) for path in setting(config, SANDBOX_WRITABLE)],  # type: ignore[attr-defined]
+        required=bool(setting(config, REQUIRE_SANDBOX)),
+        in_process=not isolate and not str(spec).startswith("cmd:"),
+    )
     collected, named = take_suite_arguments(config)
     seconds = _number(config, TIMEOUT, DEFAULT_TIMEOUT, float)
     memory = _number(config, MEMORY, DEFAULT_MEMORY_MB, int)
@@ -137,7 +163,7 @@ def pytest_configure(config: pytest.Config) -> None:
             fail_on=str(setting(config, FAIL_ON) or "must"),
             baseline=str(setting(config, BASELINE) or "") or None,
             profile=str(setting(config, PROFILE) or "") or None,
-            isolate=bool(setting(config, ISOLATE)),
+            isolate=isolate,
             timeout=seconds,
             depth=str(setting(config, DEPTH) or "default"),
             memory_mb=memory,

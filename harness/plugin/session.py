@@ -18,10 +18,25 @@ from typing import Any
 import pytest
 
 from utf8cert.harness.check.report import utf8cert_version
+from utf8cert.harness.codec import sandbox
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.plugin.items import SuiteNode
 from utf8cert.harness.plugin.suite import SUITE_NODE_ID, Suite, SuiteError, fatal_note, load_suite
+
+
+def sandboxed(writable: Sequence[str], *, required: bool, in_process: bool) -> None:
+    """Set the OS sandbox of the codec's child process (codec/sandbox.py) and make this process
+    non-dumpable; pytest.UsageError (one line) if a writable path does not exist, or a sandbox
+    is `required` and none can be made or the codec runs `in_process`."""
+    try:
+        sandbox.configure(writable, required)
+    except sandbox.SandboxError as error:
+        raise pytest.UsageError(f"utf8cert: {error}") from None
+    if required and in_process:
+        problem = "--utf8-require-sandbox: without --utf8-isolate the codec runs in no sandbox"
+        raise pytest.UsageError(f"utf8cert: {problem}")
+    sandbox.protect_judge()
 
 
 def take_suite_arguments(config: pytest.Config) -> tuple[bool, tuple[str, ...]]:
@@ -116,6 +131,7 @@ class SuitePlugin:
             f"{len(suite.vectors)} vectors in {len(suite.vectors.files)} files, "
             f"fail on {suite.fail_on}, {len(suite.known)} known deviations",
             f"utf8cert reproduce: {self.reproduce}",
+            f"utf8cert boundary: {sandbox.held_by(suite.codec)}",
         ]
 
     @pytest.hookimpl(wrapper=True)
@@ -162,7 +178,14 @@ class SuitePlugin:
         """Mark an interrupted session INCOMPLETE before its reports are written: each item
         under way fails with why it stopped (in the summary and --junitxml, where pytest would
         write a case without a name, invalid in the JUnit schema), and --junitxml carries a
-        property `utf8cert`."""
+        property `utf8cert`. Every --junitxml carries the property `utf8cert_boundary`: what kept
+        the codec from the judge."""
+        # Where the public record_testsuite_property fixture keeps the report: no hook gives it.
+        from _pytest.junitxml import xml_key
+
+        junit = session.config.stash.get(xml_key, None)
+        if junit is not None:
+            junit.add_global_property("utf8cert_boundary", sandbox.held_by(self.suite.codec))
         if exitstatus != pytest.ExitCode.INTERRUPTED:
             return
         why = f"INCOMPLETE: {self.stopped or 'interrupted'}"
@@ -171,10 +194,6 @@ class SuitePlugin:
             if worker is not None:
                 stopped.node = worker  # type: ignore[attr-defined]  # xdist's, as junitxml keys it
             session.config.hook.pytest_runtest_logreport(report=stopped)
-        # Where the public record_testsuite_property fixture keeps the report: no hook gives it.
-        from _pytest.junitxml import xml_key
-
-        junit = session.config.stash.get(xml_key, None)
         if junit is not None:
             junit.add_global_property("utf8cert", why)
 

@@ -63,6 +63,8 @@ class Rerun:
     """The run's --vector ids: the vectors it was restricted to (none: every vector)."""
     depth: str = "default"
     """The run's --depth."""
+    writable: tuple[str, ...] = ()
+    """The run's --sandbox-writable paths: what its codec's child could write."""
 
     def options(self) -> list[str]:
         """Return the options that make a codec behave as in this run (in process or not,
@@ -75,6 +77,7 @@ class Rerun:
                 words += ["--timeout", f"{self.timeout:g}"]
             if self.memory is not None:
                 words += ["--memory", str(self.memory)]
+            words += [word for path in self.writable for word in ("--sandbox-writable", path)]
         return words + (["--profile", self.profile] if self.profile else [])
 
     def command(self, difference: Difference) -> str | None:

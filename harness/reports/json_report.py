@@ -119,6 +119,7 @@ def report_document(view: View) -> dict[str, Any]:
         "codec": report.codec,
         "description": report.description,
         "date": report.date,
+        "boundary": report.boundary,
         "vectors": len(report.vectors),
         "depth": report.depth,
         "complete": not report.incomplete,

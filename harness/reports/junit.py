@@ -135,6 +135,10 @@ def report_junit(view: View) -> str:
         _suite(root, f"{SUITE_PREFIX}.run", [_incomplete_case(view)])
     for suite in root:
         suite.set("timestamp", timestamp)
+        # JUnit's <properties> come first in a <testsuite>: what kept the codec from the judge.
+        properties = ElementTree.Element("properties")
+        ElementTree.SubElement(properties, "property", name="boundary", value=report.boundary)
+        suite.insert(0, properties)
     for key in ("tests", "failures", "errors"):
         root.set(key, str(sum(int(suite.get(key, "0")) for suite in root)))
     ElementTree.indent(root, space=" ")

@@ -35,6 +35,7 @@ def _header(view: View) -> list[str]:
         f"| Capabilities checked | {', '.join(sorted(report.capabilities)) or 'none'} |",
         f"| Date | {report.date} |",
         f"| utf8cert | {report.version} |",
+        f"| Boundary | {_cell(report.boundary)} |",
         f"| Vectors | {len(report.vectors)}, each in up to {len(layouts(2))} variants "
         "(as is, mid-stream, shifted by 1..15 bytes, across 64/4096/65536-byte boundaries; "
         + ("all of them" if report.depth == "full" else "spread over the vectors")

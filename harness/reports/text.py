@@ -142,6 +142,7 @@ def render(view: View, console: Console, verbose: bool = False) -> None:
         markup=False,
         highlight=False,
     )
+    console.print(f"boundary: {report.boundary}", markup=False, highlight=False)
     if not report.subject and whole_builtin(report.vectors):
         console.print(f"adequacy: {statement()}", markup=False, highlight=False)
     extra = profile_lines(report) + coverage_lines(report) + answer_lines(report)

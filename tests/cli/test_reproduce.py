@@ -83,3 +83,9 @@ def test_a_reproducer_of_a_users_vector_carries_the_vector_files(tmp_path: Path)
     reproduce = document["differences"][0]["reproduce"]
     assert reproduce.endswith(f"--vectors {shlex.quote(str(extra))} --vector extra-1")
     assert_reproduces(arguments)
+
+
+def test_a_reproducer_carries_the_paths_the_codec_could_write(tmp_path: Path) -> None:
+    arguments = ("codec:latin-1", "--sandbox-writable", str(tmp_path), "--vector", "ovl-1")
+    commands = assert_reproduces(arguments)
+    assert all(words[3:5] == ["--sandbox-writable", str(tmp_path)] for words in commands)

@@ -1,6 +1,10 @@
 """No process outlives utf8cert: children die with it whatever kills it, a kill reaches what they
 started, and `kill_all` ends every child at once (what the command line's signal handlers call).
 
+These are the tests of the process-only boundary (descendants.py's marks and subreaper), run
+without bwrap on PATH: in the OS sandbox the programs' pids are those of their PID namespace, and
+tests/sandbox/ shows that nothing there outlives the run.
+
 Each test starts a real parent process, lets it start its children, kills it, and then watches
 /proc until the children are gone (a zombie counts as gone: it no longer runs), allowing many
 seconds: nothing here measures how fast.
@@ -17,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from no_sandbox import path_without_bwrap
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.interface import Failed
@@ -27,6 +32,12 @@ PATIENCE = 20.0
 """Seconds a process is given to disappear."""
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs /proc")
+
+
+@pytest.fixture(autouse=True)
+def _process_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
+
 
 HANGING_MODULE = """
 import time
