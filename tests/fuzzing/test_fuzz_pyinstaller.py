@@ -123,7 +123,7 @@ def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     )
     output = done.stdout + done.stderr
     assert done.returncode != 0, output[-3000:]
-    assert "CodecDiffers: decode: wrong text" in output, output[-3000:]
+    assert "CodecDiffers_decode_wrong_text: decode: wrong text" in output, output[-3000:]
     # The service's crash file: a character cut by the 4096-byte page, dropped by the codec.
     (crash,) = tmp_path.glob("crash-*")
     data = crash.read_bytes()
