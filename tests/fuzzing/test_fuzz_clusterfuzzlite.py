@@ -60,7 +60,9 @@ def test_build_script_compiles_each_target_with_its_seed_corpus_and_dictionary(
         assert any(
             call.endswith(
                 f"compile_python_fuzzer fuzz/{name}.py --hidden-import=atheris "
-                "--collect-submodules=utf8cert --collect-data=utf8cert.vectors"
+                "--collect-submodules=utf8cert.harness.codec --collect-data=utf8cert.vectors "
+                "--exclude-module=pytest --exclude-module=_pytest --exclude-module=hypothesis "
+                "--exclude-module=rich --exclude-module=pygments"
             )
             for call in calls
         )
