@@ -23,13 +23,17 @@ import argparse
 import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench_fuzz import PLAIN, campaign_argv, environment, script
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
+    sys.path.insert(0, str(ROOT))
 
-from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN
+from bench.bench_fuzz import PLAIN, campaign_argv, environment, script  # noqa: E402
+from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN  # noqa: E402
 
 CODECS = ("hand_rolled:HandRolled", "broken_codecs:OneFffdPerByte")
 
