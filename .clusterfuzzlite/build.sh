@@ -12,11 +12,15 @@ pip3 install .
 
 for fuzzer in fuzz/*_fuzzer.py; do
   name=$(basename "$fuzzer" .py)
-  # The codec and atheris are imported by name at run time, and the vectors read as package data:
-  # PyInstaller must be told about all three.
+  # PyInstaller packages what the target imports. Told besides: atheris (imported by name at run
+  # time), the codec loaders (adapters are imported by name) and the vectors (package data). Left
+  # out: the pytest plugin, the Hypothesis strategies and the rich reports, which a target never
+  # imports (45 MB a target with them: bench/README.md, "## fuzz: packaged targets").
   compile_python_fuzzer "$fuzzer" \
     --hidden-import=atheris \
-    --collect-submodules=utf8cert \
-    --collect-data=utf8cert.vectors
+    --collect-submodules=utf8cert.harness.codec \
+    --collect-data=utf8cert.vectors \
+    --exclude-module=pytest --exclude-module=_pytest --exclude-module=hypothesis \
+    --exclude-module=rich --exclude-module=pygments
   python3 -m utf8cert.harness corpus pack "$name" --out "$OUT"
 done

@@ -316,3 +316,27 @@ class Conformant(CPythonUtf8):
         except UnicodeDecodeError:
             return False
         return True
+
+
+def _two_byte_overlongs(data: bytes, steps: Iterator[Step]) -> Iterator[Step]:
+    """Yield `steps` with C0 or C1 and the tail after it read as one character by the bit
+    layout (TwoByteOverlongs' bug: RFC 3629 §4 has no row for C0 and C1)."""
+    skip = -1
+    for start, end, piece in steps:
+        if start == skip:
+            continue
+        tail = data[start + 1] if start + 1 < len(data) else 0
+        if piece is None and data[start] in (0xC0, 0xC1) and 0x80 <= tail < 0xC0:
+            yield start, start + 2, chr((data[start] & 0x1F) << 6 | tail & 0x3F)
+            skip = start + 1  # the tail, a lone continuation byte to the WHATWG steps
+            continue
+        yield start, end, piece
+
+
+class MergesIntoFffdAndOverlongs(broken_codecs.MergesIntoFffd):
+    """Two bugs, two root causes: MergesIntoFffd's (an error right after a U+FFFD, a literal one
+    included, leaves no U+FFFD of its own) and TwoByteOverlongs' (C0 or C1 with a tail is read
+    as a character, by every decoding capability)."""
+
+    def steps(self, data: bytes) -> Iterator[Step]:
+        return _two_byte_overlongs(data, super().steps(data))

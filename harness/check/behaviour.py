@@ -15,12 +15,17 @@ The key, and why:
 - what the codec did, with the several words for one act made one: accepting ill-formed input,
   decoding ill-formed bytes as characters, dropping them silently and refusing only after them
   all *let ill-formed input through*;
-- a detail that separates bugs of one act: for ill-formed input let through, the reference's
-  error kind of the first ill-formed sequence (overlong, surrogate, out-of-range, ...; a sequence
-  cut short by the end of input or by another byte is one kind, `incomplete`, because a variant
-  moves the end); for a wrong error offset, where it points (before the ill-formed bytes, inside
-  them, or just after them: a convention, one group; past well-formed text after them, the codec
-  let them through); for a crash, the exception's name.
+- a detail that separates bugs of one act, and only what changes the fix: for ill-formed input
+  let through, the reference's error kind of the first ill-formed sequence the difference is
+  about (overlong, surrogate, out-of-range, ...; a sequence cut short by the end of input or by
+  another byte is one kind, `incomplete`, because a variant moves the end; for bytes dropped
+  from a replaced output, the run left without a U+FFFD: parting.py), except that ill-formed
+  bytes dropped right after a literal U+FFFD are `after a U+FFFD` whatever their kind (the codec
+  saw the error and merged its U+FFFD into the one before: one bug, wherever its neighbours
+  differ; unless a strict capability lets that kind through on the same vector); for a
+  wrong error offset, where it points (before the ill-formed bytes, inside them, or just after
+  them: a convention, one group; past well-formed text after them, the codec let them through);
+  for a crash, the exception's name.
 The level is not part of the key: the group's level is its most binding member's.
 
 `group` sees more than one difference: when a vector goes wrong on a capability only once it is
@@ -53,11 +58,16 @@ POSITION: Final = "goes wrong only when the input is moved or cut"
 PLAIN: Final = frozenset({"as-is", "as-is, whole"})
 """The variant names of a vector decoded as it is, in one piece."""
 
+AFTER_REPLACEMENT: Final = "after a U+FFFD"
+"""The detail of ill-formed bytes dropped right after a literal U+FFFD, whatever their kind."""
+REPLACEMENT_BYTES: Final = b"\xef\xbf\xbd"
+_DROPPED: Final = "dropped ill-formed input silently"
+_STRICT: Final = frozenset({"decode", "validate", "incremental"})
 _LET_THROUGH_WORDS: Final = frozenset(
     {
         "accepted ill-formed input",
         "decoded ill-formed bytes as characters",
-        "dropped ill-formed input silently",
+        _DROPPED,
         "dropped a truncated signature silently",
     }
 )
@@ -94,16 +104,46 @@ class Behaviour:
         return "/".join(re.sub(r"[^a-z0-9+.]+", "-", part.lower()).strip("-") for part in parts)
 
 
+def _pointed(difference: Difference) -> tuple[int, int]:
+    """Return (start, end) of the bytes a decoding difference is about: from its first mark to
+    its last (a replaced output's marks are the run where the answers part: diagnose.py), else
+    the vector's bytes."""
+    if difference.marks:
+        return difference.marks[0][0], difference.marks[-1][1]
+    return difference.window
+
+
+def _after_replacement(difference: Difference) -> bool:
+    """Return True if the ill-formed bytes a difference is about come right after a literal
+    U+FFFD (EF BF BD): a codec that drops them there merged their U+FFFD into that one."""
+    data = difference.input
+    if not isinstance(data, bytes):
+        return False
+    start, end = _pointed(difference)
+    if not difference.marks:  # a baseline's deviation: the vector's first ill-formed sequence
+        found = errors(data[start:end])
+        start = start + found[0].offset if found else start
+    return data[max(0, start - 3) : start] == REPLACEMENT_BYTES
+
+
 def _error_kind(difference: Difference, decoded: bool = False) -> str:
-    """Return the reference's kind of the first ill-formed sequence among the vector's bytes
-    ('' if there is none, as for a well-formed input). When the codec `decoded` ill-formed bytes
-    as characters, the first sequence with a value (overlong, surrogate, out-of-range, ...) is
-    the one it decoded: a sequence cut short or a lone continuation byte has none to give."""
+    """Return the reference's kind of the first ill-formed sequence among the vector's bytes,
+    or for ill-formed input dropped, in the run dropped ('' if there is none, as for a
+    well-formed input). When the codec
+    `decoded` ill-formed bytes as characters, the first sequence with a value (overlong,
+    surrogate, out-of-range, ...) is the one it decoded: a sequence cut short or a lone
+    continuation byte has none to give."""
     data = difference.input
     if not isinstance(data, bytes):
         return ""
-    start, end = difference.window
-    kinds = [error.kind for error in errors(data[start:end])]
+    window = difference.window
+    found = errors(data[window[0] : window[1]])
+    kinds = [error.kind for error in found]
+    if difference.what == _DROPPED:
+        # The run left without a U+FFFD (diagnose.py), read in the whole window: a subpart's
+        # kind depends on the bytes after it (ED A0 80).
+        start, end = _pointed(difference)
+        kinds = [e.kind for e in found if start <= window[0] + e.offset < end] or kinds
     if decoded:
         kinds = [kind for kind in kinds if kind not in _VALUELESS] or kinds
     if not kinds:
@@ -147,7 +187,11 @@ def behaviour_of(difference: Difference) -> Behaviour:
     """Return the behaviour a difference shows (every difference has one; see the module)."""
     direction: Direction = "encode" if difference.capability == "encode" else "decode"
     what, detail = difference.what, ""
-    if what in _LET_THROUGH_WORDS:
+    if what == _DROPPED and _after_replacement(difference):
+        # Whatever their kind: the codec saw them and wrote no U+FFFD of their own (the kind
+        # changes nothing in the fix, which is in how U+FFFDs are written).
+        what, detail = LET_THROUGH, AFTER_REPLACEMENT
+    elif what in _LET_THROUGH_WORDS:
         decoded = what == "decoded ill-formed bytes as characters"
         what, detail = LET_THROUGH, _error_kind(difference, decoded)
     elif what == OFFSET:
@@ -210,6 +254,24 @@ def variant_family(variant: str) -> str:
     return "mid-stream" if head == "mid-stream" else "as is"
 
 
+def _unmerged(seen: list[tuple[Difference, Behaviour]]) -> list[tuple[Difference, Behaviour]]:
+    """Return `seen` with each drop `after a U+FFFD` keyed on its kind instead when a strict
+    capability lets that kind through on the same vector: the codec drops that kind wherever
+    it stands (a truncated tail at the end of input), the U+FFFD before it changes nothing."""
+    strict = {
+        (difference.vector, behaviour.detail)
+        for difference, behaviour in seen
+        if behaviour.what == LET_THROUGH and difference.capability in _STRICT
+    }
+    return [
+        (difference, Behaviour(behaviour.direction, LET_THROUGH, kind))
+        if behaviour.detail == AFTER_REPLACEMENT
+        and (difference.vector, kind := _error_kind(difference)) in strict
+        else (difference, behaviour)
+        for difference, behaviour in seen
+    ]
+
+
 def group(
     differences: Iterable[Difference], vectors: Mapping[str, Vector] | None = None
 ) -> list[Group]:
@@ -217,6 +279,7 @@ def group(
     of most vectors; in each group the simplest difference first ([] for no differences).
     `vectors` (by id) lets the simplest example be the one with the fewest flags."""
     seen = [(difference, behaviour_of(difference)) for difference in differences]
+    seen = _unmerged(seen)
     plain = {(d.vector, d.capability) for d, _ in seen if d.variant in PLAIN}
     groups: dict[Behaviour, Group] = {}
     for difference, behaviour in seen:

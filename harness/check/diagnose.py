@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding, as_code_points
+from utf8cert.harness.check.parting import replaced_run, run_at
 from utf8cert.harness.check.unencodable import DROPPED, JOINED, fate
 from utf8cert.harness.codec.interface import Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
@@ -116,23 +117,25 @@ def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
     ill-formed bytes leaves one of its own: fewer U+FFFD than the literal ones plus one a run is
     a run dropped, whatever U+FFFD stands beside it.
     """
-    marks = tuple((error.offset, error.offset + error.length) for error in expected.errors)
     replaced, actual = _alike(expected.replaced, actual)
     want, got = _without_replacements(replaced), _without_replacements(actual)
     if want == got:
         due, found = _replacements(replaced), _replacements(actual)
         literal = due - len(expected.errors)  # U+FFFD well-formed in the input (EF BF BD)
+        dropped = found < literal + _runs(expected)
+        marks = replaced_run(expected, actual, dropped)
         if found == literal:
             if expected.data and SIGNATURE.startswith(expected.data):
                 # A stream of EF or EF BB alone is no signature (RFC 3629 §6), only cut short.
                 return expected.levels["valid"], "dropped a truncated signature silently", marks
             return expected.levels["valid"], "dropped ill-formed input silently", marks
-        if found < literal + _runs(expected):
+        if dropped:
             # A run merged into a literal U+FFFD beside it, or dropped: the error vanished.
             return expected.levels["valid"], "dropped ill-formed input silently", marks
         if found != due:
             return expected.levels["replaced"], "wrong U+FFFD count", marks
         return expected.levels["replaced"], "U+FFFD misplaced", marks
+    marks = run_at(expected, replaced, common_prefix(replaced, actual))
     head = common_prefix(want, got)
     tail = _common_suffix(want, got, min(len(want), len(got)) - head)
     if _is_subsequence(want[head : len(want) - tail], got[head : len(got) - tail]):

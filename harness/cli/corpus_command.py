@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from utf8cert.harness.cli.check_options import add_vectors_argument
+from utf8cert.harness.check.behaviour import Behaviour
+from utf8cert.harness.cli.check_options import add_profile_argument, add_vectors_argument
+from utf8cert.harness.vectors.model import LEVELS
 
 
 def register(subcommands: Any) -> None:
@@ -45,6 +47,21 @@ def register(subcommands: Any) -> None:
     target.add_argument("spec", metavar="SPEC", help="the codec (as for `utf8cert check`)")
     target.add_argument("--out", default="fuzz", metavar="DIR", help="where to write (fuzz)")
     target.add_argument("--name", metavar="NAME", help="file stem (default: from SPEC, _fuzzer)")
+    target.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="known deviations (utf8cert check --write-baseline FILE): written into the "
+        "target, no crash",
+    )
+    target.add_argument(
+        "--baseline-any-codec",
+        action="store_true",
+        help="use a baseline recorded for another codec or profile",
+    )
+    target.add_argument(
+        "--fail-on", choices=LEVELS, default="must", help="least binding level that crashes"
+    )
+    add_profile_argument(target, "judge")
     target.set_defaults(run=run_corpus_target)
     pack = actions.add_parser(
         "pack",
@@ -88,14 +105,52 @@ def run_corpus_target(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.fuzzing.package import write_target
 
+    known = _known(arguments)
+    written = "".join(
+        f" {flag} {value}"
+        for flag, value, default in [
+            ("--baseline", arguments.baseline, None),
+            ("--fail-on", arguments.fail_on, "must"),
+            ("--profile", arguments.profile, "rfc3629"),
+        ]
+        if value != default
+    )
+    options = {"known": known, "fail_on": arguments.fail_on, "profile": arguments.profile}
     try:
-        path = write_target(arguments.spec, Path(arguments.out), arguments.name)
+        path = write_target(
+            arguments.spec, Path(arguments.out), arguments.name, written=written, **options
+        )
     except ValueError as error:
         raise UsageFailure(f"--name: {error}") from None
     except OSError as error:
         raise UsageFailure(f"--out {arguments.out}: {error.strerror}") from None
     print(path)
     return 0
+
+
+def _known(arguments: argparse.Namespace) -> frozenset[Behaviour]:
+    """Return the behaviours --baseline makes known (none without one); UsageFailure (one
+    line) for one that does not load or was recorded for another codec or profile (as `check`
+    and `fuzz` refuse it, unless --baseline-any-codec)."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.fuzzing.known import known_behaviours
+    from utf8cert.harness.vectors.load import load_vectors
+
+    if arguments.baseline is None:
+        return frozenset()
+    profile = None if arguments.profile == "rfc3629" else arguments.profile
+    try:
+        return known_behaviours(
+            arguments.baseline,
+            load_vectors(),
+            spec=arguments.spec,
+            profile=profile,
+            any_codec=arguments.baseline_any_codec,
+        )
+    except ValueError as error:  # a BaselineError is a ValueError
+        raise UsageFailure(str(error)) from None
+    except OSError as error:
+        raise UsageFailure(f"{error.filename}: {error.strerror}") from None
 
 
 def run_corpus_pack(arguments: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Final
 
-from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
+from utf8cert.harness.check.behaviour import AFTER_REPLACEMENT, Behaviour, behaviour_of
 from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.fuzzing.finding import slug
 from utf8cert.harness.fuzzing.kinds import error_spans
@@ -45,7 +45,42 @@ def culprit(
 
     The kinds `likely` (behaviour details: those a campaign has seen) are tried first, one probe
     each: the units of that kind alone kept. Then units are overwritten by groups, halves first.
+    Last, a literal U+FFFD before bytes dropped `after a U+FFFD` is overwritten if the codec
+    drops them without it (one probe).
     """
+    data, found = _of_one_kind(data, differences, differences_of, likely, max_tries)
+    return _unmerged(data, found, differences_of)
+
+
+def _unmerged(
+    data: bytes, found: list[Difference], differences_of: Differences
+) -> tuple[bytes, list[Difference]]:
+    """Return `data` with the literal U+FFFD before ill-formed bytes dropped `after a U+FFFD`
+    (behaviour.py) overwritten with "aaa" when the codec drops them all the same (one probe),
+    and the differences there: then the drop is of their kind, wherever they stand (a
+    truncated tail at the end of input), and the key names that kind."""
+    for difference in found:
+        if behaviour_of(difference).detail != AFTER_REPLACEMENT or not difference.marks:
+            continue
+        start = difference.marks[0][0]
+        candidate = data[: start - 3] + b"aaa" + data[start:]
+        answer = differences_of(candidate)
+        same = [
+            d for d in answer if (d.capability, d.what) == (difference.capability, difference.what)
+        ]
+        return (candidate, answer) if same else (data, found)
+    return data, found
+
+
+def _of_one_kind(
+    data: bytes,
+    differences: Sequence[Difference],
+    differences_of: Differences,
+    likely: Collection[str],
+    max_tries: int,
+) -> tuple[bytes, list[Difference]]:
+    """Return `data` with the ill-formed units not needed for the kind of its first difference
+    overwritten, and the differences there (culprit's first step)."""
     spans = units(data)
     if not differences or len({kind_detail(kind) for _, _, kind in spans}) < 2:
         return data, list(differences)

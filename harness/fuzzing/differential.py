@@ -29,6 +29,7 @@ from utf8cert.harness.fuzzing.inflight import CRASHES, InFlight
 from utf8cert.harness.fuzzing.known import detail_stem, unknown
 from utf8cert.harness.fuzzing.save import write_atomically
 from utf8cert.harness.fuzzing.screen import conforms
+from utf8cert.harness.fuzzing.signatures import CodecDiffers, raise_difference
 from utf8cert.harness.vectors.model import LEVELS, Level
 
 FINDING_EXIT: Final = 79
@@ -37,10 +38,6 @@ FINDING_EXIT: Final = 79
 Not one of libFuzzer's own (70 timeout, 71 out of memory, 72 interrupted, 77 crash): in -fork
 mode any other status is a crash, which stops the campaign as a first finding should."""
 PENDING: Final = "pending"
-
-
-class CodecDiffers(AssertionError):
-    """Raised by a target without a findings directory: the codec and the reference differ."""
 
 
 class _UserInterrupt:
@@ -58,17 +55,6 @@ def watch_interrupts() -> None:
     """Note SIGINT as it arrives (then raise KeyboardInterrupt, as Python does), so that a
     KeyboardInterrupt a codec raises itself is told apart from the user's."""
     signal.signal(signal.SIGINT, _interrupted)
-
-
-def describe(difference: Difference, data: bytes) -> str:
-    """Return a difference in a few lines: what, where, expected, actual, and the input."""
-    return (
-        f"{difference.capability}: {difference.what} ({difference.level})\n"
-        f"  input:    {data.hex(' ').upper() if len(data) <= 256 else f'{len(data)} bytes'}\n"
-        f"  variant:  {difference.variant}\n"
-        f"  expected: {difference.expected}\n"
-        f"  actual:   {difference.actual}"
-    )
 
 
 class DifferentialTarget:
@@ -190,7 +176,8 @@ class DifferentialTarget:
 
     def judge(self, data: bytes) -> None:
         """Return None when the codec agrees with the reference on `data`; else record the
-        differences (or raise CodecDiffers without a findings directory)."""
+        differences (or, without a findings directory, raise the first one's behaviour's
+        exception: signatures.py)."""
         # The screen costs a fraction of a probe and passes nearly every input; only what it
         # does not pass is probed, and only a difference the probe finds counts.
         if self.screened and conforms(self.codec, data, self.capabilities, self.held.mode):
@@ -204,7 +191,7 @@ class DifferentialTarget:
         if not differences:
             return
         if self.pending is None:
-            raise CodecDiffers(describe(differences[0], data))
+            raise_difference(differences[0], data)
         self.record(data, differences)
 
     def record(self, data: bytes, differences: Sequence[Difference]) -> None:

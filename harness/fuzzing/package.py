@@ -11,21 +11,26 @@ straddling seeds beside the vectors' inputs (corpus.py).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
+from utf8cert.harness.check.behaviour import Behaviour
 from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN, default_dictionary
 from utf8cert.harness.fuzzing.corpus import named_seeds, straddling_seeds
+from utf8cert.harness.vectors.model import Level
 
 TARGET: Final = '''#!/usr/bin/env python3
 """Fuzz target (ClusterFuzzLite, OSS-Fuzz): {spec} against the utf8cert reference.
 
-Written by `utf8cert corpus target`. Every input goes to every capability of the codec; a
-difference raises, with the input and both answers, which the service records as a crash.
+Written by `utf8cert corpus target{written}`. Every input goes to every capability of
+the codec; a difference raises its behaviour's own exception (the input and both answers
+printed first), which the service records as one crash per behaviour.
 """
 
 import sys
@@ -41,7 +46,7 @@ def _bundled() -> None:
 {bundled}
 
 def main() -> None:
-    run({literal}, sys.argv)
+{call}
 
 
 if __name__ == "__main__":
@@ -61,12 +66,34 @@ _NO_MODULE: Final = ("codec:", "cmd:", "adapter:")
 """Spec prefixes naming no Python module of the user's (utf8cert finds the codec itself)."""
 
 
-def target_script(spec: str) -> str:
-    """Return the text of a fuzz target for the codec of `spec` (a `*_fuzzer.py`)."""
+def target_script(
+    spec: str,
+    *,
+    known: Iterable[Behaviour] = (),
+    fail_on: Level = "must",
+    profile: str = "rfc3629",
+    written: str = "",
+) -> str:
+    """Return the text of a fuzz target for the codec of `spec` (a `*_fuzzer.py`): the `known`
+    behaviours (a baseline's: known.py) no crash, a difference below `fail_on` none, answers
+    judged by the dialect `profile` names; `written`: the options it was written with, for its
+    docstring."""
     module = "" if spec.startswith(_NO_MODULE) else spec.partition(":")[0]
     bundled = f"    import {module}  # noqa: F401\n" if module else "    return\n"
     # JSON's quoting is a Python string literal too, in the double quotes of ruff's style.
-    return TARGET.format(spec=spec, literal=json.dumps(spec), bundled=bundled)
+    arguments = [json.dumps(spec), "sys.argv"]
+    if fail_on != "must":
+        arguments.append(f"fail_on={json.dumps(fail_on)}")
+    if profile != "rfc3629":
+        arguments.append(f"profile={json.dumps(profile)}")
+    rows = sorted(dataclasses.astuple(behaviour) for behaviour in known)
+    if rows:
+        listed = "".join(f"            ({', '.join(map(json.dumps, row))}),\n" for row in rows)
+        arguments.append(f"known=[  # the baseline's deviations: no crash\n{listed}        ]")
+    call = f"    run({', '.join(arguments)})"
+    if len(arguments) > 2:
+        call = "    run(\n" + "".join(f"        {argument},\n" for argument in arguments) + "    )"
+    return TARGET.format(spec=spec, bundled=bundled, call=call, written=written)
 
 
 def target_name(spec: str) -> str:
@@ -78,15 +105,16 @@ def target_name(spec: str) -> str:
     return f"{stem or 'codec'}_fuzzer"
 
 
-def write_target(spec: str, directory: Path, name: str | None = None) -> Path:
-    """Write the fuzz target of `spec` into `directory` (created), executable; return its path.
-    Raises ValueError for a `name` that is not a plain file stem."""
+def write_target(spec: str, directory: Path, name: str | None = None, **options: Any) -> Path:
+    """Write the fuzz target of `spec` into `directory` (created), executable, with the
+    `options` of `target_script`; return its path. Raises ValueError for a `name` that is not a
+    plain file stem."""
     name = target_name(spec) if name is None else name
     if not _NAME.match(name):
         raise ValueError(f"not a fuzz target name (letters, digits, _): {name!r}")
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}.py"
-    path.write_text(target_script(spec), encoding="utf-8")
+    path.write_text(target_script(spec, **options), encoding="utf-8")
     path.chmod(0o755)
     return path
 

@@ -26,8 +26,9 @@ from utf8cert.harness.check.behaviour import Behaviour, Direction
 from utf8cert.harness.check.profiles import profile_named
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
-from utf8cert.harness.fuzzing.differential import DifferentialTarget, describe, watch_interrupts
+from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
+from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.vectors.model import LEVELS
 
 ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
@@ -122,6 +123,13 @@ def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
     try:
         if not fresh:
             return load_codec(spec)
+        if getattr(sys, "frozen", False):
+            # A PyInstaller bundle (compile_python_fuzzer) loads modules from its archive, a
+            # loader atheris' import hook calls experimental (and warns of): the codec is
+            # imported as it is, then its functions instrumented in place, the same branches.
+            codec = load_codec(spec)
+            instrument_loaded(atheris, fresh)
+            return codec
         with atheris.instrument_imports(include=fresh):
             return load_codec(spec)
     except CodecSpecError as error:

@@ -13,31 +13,50 @@ from __future__ import annotations
 import configparser
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from utf8cert.harness.check.baseline import write_baseline
+from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, group
+from utf8cert.harness.check.run import run_check
+from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.vectors.load import load_vectors
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 BUILD = ROOT / ".clusterfuzzlite" / "build.sh"
 
-# What the base-builder-python image's compile_python_fuzzer does (its `pyinstaller` run as this
-# interpreter's module, wherever pip put the script): PyInstaller makes one
-# executable NAME.pkg of the target (the build's extra arguments passed on), and NAME is a shell
-# wrapper running it (the services look for that name; the LD_PRELOAD of a sanitizer library is
-# left out: the target has no native code of its own).
+# The steps of the base-builder-python image's compile_python_fuzzer (oss-fuzz,
+# infra/base-images/base-builder/compile_python_fuzzer), less its coverage, introspector and
+# PySecSan branches: PyInstaller makes one executable NAME.pkg of the target in $OUT (the build's
+# extra arguments passed on, its work under $SRC/pyfuzzworkdir/NAME), the package loses its
+# executable bit (the services find targets by that bit), and NAME is a shell wrapper that gives
+# it back and runs it with the sanitizer runtime preloaded (absent here: ld.so says so and goes
+# on, as it does for a target with no native code of its own).
 COMPILE_PYTHON_FUZZER = """#!/bin/bash -eu
 fuzzer_path=$1
 shift 1
-name=$(basename -s .py "$fuzzer_path")
-"$PYTHON" -m PyInstaller --distpath "$OUT" --workpath "$WORK/$name" --specpath "$WORK" --onefile \\
-  --name "$name.pkg" "$@" "$fuzzer_path"
+fuzzer_basename=$(basename -s .py "$fuzzer_path")
+fuzzer_package=$fuzzer_basename.pkg
+PYFUZZ_WORKPATH=$SRC/pyfuzzworkdir/
+FUZZ_WORKPATH=$PYFUZZ_WORKPATH/$fuzzer_basename
+rm -rf "$FUZZ_WORKPATH"
+mkdir -p "$PYFUZZ_WORKPATH" "$FUZZ_WORKPATH"
+"$PYTHON" -m PyInstaller --distpath "$OUT" --workpath="$FUZZ_WORKPATH" \\
+  --specpath "$FUZZ_WORKPATH" --onefile --name "$fuzzer_package" "$@" "$fuzzer_path"
+chmod -x "$OUT/$fuzzer_package"
 printf '#!/bin/sh\\n# LLVMFuzzerTestOneInput for fuzzer detection.\\nthis_dir=$(dirname "$0")\\n'\\
-'"$this_dir/%s.pkg" "$@"\\n' "$name" > "$OUT/$name"
-chmod +x "$OUT/$name"
+'chmod +x "$this_dir/%s"\\n'\\
+'LD_PRELOAD=$this_dir/sanitizer_with_fuzzer.so '\\
+'ASAN_OPTIONS=$ASAN_OPTIONS:symbolize=1:detect_leaks=0 "$this_dir/%s" "$@"\\n' \\
+  "$fuzzer_package" "$fuzzer_package" > "$OUT/$fuzzer_basename"
+chmod +x "$OUT/$fuzzer_basename"
 """
 
 
@@ -48,10 +67,9 @@ def libfuzzer_flags(options: Path) -> list[str]:
     return [f"-{key}={value}" for key, value in parser["libfuzzer"].items()]
 
 
-@pytest.mark.slow
-def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
-    tmp_path: Path,
-) -> None:
+def build(tmp_path: Path, targets: Sequence[Sequence[str]]) -> tuple[Path, Path]:
+    """Run build.sh as the image runs it on the targets `utf8cert corpus target ARGS…` writes
+    (each ARGS: the spec, then options); return ($OUT, $SRC)."""
     if importlib.util.find_spec("PyInstaller") is None:
         pytest.fail("PyInstaller is missing: pip install -e '.[dev]'")
     bin_dir, src, out, work = (tmp_path / name for name in ("bin", "src", "out", "work"))
@@ -77,24 +95,41 @@ def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
         PYTHONPATH=os.pathsep.join([str(site), str(TESTS)]),
         PATH=os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), os.environ["PATH"]]),
     )
-    spec = "broken_codecs:Page4096Decoder"
-    generated = subprocess.run(
-        [sys.executable, "-m", "utf8cert.harness", "corpus", "target", spec],
-        cwd=src / "utf8cert",
-        env=environment,
-        capture_output=True,
-        text=True,
-    )
-    assert generated.returncode == 0, generated.stderr
-    name = Path(generated.stdout.strip()).stem
+    for arguments in targets:
+        generated = subprocess.run(
+            [sys.executable, "-m", "utf8cert.harness", "corpus", "target", *arguments],
+            cwd=src / "utf8cert",
+            env=environment,
+            capture_output=True,
+            text=True,
+        )
+        assert generated.returncode == 0, generated.stderr
     (bin_dir / "pip3").write_text("#!/bin/sh\n")  # installed above
     (bin_dir / "compile_python_fuzzer").write_text(COMPILE_PYTHON_FUZZER)
     for stand_in in bin_dir.iterdir():
         stand_in.chmod(0o755)
     built = subprocess.run(
-        ["bash", str(BUILD)], env=environment, capture_output=True, text=True, timeout=900
+        ["bash", str(BUILD)], env=environment, capture_output=True, text=True, timeout=1800
     )
     assert built.returncode == 0, built.stderr[-3000:]
+    return out, src
+
+
+def run_packaged(fuzzer: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a built fuzzer as the services run it: the bundle alone, no PYTHONPATH, no utf8cert
+    source tree."""
+    bare = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run(
+        [str(fuzzer), *arguments], cwd=cwd, env=bare, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.slow
+def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
+    tmp_path: Path,
+) -> None:
+    out, _ = build(tmp_path, [["broken_codecs:Page4096Decoder"]])
+    name = "broken_codecs_fuzzer"
     fuzzer = out / name
     assert fuzzer.is_file() and (out / f"{name}.pkg").is_file()
     flags = libfuzzer_flags(out / f"{name}.options")
@@ -103,28 +138,70 @@ def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     corpus.mkdir()
     with zipfile.ZipFile(out / f"{name}_seed_corpus.zip") as archive:
         archive.extractall(seeds)
-    # Run as the services run it: the bundle alone, no PYTHONPATH, no utf8cert source tree.
-    bare = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    done = subprocess.run(
-        [
-            str(fuzzer),
-            *flags,
-            f"-dict={out / f'{name}.dict'}",
-            "-max_total_time=60",
-            "-seed=1",
-            str(corpus),
-            str(seeds),
-        ],
+    dictionary = f"-dict={out / f'{name}.dict'}"
+    done = run_packaged(
+        fuzzer, *flags, dictionary, "-max_total_time=60", "-seed=1", str(corpus), str(seeds),
         cwd=tmp_path,
-        env=bare,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    )  # fmt: skip
     output = done.stdout + done.stderr
     assert done.returncode != 0, output[-3000:]
-    assert "CodecDiffers: decode: wrong text" in output, output[-3000:]
+    assert "CodecDiffers_decode_wrong_text: decode: wrong text" in output, output[-3000:]
     # The service's crash file: a character cut by the 4096-byte page, dropped by the codec.
     (crash,) = tmp_path.glob("crash-*")
     data = crash.read_bytes()
     assert len(data) > 4096 and 0x80 <= data[4096] <= 0xBF
+
+
+TWO_BUGS = "fuzz_codecs:MergesIntoFffdAndOverlongs"
+MERGED = b"\xef\xbf\xbd\xc0"  # a literal U+FFFD, then C0 alone: its U+FFFD merged into it
+OVERLONG = b"\xc0\x80"  # read as U+0000
+KINDS = {
+    MERGED: "decode_let_ill_formed_input_through_after_a_u_fffd",
+    OVERLONG: "decode_let_ill_formed_input_through_overlong",
+}
+
+
+@pytest.mark.slow
+def test_packaged_targets_crash_once_per_behaviour_and_never_on_a_baselined_one(
+    tmp_path: Path,
+) -> None:
+    # A baseline that knows the overlong bug (its deviations alone, as a project commits it).
+    codec = load_codec(TWO_BUGS)
+    try:
+        differences = run_check(codec, load_vectors()).differences
+    finally:
+        codec.close()
+    overlong = Behaviour("decode", LET_THROUGH, "overlong")
+    [bug] = [each for each in group(differences) if each.behaviour == overlong]
+    baseline = tmp_path / "baseline.json"
+    write_baseline(baseline, codec.spec, bug.differences)
+    known_target = [TWO_BUGS, "--name", "known_fuzzer", "--baseline", str(baseline)]
+    out, src = build(tmp_path, [[TWO_BUGS, "--name", "all_fuzzer"], known_target])
+    inputs = {}
+    for data in KINDS:
+        inputs[data] = tmp_path / f"input-{data.hex()}"
+        inputs[data].write_bytes(data)
+    # Two behaviours: two exception types, raised from two functions (the top frame).
+    for data, kind in KINDS.items():
+        done = run_packaged(out / "all_fuzzer", str(inputs[data]), cwd=tmp_path)
+        output = done.stdout + done.stderr
+        assert done.returncode != 0, output[-3000:]
+        assert f"CodecDiffers_{kind}:" in output, output[-3000:]
+        frames = re.findall(r'File "[^"]*", line \d+, in (\w+)', output)
+        assert frames[-1] == f"differs_{kind}", output[-3000:]
+        assert "experimental" not in output  # atheris' loader warning: the codec is instrumented
+    # The baselined deviation does not crash; the new one does.
+    known = run_packaged(out / "known_fuzzer", str(inputs[OVERLONG]), cwd=tmp_path)
+    assert known.returncode == 0, (known.stdout + known.stderr)[-3000:]
+    new = run_packaged(out / "known_fuzzer", str(inputs[MERGED]), cwd=tmp_path)
+    assert new.returncode != 0 and f"CodecDiffers_{KINDS[MERGED]}:" in new.stdout + new.stderr
+    # A slim package: what the target imports, not the pytest plugin, Hypothesis or rich.
+    for name in ("all_fuzzer", "known_fuzzer"):
+        work = src / "pyfuzzworkdir" / name / f"{name}.pkg"
+        bundled = (work / "PYZ-00.toc").read_text()
+        for module in ("pytest", "_pytest", "hypothesis", "rich"):
+            assert f"'{module}'" not in bundled and f"'{module}." not in bundled, module
+        assert "'utf8cert.harness.fuzzing.target'" in bundled
+        # The Python modules, compressed (3.3 MB measured; the rest of the package is
+        # libpython and atheris' native libraries: bench/README.md, "## fuzz: packaged").
+        assert (work / "PYZ-00.pyz").stat().st_size < 5_000_000

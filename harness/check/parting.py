@@ -1,0 +1,136 @@
+"""Where a replaced output parts from the reference's: the run of ill-formed bytes a difference
+of U+FFFD-replaced output is about.
+
+An input holds many ill-formed runs, and a codec that writes one U+FFFD too few, too many, or a
+character instead of one went wrong on one of them: the report points there (the hex dump, the
+fuzzer's window on a long input) and the behaviour's key is taken there (behaviour.py), not at
+the input's first ill-formed byte. Runs are maximal subparts that touch (Unicode §3.9: one
+U+FFFD each, the run's bytes in a row).
+
+    replaced_run(expected, replaced, actual, dropped) -> Marks   same text, U+FFFDs differ
+    run_at(expected, replaced, same) -> Marks                    the texts part at `same`
+
+Either returns every maximal subpart when the place cannot be told (a dialect's reading, whose
+replaced output is not the reference's walk of the bytes).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Final
+
+from utf8cert.harness.check.expected import Decoded, Expected
+
+Marks = tuple[tuple[int, int], ...]
+REPLACEMENT: Final = 0xFFFD
+Writer = int | None
+"""What writes one U+FFFD of the reference's output: a maximal subpart (its index in
+`Expected.errors`), or None for a literal U+FFFD (EF BF BD)."""
+
+
+def every_error(expected: Expected) -> Marks:
+    """Return (start, end) of every maximal subpart of the input (() for well-formed input)."""
+    return tuple((error.offset, error.offset + error.length) for error in expected.errors)
+
+
+def _writers(expected: Expected) -> list[list[Writer]] | None:
+    """Return, for each stretch of the reference's output between two characters other than
+    U+FFFD (the first before any, the last after all), what writes its U+FFFDs, in order; None
+    when the bytes between errors are not UTF-8 the reference reads (a dialect's output)."""
+    stretches: list[list[Writer]] = [[]]
+    data, position = expected.data, 0
+    for index, error in enumerate([*expected.errors, None]):
+        until = len(data) if error is None else error.offset
+        try:
+            characters = data[position:until].decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return None
+        for character in characters:
+            if ord(character) == REPLACEMENT:
+                stretches[-1].append(None)
+            else:
+                stretches.append([])
+        if error is not None:
+            stretches[-1].append(index)
+            position = error.offset + error.length
+    return stretches
+
+
+def _counts(output: Decoded) -> list[int]:
+    """Return the number of U+FFFD in each stretch of `output` between its other characters."""
+    counts = [0]
+    for character in output:
+        value = character if isinstance(character, int) else ord(character)
+        if value == REPLACEMENT:
+            counts[-1] += 1
+        else:
+            counts.append(0)
+    return counts
+
+
+def _run_from(expected: Expected, first: int) -> Marks:
+    """Return the maximal subparts from the one of index `first` to the end of its run (those
+    that touch it after it)."""
+    errors = every_error(expected)
+    last = first
+    while last + 1 < len(errors) and errors[last + 1][0] == errors[last][1]:
+        last += 1
+    return errors[first : last + 1]
+
+
+def _starts_run(expected: Expected, index: int) -> bool:
+    """Return True if maximal subpart `index` touches no subpart before it."""
+    errors = expected.errors
+    return index == 0 or errors[index - 1].offset + errors[index - 1].length != errors[index].offset
+
+
+def replaced_run(expected: Expected, actual: Decoded, dropped: bool) -> Marks:
+    """Return the maximal subparts of the run whose U+FFFDs `actual` got wrong, where `actual`
+    holds the characters other than U+FFFD that the reference's replaced output holds.
+
+    When a run's U+FFFD was `dropped`: among the stretches between those characters where
+    fewer U+FFFD stand than the literal ones plus one a run, the first run right after a literal
+    U+FFFD (merged into it), else the first run of the first such stretch. Otherwise the first
+    run of the first stretch where the numbers of U+FFFD differ."""
+    stretches, counts = _writers(expected), _counts(actual)
+    if stretches is None or len(stretches) != len(counts):
+        return every_error(expected)
+    wrong, short, merged = [], [], []
+    for writers, count in zip(stretches, counts, strict=True):
+        starts = [w for w in writers if w is not None and _starts_run(expected, w)]
+        if len(writers) == count or not starts:
+            continue
+        wrong.append(starts[0])
+        if count < writers.count(None) + len(starts):  # a run left no U+FFFD of its own
+            short.append(starts[0])
+            merged += [
+                writer
+                for before, writer in pairwise(writers)
+                if before is None and writer in starts
+            ]
+    chosen = (merged or short or wrong) if dropped else wrong
+    return _run_from(expected, chosen[0]) if chosen else every_error(expected)
+
+
+def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:
+    """Return the maximal subparts from the one whose U+FFFD is character `same` of `replaced`
+    (where the answer parts from it: a character written for ill-formed bytes), or the one just
+    before it (more written for it than its U+FFFD), to the end of its run; every one when the
+    answer parts inside well-formed text."""
+    stretches = _writers(expected)
+    if stretches is None:
+        return every_error(expected)
+    at: dict[int, int] = {}
+    index = -1
+    for number, writers in enumerate(stretches):
+        index += number > 0  # the character other than U+FFFD before the stretch
+        for writer in writers:
+            index += 1
+            if writer is not None:
+                at[index] = writer
+    if index + 1 != len(replaced):
+        return every_error(expected)
+    for key in (same, same - 1):
+        if key in at:
+            return _run_from(expected, at[key])
+    return every_error(expected)
