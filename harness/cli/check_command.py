@@ -83,7 +83,8 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         write_outputs,
     )
     from utf8cert.harness.codec.isolate import ProcessCodec
-    from utf8cert.harness.codec.spec import load_codec
+    from utf8cert.harness.cli.placeholders import write_placeholders
+    from utf8cert.harness.codec.spec import DEFAULT_SPEC, load_codec
     from utf8cert.harness.codec.stdout import codec_output_to_stderr
     from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
@@ -97,6 +98,8 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
+    # Before the codec first runs: a judge killed from now on leaves INCOMPLETE at every path.
+    write_placeholders(arguments.spec or DEFAULT_SPEC, vectors, arguments)
     # Standard output is the report's: what a codec prints meanwhile goes to stderr.
     with codec_output_to_stderr():
         with _one_line_errors(), stop.interruptible():

@@ -120,6 +120,11 @@ def report_document(view: View) -> dict[str, Any]:
         "description": report.description,
         "date": report.date,
         "vectors": len(report.vectors),
+        "suite": {
+            "sha256": report.suite.sha256,
+            "vectors": report.suite.vectors,
+            "utf8cert": report.version,
+        },
         "depth": report.depth,
         "complete": not report.incomplete,
         "stopped": report.incomplete,
