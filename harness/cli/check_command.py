@@ -82,8 +82,8 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         write_new_baseline,
         write_outputs,
     )
-    from utf8cert.harness.codec.isolate import ProcessCodec
     from utf8cert.harness.cli.placeholders import write_placeholders
+    from utf8cert.harness.codec.isolate import ProcessCodec
     from utf8cert.harness.codec.spec import DEFAULT_SPEC, load_codec
     from utf8cert.harness.codec.stdout import codec_output_to_stderr
     from utf8cert.harness.reports.view import View

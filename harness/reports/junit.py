@@ -8,9 +8,10 @@ differences (below the gate) are told in the case's `<system-out>`.
 The document carries the run's verdict as the exit status does: a suite `utf8cert.coverage` holds a
 case per capability checked, failing when the capability is not certified (too few questions
 answered), and a run stopped before its end (a signal, --deadline) has a suite `utf8cert.run`
-whose one case, `complete`, fails with why it stopped. Every suite has the properties that name the
-suite of vectors judged by (its SHA-256, its count) and utf8cert's version. The layout is the xunit2 family's, pytest's
-default (junit-10.xsd): no file or line on a case, no skipped count on the root.
+whose one case, `complete`, fails with why it stopped. Every suite has the properties that name
+the suite of vectors judged by (its SHA-256, its count) and utf8cert's version. The layout is the
+xunit2 family's, pytest's default (junit-10.xsd): no file or line on a case, no skipped count on
+the root.
 """
 
 from __future__ import annotations
