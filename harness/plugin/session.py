@@ -17,6 +17,7 @@ from utf8cert.harness.check.report import utf8cert_version
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.plugin.items import CoverageItem, SuiteNode, VectorItem
+from utf8cert.harness.plugin.signals import session_signals
 from utf8cert.harness.plugin.suite import SUITE_NODE_ID, Suite, SuiteError, fatal_note, load_suite
 
 
@@ -133,6 +134,13 @@ class SuitePlugin:
         outcome = yield
         self.running = None
         return outcome
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        """Return the loop's outcome, SIGTERM and SIGHUP ending it as a Ctrl-C does, between
+        items too (signals.py): the session's summary and --junitxml are written."""
+        with session_signals():
+            return (yield)
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         """Note why the session was interrupted (a signal to an item: 'stopped by SIGTERM')."""
