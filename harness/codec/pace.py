@@ -19,7 +19,7 @@ short one. Starting a program is not an answer: its handshake gets the ceiling.
 A request's ceiling grows with its length (`limit`): PER_BYTE a byte of its line on top of the
 user's --timeout, so that a 100 MB input, which takes CPython's own codec tens of seconds to read,
 answer and write back on a loaded machine, is not failed for a hang it does not have; for a
-vector (a line of at most 130 kB) that adds a quarter of a second at most.
+vector (a line of at most 130 kB) that adds two thirds of a second at most.
 
 A program that read none of its input for the whole ceiling after its handshake (`deafened`:
 hung on a write, not on an answer) hangs whatever it is asked, before it can even see the
@@ -36,11 +36,11 @@ FLOOR: Final = 1.0
 """Seconds any request may take, however fast the codec has been (a loaded machine stalls)."""
 FACTOR: Final = 50.0
 """How many times the slowest comparable answer a request may take."""
-PER_BYTE: Final = 2e-6
-"""Seconds a request may take per byte of its line, on top of the ceiling: five times the most
-CPython's own codec took in its child, 380 ns a byte of the 200 MB line of a 100 MB input, with
-the machine's two cores loaded twenty deep (bench/README.md, "Time limits that grow with the
-input")."""
+PER_BYTE: Final = 5e-6
+"""Seconds a request may take per byte of its line, on top of the ceiling: more than five times
+the most CPython's own codec took in its child, 900 ns a byte of a 10 MB input's line (20 MB),
+with the machine's two cores loaded twenty deep (bench/bench_question_time.py; bench/README.md,
+"Time limits that grow with the input"). The verdict must not depend on the machine's load."""
 SMALLEST_SIZE: Final = 64
 """Request lines shorter than this count as this long: below it, the time is not the length's."""
 

@@ -53,7 +53,7 @@ def check_input(path: Path, *options: str) -> tuple[int, dict[str, object], str]
 
 def test_a_ten_megabyte_input_is_answered_under_a_one_second_timeout(tmp_path: Path) -> None:
     # 20 MB of request line, hex: one second is too little to move it twice through a pipe
-    # and decode it (bench/README.md); the length's allowance adds 40 s.
+    # and decode it (bench/README.md); the length's allowance adds 100 s.
     status, report, err = check_input(text_file(tmp_path / "ten", 10), "--timeout", "1")
     assert report["differences"] == [], err
     assert status == 0 and report["certified"] is True
