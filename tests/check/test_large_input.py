@@ -16,11 +16,14 @@ import pytest
 
 LINE: Final = "The quick brown fox jumps over the lazy dog; naïve café, 東京, Ελληνικά, 😀\n"
 """Mostly ASCII, with 2-, 3- and 4-byte characters."""
+DENSE: Final = "😀€éa" * 16 + "\n"
+"""Two and a half bytes a character: 100 MB of it is 40 million characters, whose answers fit
+the child's default 2048 MiB (100 MB of LINE, 90 million characters, do not: MemoryError)."""
 
 
-def text_file(path: Path, megabytes: int) -> Path:
-    """Return `path`, written with about `megabytes` MB of well-formed UTF-8 text."""
-    line = LINE.encode("utf-8")
+def text_file(path: Path, megabytes: int, text: str = LINE) -> Path:
+    """Return `path`, written with about `megabytes` MB of well-formed UTF-8 `text`."""
+    line = text.encode("utf-8")
     data = line * (megabytes * 10**6 // len(line))
     data.decode("utf-8")  # CPython finds it well-formed: the codec must answer it so
     path.write_bytes(data)
@@ -61,6 +64,6 @@ def test_a_ten_megabyte_input_is_answered_under_a_one_second_timeout(tmp_path: P
 
 @pytest.mark.slow
 def test_cpython_on_a_hundred_megabyte_input_is_certified(tmp_path: Path) -> None:
-    status, report, err = check_input(text_file(tmp_path / "hundred", 100))
+    status, report, err = check_input(text_file(tmp_path / "hundred", 100, DENSE))
     assert report["differences"] == [], (err, report["differences"])
     assert status == 0 and report["certified"] is True
