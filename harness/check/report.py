@@ -21,6 +21,7 @@ from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.schedule import Depth
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability
+from utf8cert.harness.vectors.identity import Suite, suite_of
 from utf8cert.harness.vectors.model import LEVELS, Level, VectorSet
 
 
@@ -74,6 +75,12 @@ class Report:
         default_factory=lambda: datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     )
     version: str = field(default_factory=utf8cert_version)
+    suite: Suite = field(init=False)
+    """The identity of the vectors asked (identity.py): those the report was made with, kept
+    when a stopped run keeps only the vectors it checked in `vectors`."""
+
+    def __post_init__(self) -> None:
+        self.suite = suite_of(self.vectors)
 
     def add(self, differences: Iterable[Difference]) -> None:
         """Add differences, the departures the profile allows set apart in `allowed`."""
@@ -84,7 +91,9 @@ class Report:
     def conformant(self) -> bool:
         """Return True when no `must` difference was found and some question was answered
         (conformance to the profile: RFC 3629 unless another was chosen)."""
-        answered = self.coverage.answered > 0 or self.coverage.asked == 0
+        # A run stopped before its first question answered nothing: it shows no conformance.
+        asked_none = self.coverage.asked == 0 and not self.incomplete
+        answered = self.coverage.answered > 0 or asked_none
         return answered and not any(d.level == "must" for d in self.differences)
 
     @property
@@ -142,6 +151,8 @@ class Report:
         scope = f"on {self.subject}: " if self.subject else ""
         if self.coverage.asked and self.coverage.answered == 0:
             return f"{scope}NOT certified: the codec answered no question"
+        if self.incomplete and not self.coverage.asked:
+            return f"{scope}NOT certified: no question was asked"
         if musts:
             return f"{scope}NOT conformant to {name}: {musts}"
         if self.profile.is_reference:

@@ -98,8 +98,9 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         write_new_baseline,
         write_outputs,
     )
+    from utf8cert.harness.cli.placeholders import write_placeholders
     from utf8cert.harness.codec.isolate import ProcessCodec
-    from utf8cert.harness.codec.spec import load_codec
+    from utf8cert.harness.codec.spec import DEFAULT_SPEC, load_codec
     from utf8cert.harness.codec.stdout import codec_output_to_stderr
     from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
@@ -114,6 +115,8 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
     with _one_line_errors("--baseline"):
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
+    # Before the codec first runs: a judge killed from now on leaves INCOMPLETE at every path.
+    write_placeholders(arguments.spec or DEFAULT_SPEC, vectors, arguments)
     # Standard output is the report's: what a codec prints meanwhile goes to stderr.
     with codec_output_to_stderr():
         with _one_line_errors(), stop.interruptible():

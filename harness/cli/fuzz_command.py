@@ -65,6 +65,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.fuzzing.driver import fuzz
     from utf8cert.harness.fuzzing.flags import pass_through
     from utf8cert.harness.fuzzing.inflight import collect
+    from utf8cert.harness.fuzzing.lock import ArtifactsBusy, lock_artifacts
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
 
@@ -80,6 +81,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
+        _import_in_a_child(spec)
         codec = load_codec(spec)
     except ValueError as error:  # a CodecSpecError is a ValueError
         raise UsageFailure(str(error)) from None
@@ -98,7 +100,12 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     artifacts = Path(arguments.artifacts)
     try:
         artifacts.mkdir(parents=True, exist_ok=True)
+        lock = lock_artifacts(artifacts)  # held until the campaign and its triage are done
+    except ArtifactsBusy as busy:
+        codec.close()
+        raise UsageFailure(str(busy)) from None
     except OSError as error:
+        codec.close()
         raise UsageFailure(f"--artifacts {artifacts}: {error.strerror}") from None
     campaign = Campaign(
         spec=codec.spec,
@@ -178,6 +185,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     finally:
         view.close()
         codec.close()
+        lock.close()
     findings = [item for item in found if item.finding is not None]
     if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
@@ -197,6 +205,18 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         if failed:
             return report_failures(failed)
     return exit_status
+
+
+def _import_in_a_child(spec: str | None) -> None:
+    """Return once the module a Python codec spec names has been imported in a child process
+    and answered its handshake; CodecSpecError (one line) if it did not. The campaign loads the
+    codec in utf8cert's own process: a module that ends the process at import (`os._exit(0)`)
+    would end utf8cert there, with the module's status, and the campaign would seem to pass."""
+    from utf8cert.harness.codec.spec import load_codec
+
+    if spec is None or spec.startswith(("codec:", "adapter:", "cmd:")):
+        return  # Python's codec registry, the shipped adapters, a program: no module of theirs
+    load_codec(spec, isolate=True).close()
 
 
 def _known(

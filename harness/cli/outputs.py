@@ -82,10 +82,35 @@ def check_paths(paths: Iterable[tuple[str, str | None]], *, stdout_closed: bool 
         raise UsageFailure(f"{named} {every} write to standard output: choose one")
     if to_stdout and stdout_closed:
         raise UsageFailure(f"{to_stdout[0]} -: standard output is closed")
+    _refuse_shared_files([(option, path) for option, path in given if path != STDOUT])
     for option, path in given:
         problem = None if path == STDOUT else output_problem(Path(path))
         if problem is not None:
             raise UsageFailure(f"{option} {path}: {problem}")
+
+
+def _file_identity(path: str) -> tuple[object, ...]:
+    """Return what names one file whatever the spelling of `path`: its device and inode when it
+    exists (a hard link is the same file), else its absolute path, directories resolved."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return (os.path.realpath(path),)
+    return (found.st_dev, found.st_ino)
+
+
+def _refuse_shared_files(given: list[tuple[str, str]]) -> None:
+    """Raise UsageFailure (one line) when two options name one file: the second report would
+    silently replace the first (`--json r --markdown r`)."""
+    seen: dict[tuple[object, ...], tuple[str, str]] = {}
+    for option, path in given:
+        identity = _file_identity(path)
+        if identity in seen:
+            first, first_path = seen[identity]
+            raise UsageFailure(
+                f"{first} {first_path} and {option} {path} name one file: give each its own path"
+            )
+        seen[identity] = (option, path)
 
 
 def _new_file_mode(path: Path) -> int:

@@ -188,10 +188,11 @@ class Batch:
         """Return whether to wait on past the oldest request's deadline: its program is still
         growing its memory (not hung: on its way to an answer or to its memory limit, where it
         fails as `memory`; on a loaded machine that may take longer than a deadline learnt from
-        quick answers), and the request has had less than the ceiling (the user's --timeout)."""
+        quick answers), and the request has had less than its limit (the user's --timeout, and
+        more for a long request: pace.py)."""
         oldest = self.flight[0]
         now = time.monotonic()
-        if now - oldest.sent >= self.program.pace.ceiling or not self.program.growing():
+        if now - oldest.sent >= self.program.pace.limit(oldest.size) or not self.program.growing():
             return False
         self.growing_at = now
         return True
@@ -225,21 +226,21 @@ class Batch:
         return since + self.program.pace.wait(oldest.size)
 
     def _timed_out(self) -> None:
-        """Fail the oldest request in flight for a hang when it had the whole ceiling (the
+        """Fail the oldest request in flight for a hang when it had its whole limit (the
         codec then hangs for real: pace.py; a program that read none of its input then hangs
         on every request, which are skipped from then on); otherwise, after a real hang, it is
         cut short."""
         oldest, pace = self.flight[0], self.program.pace
         waited = time.monotonic() - max(oldest.sent, self.progress)
-        message = pace.describe(waited)
-        if waited >= pace.ceiling:
+        message = pace.describe(waited, oldest.size)
+        if waited >= pace.limit(oldest.size):
             channel = self.program.running()
             if channel is not None and channel.read_nothing():  # hung on the write, not the answer
                 pace.deafened(_shortened(self.lines[oldest.index]))
                 message += ": the program read none of its input after its handshake"
             else:
                 pace.hang(_shortened(self.lines[oldest.index]))
-        self._fault(oldest.index, "timeout", message, waited < pace.ceiling)
+        self._fault(oldest.index, "timeout", message, waited < pace.limit(oldest.size))
 
     def _take(self, lines: list[str]) -> None:
         """Take the lines the program wrote as answers, until one answers no request."""

@@ -16,6 +16,11 @@ the ceiling. A request with nothing comparable answered yet (one far longer than
 gets the ceiling. So a slow answer to a long input does not lengthen the wait for a hang on a
 short one. Starting a program is not an answer: its handshake gets the ceiling.
 
+A request's ceiling grows with its length (`limit`): PER_BYTE a byte of its line on top of the
+user's --timeout, so that a 100 MB input, which takes CPython's own codec tens of seconds to read,
+answer and write back on a loaded machine, is not failed for a hang it does not have; for a
+vector (a line of at most 130 kB) that adds two thirds of a second at most.
+
 A program that read none of its input for the whole ceiling after its handshake (`deafened`:
 hung on a write, not on an answer) hangs whatever it is asked, before it can even see the
 question: every later question is skipped at once, no program started for it, so that such a
@@ -31,6 +36,11 @@ FLOOR: Final = 1.0
 """Seconds any request may take, however fast the codec has been (a loaded machine stalls)."""
 FACTOR: Final = 50.0
 """How many times the slowest comparable answer a request may take."""
+PER_BYTE: Final = 5e-6
+"""Seconds a request may take per byte of its line, on top of the ceiling: more than five times
+the most CPython's own codec took in its child, 900 ns a byte of a 10 MB input's line (20 MB),
+with the machine's two cores loaded twenty deep (bench/bench_question_time.py; bench/README.md,
+"Time limits that grow with the input"). The verdict must not depend on the machine's load."""
 SMALLEST_SIZE: Final = 64
 """Request lines shorter than this count as this long: below it, the time is not the length's."""
 
@@ -76,10 +86,15 @@ class Pace:
         if self.hung_on is None:
             self.hung_on = request
 
+    def limit(self, size: int) -> float:
+        """Return the most seconds a request line of `size` bytes may take before it is failed
+        for a hang: the ceiling, and PER_BYTE for each byte."""
+        return self.ceiling + PER_BYTE * max(size, 0)
+
     def wait(self, size: int) -> float:
-        """Return the seconds a request line of `size` bytes is waited for: the ceiling until
+        """Return the seconds a request line of `size` bytes is waited for: its limit until
         the codec has hung for real, its paced time (`allowed`) after."""
-        return self.ceiling if self.hung_on is None else self.allowed(size)
+        return self.limit(size) if self.hung_on is None else self.allowed(size)
 
     def expected(self, size: int) -> float | None:
         """Return the seconds the slowest comparable answer would take at `size` bytes of
@@ -91,11 +106,11 @@ class Pace:
 
     def allowed(self, size: int) -> float:
         """Return the seconds a request line of `size` bytes may take: FACTOR times what is
-        expected, within FLOOR and the ceiling; the ceiling when nothing is expected yet."""
+        expected, within FLOOR and its limit; its limit when nothing is expected yet."""
         expected = self.expected(size)
         if expected is None:
-            return self.ceiling
-        return min(self.ceiling, max(FLOOR, FACTOR * expected))
+            return self.limit(size)
+        return min(self.limit(size), max(FLOOR, FACTOR * expected))
 
     def answered(self, seconds: float, size: int) -> None:
         """Learn from an answer that took `seconds` to a request line of `size` bytes."""
@@ -104,11 +119,15 @@ class Pace:
         with self._lock:
             self._rates[size_class] = max(self._rates.get(size_class, 0.0), rate)
 
-    def describe(self, waited: float) -> str:
-        """Return what a request left unanswered for `waited` seconds means: 'no answer within
-        10 s' (a hang), or, when it was cut short after a hang for real, 'skipped: no answer in
-        its paced time after a hang on decode c080'."""
-        if waited >= self.ceiling or self.hung_on is None:
-            return f"no answer within {self.ceiling:g} s"
+    def describe(self, waited: float, size: int = 0) -> str:
+        """Return what a request line of `size` bytes left unanswered for `waited` seconds
+        means: 'no answer within 10 s' (a hang; its limit, to the tenth of a second), or, when
+        it was cut short after a hang for real, 'skipped: no answer in its paced time after a
+        hang on decode c080'."""
+        limit = self.limit(size)
+        if waited >= limit or self.hung_on is None:
+            # The ceiling as the user gave it, unless the length added a tenth of a second.
+            shown = self.ceiling if limit - self.ceiling < 0.1 else round(limit, 1)
+            return f"no answer within {shown:g} s"
         # No seconds: the paced time varies with the load, the reason a report counts must not.
         return f"skipped: no answer in its paced time after a hang on {self.hung_on}"

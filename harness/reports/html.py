@@ -223,6 +223,7 @@ def report_html(view: View) -> str:
             f"{escape(', '.join(sorted(report.capabilities)) or 'none')} on "
             f"{plural(len(report.vectors), 'vector')} and their variants.</p>",
             f'<p id="boundary">Boundary: {escape(report.boundary)}.</p>',
+            f'<p id="suite">Suite: {escape(str(report.suite))}.</p>',
             f'<p class="verdict" id="verdict">{escape(view.verdict())}</p>',
             f'<p id="gate">{escape(view.gate())}</p>',
             _summary(view),

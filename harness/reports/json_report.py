@@ -121,6 +121,11 @@ def report_document(view: View) -> dict[str, Any]:
         "date": report.date,
         "boundary": report.boundary,
         "vectors": len(report.vectors),
+        "suite": {
+            "sha256": report.suite.sha256,
+            "vectors": report.suite.vectors,
+            "utf8cert": report.version,
+        },
         "depth": report.depth,
         "complete": not report.incomplete,
         "stopped": report.incomplete,

@@ -8,8 +8,10 @@ differences (below the gate) are told in the case's `<system-out>`.
 The document carries the run's verdict as the exit status does: a suite `utf8cert.coverage` holds a
 case per capability checked, failing when the capability is not certified (too few questions
 answered), and a run stopped before its end (a signal, --deadline) has a suite `utf8cert.run`
-whose one case, `complete`, fails with why it stopped. The layout is the xunit2 family's, pytest's
-default (junit-10.xsd): no file or line on a case, no skipped count on the root.
+whose one case, `complete`, fails with why it stopped. Every suite has the properties that name
+the suite of vectors judged by (its SHA-256, its count) and utf8cert's version. The layout is the
+xunit2 family's, pytest's default (junit-10.xsd): no file or line on a case, no skipped count on
+the root.
 """
 
 from __future__ import annotations
@@ -102,9 +104,30 @@ def _incomplete_case(view: View) -> ElementTree.Element:
     return case
 
 
-def _suite(root: ElementTree.Element, name: str, cases: list[ElementTree.Element]) -> None:
-    """Append a <testsuite> of `cases` to `root`, its counts set."""
+def suite_properties(view: View) -> ElementTree.Element:
+    """Return the <properties> that bind the report to its suite: the digest and count of the
+    vectors asked (identity.py), and the utf8cert version that judged them."""
+    report = view.report
+    properties = ElementTree.Element("properties")
+    for name, value in (
+        ("utf8cert.suite.sha256", report.suite.sha256),
+        ("utf8cert.suite.vectors", str(report.suite.vectors)),
+        ("utf8cert.version", report.version),
+    ):
+        ElementTree.SubElement(properties, "property", name=name, value=_clean(value))
+    return properties
+
+
+def _suite(
+    root: ElementTree.Element,
+    name: str,
+    cases: list[ElementTree.Element],
+    view: View,
+) -> None:
+    """Append a <testsuite> of `cases` to `root`, its counts set, the suite's identity in its
+    properties."""
     suite = ElementTree.SubElement(root, "testsuite", name=name)
+    suite.append(suite_properties(view))
     suite.extend(cases)
     failures = sum(case.find("failure") is not None for case in cases)
     skipped = sum(case.find("skipped") is not None for case in cases)
@@ -128,11 +151,11 @@ def report_junit(view: View) -> str:
             for vector in file.vectors
             for capability in capabilities_for(vector, report.capabilities)
         ]
-        _suite(root, f"{SUITE_PREFIX}.{file.theme}", cases)
+        _suite(root, f"{SUITE_PREFIX}.{file.theme}", cases, view)
     if coverage := _coverage_cases(view):
-        _suite(root, f"{SUITE_PREFIX}.coverage", coverage)
+        _suite(root, f"{SUITE_PREFIX}.coverage", coverage, view)
     if report.incomplete:
-        _suite(root, f"{SUITE_PREFIX}.run", [_incomplete_case(view)])
+        _suite(root, f"{SUITE_PREFIX}.run", [_incomplete_case(view)], view)
     for suite in root:
         suite.set("timestamp", timestamp)
         # JUnit's <properties> come first in a <testsuite>: what kept the codec from the judge.

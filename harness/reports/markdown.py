@@ -36,6 +36,7 @@ def _header(view: View) -> list[str]:
         f"| Date | {report.date} |",
         f"| utf8cert | {report.version} |",
         f"| Boundary | {_cell(report.boundary)} |",
+        f"| Suite | {report.suite} |",
         f"| Vectors | {len(report.vectors)}, each in up to {len(layouts(2))} variants "
         "(as is, mid-stream, shifted by 1..15 bytes, across 64/4096/65536-byte boundaries; "
         + ("all of them" if report.depth == "full" else "spread over the vectors")
@@ -73,11 +74,12 @@ def _behaviours(view: View) -> list[str]:
     lines = ["", "## Behaviours", ""]
     groups = view.groups
     if not groups:
-        lines.append(
-            "None new."
-            if view.known_groups
-            else "None: the codec agrees with every vector in every variant."
-        )
+        if view.known_groups:
+            lines.append("None new.")
+        elif view.report.coverage.asked:
+            lines.append("None: the codec agrees with every vector in every variant.")
+        else:
+            lines.append("None: no question was asked.")
     for index, each in enumerate(groups[:SHOWN_GROUPS], start=1):
         example = each.example
         explained = explain(

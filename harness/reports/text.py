@@ -138,7 +138,8 @@ def render(view: View, console: Console, verbose: bool = False) -> None:
     console.print(
         f"utf8cert {report.version}: {report.codec}{described}\n"
         f"checked: {capabilities}, on "
-        + (report.subject or f"{plural(len(report.vectors), 'vector')} and their variants"),
+        + (report.subject or f"{plural(len(report.vectors), 'vector')} and their variants")
+        + f"\nsuite: {report.suite}",
         markup=False,
         highlight=False,
     )

@@ -143,7 +143,8 @@ class View:
     def gate(self) -> str:
         """Return the line that says whether the run passes its gate, and why."""
         if self.report.incomplete:
-            return f"INCOMPLETE: {self.report.incomplete}; this report covers those alone"
+            covered = "this report covers those alone" if self.report.coverage.asked else ""
+            return f"INCOMPLETE: {self.report.incomplete}" + (f"; {covered}" if covered else "")
         if self.failing:
             keys = {difference.key for difference in self.failing}
             failing = sum(1 for each in self.groups if any(d.key in keys for d in each.differences))

@@ -28,6 +28,7 @@ from utf8cert.harness.vectors.named_file import read_named
 from utf8cert.harness.vectors.quick_schema import quick_valid
 from utf8cert.harness.vectors.quick_yaml import quick_parse
 from utf8cert.harness.vectors.reader import VectorLoadError, YamlDocument, parse_yaml
+from utf8cert.harness.vectors.release import released_files
 
 __all__ = ["SCHEMA_VERSION", "VectorLoadError", "builtin_files", "load_vectors", "schema"]
 
@@ -63,11 +64,13 @@ def load_vectors(paths: Sequence[str | Path] = (), *, builtin: bool = True) -> V
     `paths` are YAML files or directories (their *.yaml files, sorted, not recursive), loaded
     after the built-in files in the order given. Returns an empty set when there is nothing to
     load. Raises `VectorLoadError` for the first malformed file, unknown path, duplicate id or
-    reuse of a retired id.
+    reuse of a retired id, and for a built-in file that is not the release's (release.py).
     """
     sources: list[tuple[str, str]] = []
     if builtin:
-        sources.extend((str(entry), entry.read_text(encoding="utf-8")) for entry in builtin_files())
+        # Checked against the digests recorded at release (release.py): a gutted or edited
+        # install is an error, never a smaller suite.
+        sources.extend((str(entry), raw.decode("utf-8")) for entry, raw in released_files())
     for file in _user_files(paths):
         sources.append((str(file), _read(file)))
     documents = [quick_parse(name, text) or parse_yaml(name, text) for name, text in sources]

@@ -18,6 +18,9 @@ from importlib.resources import files
 yaml_files = [p.name for p in files("utf8cert.vectors").iterdir() if p.name.endswith(".yaml")]
 assert yaml_files, "no vector files shipped"
 assert (files("utf8cert.vectors") / "schema.json").is_file(), "schema.json not shipped"
+assert (files("utf8cert.vectors") / "SHA256SUMS").is_file(), "vectors/SHA256SUMS not shipped"
+from utf8cert.harness.vectors.release import released_files
+assert len(released_files()) > 10, "the shipped vectors are not the release's"
 assert (files("utf8cert.corpus") / "utf8.dict").is_file(), "the fuzzing dictionary not shipped"
 from utf8cert.harness.fuzzing.campaign import default_dictionary
 assert default_dictionary() is not None, "utf8cert fuzz finds no dictionary"

@@ -12,7 +12,7 @@ import pytest
 
 from utf8cert.harness.codec.interface import Failed, Refused, Returned
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.codec.pace import FACTOR, FLOOR, Pace
+from utf8cert.harness.codec.pace import FACTOR, FLOOR, PER_BYTE, Pace
 from utf8cert.harness.codec.protocol import Request
 from utf8cert.harness.codec.spec import load_codec
 
@@ -20,7 +20,7 @@ PROGRAM = Path(__file__).with_name("hostile_program.py")
 
 
 def test_before_any_answer_a_request_gets_the_ceiling() -> None:
-    assert Pace(10.0).allowed(100) == 10.0
+    assert Pace(10.0).allowed(100) == 10.0 + 100 * PER_BYTE  # the ceiling, and the length's
     assert Pace(10.0).describe(10.0) == "no answer within 10 s"
 
 
@@ -32,7 +32,7 @@ def test_after_answers_a_request_gets_fifty_times_the_slowest_within_floor_and_c
     pace.answered(0.002, 100)  # a faster answer changes nothing
     assert pace.allowed(100) == pytest.approx(FACTOR * 0.04)
     pace.answered(1.0, 100)
-    assert pace.allowed(100) == 10.0  # never more than the ceiling
+    assert pace.allowed(100) == 10.0 + 100 * PER_BYTE  # never more than the limit
 
 
 def test_a_longer_request_gets_time_in_proportion_to_comparable_answers() -> None:
@@ -47,7 +47,7 @@ def test_a_request_far_longer_than_any_answered_gets_the_ceiling() -> None:
     pace = Pace(100.0)
     pace.answered(0.001, 100)  # small answers say nothing of a 128 KiB request
     assert pace.allowed(100) == FLOOR
-    assert pace.allowed(131_072) == 100.0
+    assert pace.allowed(131_072) == 100.0 + 131_072 * PER_BYTE
 
 
 def test_a_slow_answer_to_a_long_request_does_not_lengthen_the_wait_on_a_short_one() -> None:
@@ -55,20 +55,20 @@ def test_a_slow_answer_to_a_long_request_does_not_lengthen_the_wait_on_a_short_o
     pace.answered(0.002, 20)
     pace.answered(2.0, 131_072)  # 64 KiB decoded in 2 s
     assert pace.allowed(20) == FLOOR
-    assert pace.allowed(131_072) == 100.0  # 50 x 2 s, at the ceiling
+    assert pace.allowed(131_072) == FACTOR * 2.0  # 50 x 2 s, within the limit
 
 
 def test_a_ceiling_below_the_floor_wins() -> None:
     pace = Pace(0.3)
     pace.answered(0.001, 10)
-    assert pace.allowed(10) == 0.3
+    assert pace.allowed(10) == 0.3 + 10 * PER_BYTE
 
 
 def test_every_request_waits_the_whole_ceiling_until_the_codec_hangs_for_real() -> None:
     pace = Pace(10.0)
     pace.answered(0.001, 64)
     assert pace.allowed(64) == FLOOR  # its paced time
-    assert pace.wait(64) == 10.0  # but a slow answer is no hang: it gets the whole timeout
+    assert pace.wait(64) == 10.0 + 64 * PER_BYTE  # a slow answer is no hang: the whole limit
 
 
 def test_after_a_hang_for_real_a_request_is_skipped_after_its_paced_time() -> None:
@@ -80,6 +80,14 @@ def test_after_a_hang_for_real_a_request_is_skipped_after_its_paced_time() -> No
         "skipped: no answer in its paced time after a hang on decode c080"
     )
     assert pace.describe(10.0) == "no answer within 10 s"  # the whole ceiling: a hang
+
+
+def test_a_long_request_gets_more_time_before_it_is_a_hang() -> None:
+    pace = Pace(10.0)
+    size = 200_000_000  # the line of a 100 MB input, in hex
+    assert pace.wait(size) == pytest.approx(10.0 + 1000.0)
+    assert pace.describe(10.0, size) == "no answer within 1010 s"
+    assert pace.describe(10.0, 1000) == "no answer within 10 s"  # a vector's: the timeout
 
 
 def test_a_slow_but_correct_program_is_never_failed_for_speed() -> None:
