@@ -12,9 +12,11 @@ from collections.abc import Iterator
 import pytest
 from started_programs import Started, check, check_encode, started
 
+from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.interface import Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS
 from utf8cert.harness.codec.programs.libraries import MORE, NPM, npm_prefix
+from utf8cert.harness.vectors.load import load_vectors
 
 SURROGATE = ("encode", "must", "encoded a surrogate")
 SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")
@@ -162,6 +164,27 @@ def test_the_buffer_polyfill_replaces_a_truncated_character_byte_by_byte(
     assert direct == "A\ufffd\ufffd"
     assert codec.decode_replace(b"A\xe2\x82") == Returned("A\ufffd\ufffd")
     assert check(codec, "replace", b"A\xe2\x82") == {("replace", "should", "wrong U+FFFD count")}
+
+
+def test_the_buffer_polyfill_drops_the_second_of_two_lone_surrogates(program: Started) -> None:
+    # Issue 33: two lone high surrogates in a row come out as one EF BF BD (Node's own Buffer
+    # writes one for each); the built-in vectors of unencodable-runs.yaml make the check fail.
+    codec = program("npm-buffer")
+    direct = node(
+        "console.log(JSON.stringify([...r('buffer/').Buffer.from('\\ud800\\ud800', 'utf8')]))"
+    )
+    assert direct == [0xEF, 0xBF, 0xBD]
+    assert node("console.log(JSON.stringify([...Buffer.from('\\ud800\\ud800', 'utf8')]))") == [
+        *b"\xef\xbf\xbd" * 2
+    ]
+    assert codec.encode([0xD800, 0xD800]) == Returned(b"\xef\xbf\xbd")
+    assert check_encode(codec, 0xD800, 0xD800) == {
+        ("encode", "must", "dropped an unencodable value")
+    }
+    vectors = load_vectors()
+    report = run_check(codec, only_these(vectors, {"unr-1", "unr-3"}))
+    assert not report.conformant
+    assert {d.vector for d in report.differences if d.level == "must"} == {"unr-1", "unr-3"}
 
 
 def test_iconv_lite_streams_a_split_character(program: Started) -> None:
