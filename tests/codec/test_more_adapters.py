@@ -149,3 +149,15 @@ def test_sqlite_decoder_loses_the_character_before_a_stray_continuation_byte() -
     assert ("replace", "must", "lost well-formed characters") in check(
         codec, "replace", b"\xc3\xa9\x80"
     )
+
+
+def test_pyjson5_reads_an_overlong_nul_a_surrogate_and_crashes_above_u_10ffff() -> None:
+    codec = available("pyjson5")
+    import pyjson5
+
+    assert pyjson5.decode_utf8(b'"\xc0\x80"') == "\x00"  # the library itself
+    assert pyjson5.decode_utf8(b'"\xed\xa0\x80"') == "\ud800"
+    with pytest.raises(SystemError):
+        pyjson5.decode_utf8(b'"\xf4\x90\x80\x80"')
+    assert check(codec, "decode", b"\xc0\x80") == {("decode", "must", "accepted ill-formed input")}
+    assert check(codec, "decode", b"\xf4\x90\x80\x80") == {("decode", "must", "crashed")}
