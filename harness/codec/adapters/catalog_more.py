@@ -99,6 +99,7 @@ ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
         "pyjson5.decode_utf8 (JSON5) on bytes, a JSON string: decode",
         ".json_text:Pyjson5",
         package("pyjson5", "pyjson5"),
+        isolated=True,
     ),
     PythonAdapter(
         "jq",
