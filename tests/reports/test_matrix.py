@@ -181,6 +181,29 @@ def test_an_unknown_adapter_name_is_a_usage_error(capsys: pytest.CaptureFixture[
     assert "no adapter named nonesuch" in capsys.readouterr().err
 
 
+def test_pages_are_written_beside_a_summary_that_links_to_them(tmp_path: Path) -> None:
+    summary_file, folder = tmp_path / "matrix.md", tmp_path / "matrix"
+    arguments = ["matrix", "cpython-strict", "--markdown", str(summary_file), "--jobs", "1"]
+    assert main([*arguments, "--pages", str(folder), "--json", str(tmp_path / "m.json")]) == 0
+    text = summary_file.read_text(encoding="utf-8")
+    assert "[adapter:cpython-strict](matrix/cpython-strict.md)" in text
+    assert (
+        (folder / "cpython-strict.md")
+        .read_text(encoding="utf-8")
+        .startswith("# adapter:cpython-strict")
+    )
+    assert (folder / "vectors-unencodable-runs.md").is_file()
+    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["measured"].endswith("UTC")
+
+
+def test_pages_in_a_place_that_cannot_be_a_folder_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["matrix", "cpython-strict", "--pages", str(tmp_path / "file" / "pages")]) == 2
+    assert "--pages" in capsys.readouterr().err
+
+
 def test_adapters_lists_each_with_its_version_or_why_not(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
