@@ -61,6 +61,17 @@ def _pairs_joined(text: str) -> str:
     return "".join(out)
 
 
+def _index_in(text: str, joined_index: int) -> int:
+    """Return the index in `text` of the character at `joined_index` of _pairs_joined(text):
+    each pair joined before it took two characters of `text`."""
+    original = 0
+    for _ in range(joined_index):
+        pair = original + 1 < len(text) and ord(text[original]) in HIGH
+        pair = pair and ord(text[original + 1]) in LOW
+        original += 2 if pair else 1
+    return original
+
+
 def _three_bytes(value: int) -> bytes:
     return bytes([0xE0 | value >> 12, 0x80 | value >> 6 & 0x3F, 0x80 | value & 0x3F])
 
@@ -204,9 +215,16 @@ class Cesu8(Dialect):
         return utf16_steps(data, lone=self.lone, null=self.null)
 
     def encode_other(self, text: str) -> bytes:
-        """Return each UTF-16 code unit in its 1- to 3-byte form (U+0000 as C0 80 if `null`)."""
+        """Return each UTF-16 code unit in its 1- to 3-byte form (U+0000 as C0 80 if `null`);
+        UnicodeEncodeError at the index in `text` (not in its pairs joined) of a lone one."""
+        joined = _pairs_joined(text)
+        try:
+            units = list(_code_units(joined, lone=self.lone))
+        except UnicodeEncodeError as error:
+            at = _index_in(text, error.start)
+            raise UnicodeEncodeError(error.encoding, text, at, at + 1, error.reason) from None
         out = bytearray()
-        for unit in _code_units(_pairs_joined(text), lone=self.lone):
+        for unit in units:
             if unit == 0 and self.null:
                 out += b"\xc0\x80"
             elif unit >= 0x800:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
@@ -69,6 +70,7 @@ _LET_THROUGH_WORDS: Final = frozenset(
         "decoded ill-formed bytes as characters",
         _DROPPED,
         "dropped a truncated signature silently",
+        REFUSED_LATE,
     }
 )
 _FAILURE_WORDS: Final = frozenset({*FAILURE_WHAT.values(), RECHECK_WHAT})
@@ -154,8 +156,8 @@ def _error_kind(difference: Difference, decoded: bool = False) -> str:
 def _offset_behaviour(difference: Difference) -> tuple[str, str]:
     """Return (what, detail) of a wrong error offset: before the first ill-formed sequence,
     inside it, or after it (up to the end of the run of ill-formed bytes it begins), it is a
-    way of counting; at a later ill-formed sequence, or past well-formed text, the codec took
-    the first sequence for a character: it let it through."""
+    way of counting; a later refusal the judge names letting the input through (diagnose.py's
+    offset_mismatch), and a baseline's `wrong error offset` that pointed there is read so too."""
     refused = _REFUSED_AT.match(difference.actual)
     if refused is None or not difference.marks:
         return OFFSET, ""
@@ -166,21 +168,10 @@ def _offset_behaviour(difference: Difference) -> tuple[str, str]:
     if offset < end:
         return OFFSET, "inside the ill-formed bytes"
     if offset > end:
-        starts, run_end = _later_errors(difference.input, end)
+        starts, run_end = later_errors(difference.input, end)
         if offset in starts or offset > run_end:
             return LET_THROUGH, _error_kind(difference)
     return OFFSET, "after the ill-formed bytes"
-
-
-def _later_errors(data: bytes | tuple[int, ...], end: int) -> tuple[set[int], int]:
-    """Return where the ill-formed sequences of `data` start, and where the run of them that
-    goes on at `end` ends (`end` itself when well-formed input, or the end of input, follows)."""
-    if not isinstance(data, bytes):
-        return set(), end
-    ends = {error.offset: error.offset + error.length for error in errors(data)}
-    while end in ends:
-        end = ends[end]
-    return set(ends), end
 
 
 def behaviour_of(difference: Difference) -> Behaviour:

@@ -27,6 +27,7 @@ from utf8cert.harness.check.fingerprint import (
     explaining,
 )
 from utf8cert.harness.check.judge import judge, judge_text
+from utf8cert.harness.check.late_refusal import refused_late
 from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
@@ -294,9 +295,12 @@ def compare_encode(
     profile: Profile = RFC3629,
     contradicted: Contradictions | None = None,
 ) -> list[Difference]:
-    """Return how strict encoding departs from `expected`: the bytes, or the refusal and index."""
+    """Return how strict encoding departs from `expected`: the bytes, or the refusal and index
+    (a refusal past an unencodable value the encoder wrote is named by what it wrote:
+    late_refusal.py)."""
     outcome = codec.encode(expected.scalars)
-    return differences_of(expected, outcome, "encode", label, profile, contradicted)
+    differences = differences_of(expected, outcome, "encode", label, profile, contradicted)
+    return refused_late(codec, expected, outcome, differences)
 
 
 def compare(

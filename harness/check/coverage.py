@@ -18,7 +18,9 @@ such a value is not a code point (Unicode §3.4 D9, D10), no Unicode string type
 an encoder that cannot be given it cannot encode it either. They are still counted and shown.
 So are the questions a codec whose strings are UTF-16 cannot be asked (a high surrogate followed
 by a low one, which its string holds as the character they encode: codec/strings.py), which the
-harness answers inapplicable itself.
+harness answers inapplicable itself, and the decoding questions an API that reads a C string
+cannot be given whole (a NUL in the input, where its string ends: codec/reading.py): that is the
+API's declared limit, reported once as such, not a difference and not a question declined.
 
 And no layout may be declined: a vector the codec answers as it is but declines once moved
 (mid-stream, shifted, across a 64-, 4096- or 65536-byte boundary) was declined for where it
@@ -46,6 +48,7 @@ from utf8cert.harness.codec.interface import (
     Inapplicable,
     Outcome,
 )
+from utf8cert.harness.codec.reading import C_STRING_LIMIT
 
 THRESHOLD: Final = 0.99
 """The answered share a capability needs to be certified. Declining every input over 64 KiB
@@ -83,6 +86,9 @@ class CapabilityCoverage:
     beyond_utf16: int = 0
     """Encoding questions a UTF-16 string cannot hold, a surrogate pair kept apart from its
     character, answered inapplicable by the harness for a codec whose strings are UTF-16."""
+    beyond_api: int = 0
+    """Questions whose input the codec's API cannot be given whole (a NUL, for an
+    API that reads a C string: codec/reading.py), answered inapplicable by the harness."""
     not_offered: int = 0
     skipped: int = 0
     skipped_for: Counter[str] = field(default_factory=Counter)
@@ -105,7 +111,7 @@ class CapabilityCoverage:
     @property
     def share(self) -> float:
         """Return the answered share of the questions that count (1.0 when none count)."""
-        counted = self.asked - self.beyond_code_space - self.beyond_utf16
+        counted = self.asked - self.beyond_code_space - self.beyond_utf16 - self.beyond_api
         return 1.0 if counted == 0 else self.answered / counted
 
     @property
@@ -161,6 +167,8 @@ class CapabilityCoverage:
         self.inapplicable[outcome.reason] += 1
         if scalars and max(scalars) > LARGEST_CODE_POINT:
             self.beyond_code_space += 1
+        elif outcome.unholdable and outcome.reason == C_STRING_LIMIT:
+            self.beyond_api += 1
         elif outcome.unholdable:
             self.beyond_utf16 += 1
 
@@ -218,6 +226,7 @@ class Coverage:
             mine.inapplicable.update(counted.inapplicable)
             mine.beyond_code_space += counted.beyond_code_space
             mine.beyond_utf16 += counted.beyond_utf16
+            mine.beyond_api += counted.beyond_api
             mine.not_offered += counted.not_offered
             mine.skipped += counted.skipped
             mine.skipped_for.update(counted.skipped_for)

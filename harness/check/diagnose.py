@@ -18,6 +18,7 @@ from utf8cert.reference import (
     DecodeError,
     decode_legacy,
     encode_legacy,
+    errors,
     validate,
 )
 
@@ -31,6 +32,10 @@ choice, so stripping or writing one is only a departure from plain UTF-8, never 
 
 OFFSET_AFTER_SIGNATURE: Final = "error offset counted after the signature"
 """`may` only for a decoder that strips the signature (signature.py asks it)."""
+
+REFUSED_LATE: Final = "let ill-formed input through, then refused"
+"""A refusal at a later ill-formed sequence, or past well-formed text after the first: the
+first was read as text (offset_mismatch)."""
 
 REPLACEMENT_VALUE: Final = ord(REPLACEMENT_CHARACTER)
 NORMAL_FORMS: Final = ("NFC", "NFD", "NFKC", "NFKD")
@@ -98,13 +103,36 @@ def text_mismatch(expected: Expected, actual: Decoded) -> Finding:
 
 
 def offset_mismatch(expected: Expected, offset: int) -> Finding:
-    """Return how wrong a reported error offset is (the first error is marked)."""
+    """Return how wrong a reported error offset is (the first error is marked).
+
+    Before the first ill-formed sequence, inside it, or after it up to the end of the run of
+    ill-formed bytes it begins, the offset is a way of counting: `should` (Unicode §3.9). At a
+    later ill-formed sequence, or past well-formed text after the run, the decoder read the
+    first sequence as text and refused only later: that is letting ill-formed input through
+    (RFC 3629 §3, §10), graded as accepting it, the gravest of the two departures.
+    """
     first = expected.errors[0]
     marks = ((first.offset, first.offset + first.length),)
     if expected.data.startswith(SIGNATURE) and offset + len(SIGNATURE) == first.offset:
         # A decoder that strips a leading signature counts from after it (RFC 3629 §6).
         return SIGNATURE_LEVEL, OFFSET_AFTER_SIGNATURE, marks
+    if offset > marks[0][1]:
+        starts, run_end = later_errors(expected.data, marks[0][1])
+        if offset in starts or offset > run_end:
+            return expected.levels["valid"], REFUSED_LATE, marks
     return expected.levels["errors"], "wrong error offset", marks
+
+
+def later_errors(data: bytes | tuple[int, ...], end: int) -> tuple[set[int], int]:
+    """Return where the ill-formed sequences of `data` start, and where the run of them that
+    goes on at `end` ends (`end` itself when well-formed input, or the end of input, follows;
+    (set(), end) for code points, which hold no ill-formed bytes)."""
+    if not isinstance(data, bytes):
+        return set(), end
+    ends = {error.offset: error.offset + error.length for error in errors(data)}
+    while end in ends:
+        end = ends[end]
+    return set(ends), end
 
 
 def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
@@ -239,8 +267,13 @@ def encode_mismatch(expected: ExpectedEncoding, outcome: Outcome) -> Finding | N
         at = () if outcome.offset is None else ((outcome.offset, outcome.offset + 1),)
         if expected.encoded is not None:
             return expected.level, "refused an encodable value", at
-        if outcome.offset is not None and outcome.offset != expected.error_index:
-            return _weaker(expected.level, "should"), "wrong error index", at
+        if outcome.offset is not None and expected.error_index is not None:
+            if outcome.offset < expected.error_index:
+                # Every value before the first unencodable one has a UTF-8 form (RFC 3629 §3):
+                # a refusal there refuses one of them, whatever else the input holds.
+                return expected.level, "refused an encodable value", at
+            if outcome.offset != expected.error_index:
+                return _weaker(expected.level, "should"), "wrong error index", at
         return None
     if not isinstance(outcome, Returned) or not isinstance(outcome.value, bytes):
         return None

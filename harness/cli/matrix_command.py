@@ -6,11 +6,14 @@ the others written)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -46,13 +49,21 @@ def register(subcommands: Any) -> None:
         "--python", action="store_true", help="only the Python adapters (no programs)"
     )
     parser.add_argument(
-        "--markdown", metavar="FILE", help="write the Markdown matrix to FILE (- for stdout)"
+        "--markdown",
+        metavar="FILE",
+        help="write the Markdown summary (codecs x themes, a level a cell) to FILE (- for stdout)",
     )
     parser.add_argument(
         "--json", metavar="FILE", help="write the matrix as JSON to FILE (- for stdout)"
     )
     parser.add_argument(
         "--html", metavar="FILE", help="write a self-contained HTML page to FILE (- for stdout)"
+    )
+    parser.add_argument(
+        "--pages",
+        metavar="DIR",
+        help="write a page per codec and per theme of vectors into DIR (made if missing); the "
+        "Markdown summary links to them",
     )
     parser.add_argument(
         "--isolate", action="store_true", help="run Python adapters in child processes"
@@ -74,7 +85,8 @@ def run(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.cli.matrix_jobs import check_adapters
     from utf8cert.harness.cli.outputs import check_paths, report_failures, write_reports
     from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
-    from utf8cert.harness.reports.matrix import build, to_html, to_json, to_markdown
+    from utf8cert.harness.reports.matrix import build, to_html, to_json
+    from utf8cert.harness.reports.matrix_pages import pages, summary
 
     entries = dict(PYTHON_ADAPTERS) if arguments.python else registry()
     unknown = [name for name in arguments.names if name not in entries]
@@ -84,18 +96,32 @@ def run(arguments: argparse.Namespace) -> int:
     paths = [("--markdown", arguments.markdown), ("--json", arguments.json)]
     paths.append(("--html", arguments.html))
     check_paths(paths, stdout_closed=getattr(arguments, "stdout_closed", False))
+    pages_dir = None if arguments.pages is None else Path(arguments.pages)
+    if pages_dir is not None:
+        try:
+            pages_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageFailure(f"--pages {pages_dir}: {error.strerror or error}") from None
 
     with _progress(len(chosen)) as progress:
         columns = check_adapters(chosen, arguments.jobs, arguments.isolate, progress)
     matrix = build(columns)
+    matrix.measured = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    link = None
+    if pages_dir is not None and arguments.markdown not in (None, "-"):
+        link = os.path.relpath(pages_dir, Path(arguments.markdown).parent).replace(os.sep, "/")
     renders: dict[str, Callable[[], str]] = {
-        "--markdown": lambda: to_markdown(matrix),
+        "--markdown": lambda: summary(matrix, link),
         "--json": lambda: json.dumps(to_json(matrix), indent=1) + "\n",
         "--html": lambda: to_html(matrix),
     }
-    if not any(path for _, path in paths):
-        sys.stdout.write(to_markdown(matrix))
-    return report_failures(write_reports((name, path, renders[name]) for name, path in paths))
+    if not any(path for _, path in paths) and pages_dir is None:
+        sys.stdout.write(summary(matrix))
+    outputs = [(name, path, renders[name]) for name, path in paths]
+    if pages_dir is not None:
+        for file, text in pages(matrix).items():
+            outputs.append(("--pages", str(pages_dir / file), functools.partial(str, text)))
+    return report_failures(write_reports(outputs))
 
 
 def _done_line(column: Column, seconds: float) -> str:

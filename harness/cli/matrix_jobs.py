@@ -36,7 +36,7 @@ def check_adapter(name: str, isolate: bool) -> Column:
     if reason is not None:
         return Column(name, entry.description, version, skipped=reason)
     try:
-        codec = load_codec(f"adapter:{name}", isolate=isolate)
+        codec = load_codec(f"adapter:{name}", isolate=isolate or getattr(entry, "isolated", False))
     except CodecSpecError as error:
         return Column(name, entry.description, version, skipped=error.problem)
     try:

@@ -33,6 +33,7 @@ from utf8cert.harness.codec.interface import (
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
+from utf8cert.harness.codec.reading import BYTES, InputModel, unseen
 from utf8cert.harness.codec.sandbox import SandboxError
 from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
 
@@ -117,6 +118,8 @@ class ProcessCodec(AskingCodec):
         self.capabilities: frozenset[Capability] = frozenset()
         self.strings: StringModel = DEFAULT
         """What the program's strings hold, as its handshake says (codec/strings.py)."""
+        self.reads: InputModel = BYTES
+        """What the API it wraps reads, as its adapter declares (codec/reading.py)."""
         self.incremental_mode: IncrementalMode | None = None
         """The mode its incremental decoder declares in its handshake (None: not declared)."""
         self.distrusted = False
@@ -306,13 +309,18 @@ class ProcessCodec(AskingCodec):
     def unasked(
         self, requests: Sequence[Request], ask: Callable[[list[Request]], list[Outcome]]
     ) -> list[Outcome]:
-        """Return the answers to `requests`: `ask`'s to those the program's strings can hold,
-        in order, and Inapplicable (codec/strings.py) to the others, which are not sent; the
-        answers stop where `ask`'s stop (a failure)."""
-        if self.strings == DEFAULT:
+        """Return the answers to `requests`: `ask`'s to those the program's strings can hold
+        and its API can read, in order, and Inapplicable (codec/strings.py, codec/reading.py)
+        to the others, which are not sent; the answers stop where `ask`'s stop (a failure)."""
+        if self.strings == DEFAULT and self.reads == BYTES:
             return ask(list(requests))
         here = [
-            unholdable(self.strings, request.scalars) if request.capability == "encode" else None
+            unseen(self.reads, request)
+            or (
+                unholdable(self.strings, request.scalars)
+                if request.capability == "encode"
+                else None
+            )
             for request in requests
         ]
         sent = [request for request, done in zip(requests, here, strict=True) if done is None]

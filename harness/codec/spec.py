@@ -25,6 +25,7 @@ from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_co
 from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import describe_exception
+from utf8cert.harness.codec.reading import BYTES, C_STRING_NOTE, input_model
 from utf8cert.harness.codec.strings import DEFAULT as DEFAULT_STRINGS
 from utf8cert.harness.codec.strings import string_model
 
@@ -140,6 +141,9 @@ def adapter_codec(
         problem = f"the adapter's strings are {declared}, its program announces {announced}"
         raise CodecSpecError(spec, problem)
     codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"
+    if input_model(entry) != BYTES and isinstance(codec, ProcessCodec):
+        codec.reads = input_model(entry)
+        codec.description += f"; {C_STRING_NOTE}"
     return codec
 
 

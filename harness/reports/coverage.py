@@ -70,6 +70,11 @@ def coverage_lines(report: Report) -> list[str]:
                 f"    ({coverage.beyond_utf16} of them hold a surrogate pair, which a UTF-16 "
                 "string holds as its character: not counted against the share)"
             )
+        if coverage.beyond_api:
+            lines.append(
+                f"    ({coverage.beyond_api} of them hold a NUL, where the C string its API "
+                "reads ends: its declared limit, not counted against the share)"
+            )
     return ["coverage (questions per capability):", *lines] if lines else []
 
 
@@ -124,6 +129,7 @@ def extra_json(report: Report) -> dict[str, Any]:
                 "inapplicable": dict(coverage.inapplicable),
                 "beyond_code_space": coverage.beyond_code_space,
                 "beyond_utf16": coverage.beyond_utf16,
+                "beyond_api": coverage.beyond_api,
                 "not_offered": coverage.not_offered,
                 "skipped": coverage.skipped,
                 "skipped_for": dict(coverage.skipped_for),

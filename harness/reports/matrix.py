@@ -124,6 +124,8 @@ class Matrix:
     columns: list[Column]
     behaviours: dict[str, dict[str, str]]
     vectors: dict[str, dict[str, str]]
+    measured: str = ""
+    """When the codecs were checked (UTC, set by the command that ran them; '' unsaid)."""
 
     @property
     def checked(self) -> list[Column]:
@@ -174,6 +176,7 @@ def verdict_of(column: Column) -> str:
 def to_json(matrix: Matrix) -> dict[str, Any]:
     """Return the matrix as JSON-ready data: columns (with verdict and fingerprint) and rows."""
     return {
+        "measured": matrix.measured,
         "columns": [
             {
                 "name": column.name,

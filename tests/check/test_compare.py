@@ -238,7 +238,13 @@ def test_encoding_differences_name_surrogates_signatures_and_refusals() -> None:
         "encoded a surrogate",
         ((1, 2),),
     )
+    # Refused at the A before it: every value before the first unencodable one has a UTF-8
+    # form (RFC 3629 §3), so that is refusing an encodable value, not a misplaced index.
     assert whats(compare_encode(always(Refused("no", 0)), surrogate, LABEL)) == [
+        ("must", "refused an encodable value")
+    ]
+    # Refused past it, at the end, where nothing more could be asked: only the index is wrong.
+    assert whats(compare_encode(always(Refused("no", 2)), surrogate, LABEL)) == [
         ("should", "wrong error index")
     ]
     # WHATWG's TextEncoder writes U+FFFD for a lone surrogate: no ill-formed bytes, no refusal;

@@ -75,6 +75,18 @@ def test_a_question_not_foreseen_is_asked_and_the_foreseen_ones_it_passes_are_dr
     assert asked.alone == [requests[0]]
 
 
+def test_a_question_the_judge_adds_keeps_the_answers_asked_ahead() -> None:
+    # late_refusal.py asks an encoder the values before its refusal: not foreseen, between two
+    # foreseen questions, which are still answered from what was asked ahead.
+    asked = Asked(load_codec("codec:utf-8"))
+    requests = [Request("encode", scalars=(0x41,)), Request("encode", scalars=(0x42,))]
+    codec = Prefetched(asked, list(zip(requests, asked.ask_until_failure(requests), strict=True)))
+    assert codec.encode((0x41,)) == outcome_of(asked.codec, requests[0])
+    assert codec.encode((0x43,)) == outcome_of(asked.codec, Request("encode", scalars=(0x43,)))
+    assert codec.encode((0x42,)) == outcome_of(asked.codec, requests[1])
+    assert asked.alone == [Request("encode", scalars=(0x43,))]
+
+
 def test_only_a_codec_that_takes_many_requests_at_once_is_prefetched() -> None:
     codec = load_codec("codec:utf-8")
     vector = next(iter(vectors()))

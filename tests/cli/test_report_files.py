@@ -83,11 +83,12 @@ def test_a_fifo_or_a_device_is_refused_before_the_run_without_blocking(
         assert run.err == f"utf8cert: error: {option} {path}: is not a regular file\n"
 
 
-def no_bigger_than_64_kib() -> None:
-    """In the child: files may grow to 64 KiB; past that a write fails with EFBIG (as on a
-    full disk) instead of the signal that would kill the process."""
+def no_bigger_than_256_kib() -> None:
+    """In the child: files may grow to 256 KiB (the HTML report fits, the JSON does not); past
+    that a write fails with EFBIG (as on a full disk) instead of the signal that would kill the
+    process."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
 
 
 def test_a_report_too_big_for_the_disk_leaves_no_half_and_stops_no_other(tmp_path: Path) -> None:
@@ -103,7 +104,7 @@ def test_a_report_too_big_for_the_disk_leaves_no_half_and_stops_no_other(tmp_pat
         "--html",
         "h.html",
         cwd=tmp_path,
-        preexec_fn=no_bigger_than_64_kib,
+        preexec_fn=no_bigger_than_256_kib,
     )
     assert done.returncode == 2
     assert done.stdout.startswith(VERDICT)

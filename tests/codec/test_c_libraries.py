@@ -31,14 +31,16 @@ from started_programs import BEYOND, SURROGATE, Started, check, check_encode, re
 
 from utf8cert.harness.check.run import check_input
 from utf8cert.harness.codec import programs
-from utf8cert.harness.codec.interface import Returned
+from utf8cert.harness.codec.interface import Inapplicable, Returned
 from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
 from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, GLIB, HEADER, INCLUDE, library
+from utf8cert.harness.codec.reading import C_STRING_LIMIT
 from utf8cert.harness.codec.strings import string_model
 
 NAMES = [name for _, name, _ in C_PROGRAMS]
 WELL_FORMED = 'A"<&>\\\r\n\t\x7f\u0085\u2028\u20ac\U0001f600'.encode()
 REJECTED_NUL = ("validate", "must", "rejected well-formed input")
+NOT_GIVEN = Inapplicable(C_STRING_LIMIT, unholdable=True)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +141,9 @@ def test_glib_unichar_to_utf8_encodes_any_value_unchecked(program: Started) -> N
 def test_glib_utf8_to_ucs4_lets_a_surrogate_through_and_stops_at_a_nul(program: Started) -> None:
     codec = program("glib-utf8-to-ucs4")
     assert codec.decode(SURROGATE) == Returned("\ud800")
-    assert codec.decode(b"a\x00b") == Returned("a")
+    # It stops at a nul, given the length (tests/codec/test_reading.py asks GLib directly): the
+    # adapter declares a C string, so a question holding one is not put to it.
+    assert codec.decode(b"a\x00b") == NOT_GIVEN
     assert refused_at(codec.decode(b"a\xc0\xaf"), 1)
     assert refused_at(codec.decode(b"a\xe2\x82"), 1, "partial")
     assert codec.encode([0x41, 0xD800]) == Returned(b"A" + SURROGATE)
@@ -151,7 +155,7 @@ def test_glib_utf8_to_utf16_refuses_a_surrogate_and_points_past_a_lone_one(
     codec = program("glib-utf8-to-utf16")
     assert refused_at(codec.decode(b"a" + SURROGATE), 1, "Invalid sequence")
     assert refused_at(codec.decode(b"a" + BEYOND), 1, "out of range for UTF-16")
-    assert codec.decode(b"a\x00b") == Returned("a")  # stops at a nul, as g_utf8_to_ucs4 does
+    assert codec.decode(b"a\x00b") == NOT_GIVEN  # it stops at a nul, as g_utf8_to_ucs4 does
     # g_utf16_to_utf8 sees the lone high surrogate only at the unit after it: items_read 2.
     assert refused_at(codec.encode([0x41, 0xD800, 0x42]), 2, "Invalid sequence")
     assert refused_at(codec.encode([0x41, 0xD800]), 1, "partial")

@@ -4,6 +4,9 @@ defect at its level, or passes what the library does right. A missing library is
 
 from __future__ import annotations
 
+import json
+import subprocess
+
 import pytest
 
 from utf8cert.harness import Refused, load_codec
@@ -149,3 +152,31 @@ def test_sqlite_decoder_loses_the_character_before_a_stray_continuation_byte() -
     assert ("replace", "must", "lost well-formed characters") in check(
         codec, "replace", b"\xc3\xa9\x80"
     )
+
+
+def test_pyjson5_reads_an_overlong_nul_a_surrogate_and_crashes_above_u_10ffff() -> None:
+    codec = available("pyjson5")
+    import pyjson5
+
+    assert pyjson5.decode_utf8(b'"\xc0\x80"') == "\x00"  # the library itself
+    assert pyjson5.decode_utf8(b'"\xed\xa0\x80"') == "\ud800"
+    with pytest.raises(SystemError):
+        pyjson5.decode_utf8(b'"\xf4\x90\x80\x80"')
+    assert check(codec, "decode", b"\xc0\x80") == {("decode", "must", "accepted ill-formed input")}
+    assert check(codec, "decode", b"\xf4\x90\x80\x80") == {("decode", "must", "crashed")}
+
+
+def test_jq_drops_the_characters_a_lead_byte_near_the_end_of_a_string_promised() -> None:
+    codec = available("jq")
+
+    def explode(document: bytes) -> object:
+        done = subprocess.run(["jq", "-c", "explode"], input=document, capture_output=True)
+        return json.loads(done.stdout)
+
+    # jq itself: E0 then a space at the end of the string is one U+FFFD, the space gone; with
+    # one more byte after them, the space is kept.
+    assert explode(b'"\xe0 "') == [0xFFFD]
+    assert explode(b'"\xe0 A"') == [0xFFFD, 0x20, 0x41]
+    assert codec.decode_replace(b"\xe0 ") == Returned("\ufffd")
+    assert check(codec, "replace", b"\xe0 ") == {("replace", "must", "lost well-formed characters")}
+    assert check(codec, "replace", b"\xe0 A") == set()

@@ -12,9 +12,11 @@ from collections.abc import Iterator
 import pytest
 from started_programs import Started, check, check_encode, started
 
+from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.interface import Refused, Returned
 from utf8cert.harness.codec.programs import PROGRAMS
 from utf8cert.harness.codec.programs.libraries import MORE, NPM, npm_prefix
+from utf8cert.harness.vectors.load import load_vectors
 
 SURROGATE = ("encode", "must", "encoded a surrogate")
 SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")
@@ -47,6 +49,9 @@ def test_every_program_is_in_programs_with_its_capabilities(program: Started) ->
         "npm-fast-text-encoding": {"replace", "encode"},
         "npm-buffer": {"replace", "encode"},
         "npm-stablelib-utf8": {"decode", "encode"},
+        "npm-utf8-encoding": {"decode", "replace", "encode", "incremental"},
+        "npm-is-utf8": {"validate"},
+        "npm-string-decoder": {"replace", "incremental"},
         "java-writeutf": {"encode"},
         "java-charsetencoder-report": {"encode"},
         "java-charsetencoder-replace": {"encode"},
@@ -162,6 +167,67 @@ def test_the_buffer_polyfill_replaces_a_truncated_character_byte_by_byte(
     assert direct == "A\ufffd\ufffd"
     assert codec.decode_replace(b"A\xe2\x82") == Returned("A\ufffd\ufffd")
     assert check(codec, "replace", b"A\xe2\x82") == {("replace", "should", "wrong U+FFFD count")}
+
+
+def test_the_buffer_polyfill_drops_the_second_of_two_lone_surrogates(program: Started) -> None:
+    # Issue 33: two lone high surrogates in a row come out as one EF BF BD (Node's own Buffer
+    # writes one for each); the built-in vectors of unencodable-runs.yaml make the check fail.
+    codec = program("npm-buffer")
+    direct = node(
+        "console.log(JSON.stringify([...r('buffer/').Buffer.from('\\ud800\\ud800', 'utf8')]))"
+    )
+    assert direct == [0xEF, 0xBF, 0xBD]
+    assert node("console.log(JSON.stringify([...Buffer.from('\\ud800\\ud800', 'utf8')]))") == [
+        *b"\xef\xbf\xbd" * 2
+    ]
+    assert codec.encode([0xD800, 0xD800]) == Returned(b"\xef\xbf\xbd")
+    assert check_encode(codec, 0xD800, 0xD800) == {
+        ("encode", "must", "dropped an unencodable value")
+    }
+    vectors = load_vectors()
+    report = run_check(codec, only_these(vectors, {"unr-1", "unr-3"}))
+    assert not report.conformant
+    assert {d.vector for d in report.differences if d.level == "must"} == {"unr-1", "unr-3"}
+
+
+def test_utf8_encoding_loses_the_character_after_a_cut_sequence_and_drops_a_low_surrogate(
+    program: Started,
+) -> None:
+    codec = program("npm-utf8-encoding")
+    decoded = "console.log(JSON.stringify(new (r('utf8-encoding').TextDecoder)()"
+    direct = node(decoded + ".decode(new Uint8Array([0xc2, 0x7f]))))")
+    assert direct == "\ufffd"  # the 7F, a character of its own (RFC 3629 §4), is gone
+    assert codec.decode_replace(b"\xc2\x7f") == Returned("\ufffd")
+    assert check(codec, "replace", b"\xc2\x7f") == {
+        ("replace", "must", "lost well-formed characters")
+    }
+    encoded = "console.log(JSON.stringify([...new (r('utf8-encoding').TextEncoder)()"
+    assert node(encoded + ".encode('A\\udc00B')]))") == [0x41, 0x42]
+    assert check_encode(codec, 0x41, 0xDC00, 0x42) == {
+        ("encode", "must", "dropped an unencodable value")
+    }
+
+
+def test_is_utf8_rejects_control_characters(program: Started) -> None:
+    codec = program("npm-is-utf8")
+    assert node(
+        "console.log(JSON.stringify([0x7f, 0x1f, 0x00, 0x09].map((b) => "
+        "r('is-utf8')(Buffer.from([b])))))"
+    ) == [False, False, False, True]
+    assert codec.validate(b"\x7f") == Returned(False)
+    assert check(codec, "validate", b"\x7f") == {("validate", "must", "rejected well-formed input")}
+
+
+def test_the_string_decoder_port_writes_one_u_fffd_where_node_writes_two(
+    program: Started,
+) -> None:
+    codec = program("npm-string-decoder")
+    script = "const d = new (r('string_decoder/').StringDecoder)('utf8'); const n = new (require("
+    script += "'string_decoder').StringDecoder)('utf8'); const b = Buffer.from([0xf7, 0x80]);"
+    script += "console.log(JSON.stringify([d.write(b) + d.end(), n.write(b) + n.end()]))"
+    assert node(script) == ["\ufffd", "\ufffd\ufffd"]  # F7 and 80: two maximal subparts
+    assert codec.decode_replace(b"\xf7\x80") == Returned("\ufffd")
+    assert check(codec, "replace", b"\xf7\x80") == {("replace", "should", "wrong U+FFFD count")}
 
 
 def test_iconv_lite_streams_a_split_character(program: Started) -> None:

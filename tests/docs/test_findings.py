@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from utf8cert.harness.codec.adapters import registry
 from utf8cert.harness.codec.programs.libraries import npm_prefix
 
 FINDINGS = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
@@ -39,6 +40,8 @@ MISSING = re.compile(
 )
 """What a shell says when the reproducer's library or program is not installed: Python, Node,
 Perl, Ruby, PHP, pkg-config, a C header, a C library."""
+WHERE = re.compile(r"^- \*\*Where:\*\*.*?(?=^- \*\*)", re.MULTILINE | re.DOTALL)
+"""A finding's Where line (it may wrap), up to the next field."""
 
 ABSENT = {
     "python": "python -c 'import no_such_module_utf8cert'",
@@ -93,6 +96,39 @@ def test_the_reproducer_prints_what_the_finding_says(
         absent = next(group for group in missing.groups() if group)
         pytest.skip(f"{title}: {absent} is not installed here")
     assert done.stdout == expected, f"{title}\nstderr: {done.stderr}"
+
+
+def named_adapters() -> list[tuple[str, str, str]]:
+    """Return (section title, its Where line, adapter name) for each adapter a finding's
+    `**Where:**` line names (`adapter `NAME``, or NAME in backquotes among several)."""
+    names = set(registry())
+    cases = []
+    for number, title, body in SECTION.findall(FINDINGS.read_text(encoding="utf-8")):
+        where = WHERE.search(body)
+        assert where is not None, f"{number}. {title} has no **Where:** line"
+        for name in re.findall(r"`([a-z0-9-]+)`", where[0]):
+            if name in names:
+                cases.append((f"{number}. {title}", where[0], name))
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("title", "where", "name"),
+    named_adapters(),
+    ids=[f"{c[0][:30]} {c[2]}" for c in named_adapters()],
+)
+def test_the_finding_names_the_version_installed_here(title: str, where: str, name: str) -> None:
+    # The version the adapter reports now (what the matrix records at run time) is the one the
+    # finding was verified on: each of its numbers is written in the finding's Where line, so
+    # that a finding is never left naming a version nobody ran it on.
+    entry = registry()[name]
+    reason = entry.unavailable()
+    if reason is not None:
+        pytest.skip(f"{title}: adapter:{name} is unavailable here: {reason}")
+    numbers = re.findall(r"\d+(?:\.\d+)+", entry.version())
+    assert numbers, f"adapter:{name} reports no version: {entry.version()!r}"
+    missing = [number for number in numbers if number not in where]
+    assert not missing, f"{title}: {name} is {entry.version()!r} here; the finding says {where!r}"
 
 
 @pytest.mark.parametrize("kind", sorted(ABSENT))

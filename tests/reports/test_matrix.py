@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,12 +25,19 @@ from utf8cert.harness.reports.matrix import (
     to_json,
     to_markdown,
 )
+from utf8cert.harness.reports.matrix_pages import pages, summary
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "docs" / "matrix.md"
+COMMITTED_JSON = ROOT / "docs" / "matrix.json"
+SUMMARY_LIMIT = 400 * 1024
+"""The summary stays well under what GitHub renders of a Markdown file (issue 33)."""
 REGENERATE = "utf8cert matrix --python --markdown docs/matrix.md"
-"""The command of docs/adapters.md; the test adds `--html matrix.html`, as the page shows."""
-PUBLISH = "utf8cert matrix --markdown docs/matrix.md --html docs/matrix.html"
+PUBLISH = (
+    "utf8cert matrix --markdown docs/matrix.md --pages docs/matrix --json docs/matrix.json "
+    "--html docs/matrix.html"
+)
+"""The command of docs/adapters.md, which publishes the matrix."""
 """What made the committed matrix: every adapter (the test reruns the Python ones)."""
 
 
@@ -76,44 +84,55 @@ def test_json_and_html_carry_versions_fingerprints_and_skips_and_html_stands_alo
     assert not re.search(r"(src|href)=", page)  # nothing to fetch: one self-contained page
 
 
-def cells_of(markdown: str) -> tuple[dict[str, str], set[str], dict[str, dict[str, str]]]:
-    """Return a Markdown matrix's versions by codec, the codecs skipped, and its behaviour cells
-    by row and codec."""
-    versions: dict[str, str] = {}
-    skipped: set[str] = set()
-    behaviours: dict[str, dict[str, str]] = {}
-    names: list[str] = []
-    section = ""
-    for line in markdown.splitlines():
-        if line.startswith("## "):
-            section = line
-        if not line.startswith("| ") or line.startswith("|---"):
-            continue
-        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
-        if section == "## Codecs" and cells[0] != "codec":
-            name = cells[0].strip("`").removeprefix("adapter:")
-            versions[name] = cells[1]
-            if cells[2].startswith("skipped:"):
-                skipped.add(name)
-        elif section == "## Behaviours":
-            if cells[0] == "behaviour":
-                names = cells[1:]
-            else:
-                behaviours[cells[0]] = dict(zip(names, cells[1:], strict=True))
-    return versions, skipped, behaviours
+def test_the_summary_has_a_level_a_cell_and_a_page_per_codec_and_per_theme() -> None:
+    matrix = build(two_codecs())
+    text = summary(matrix, "matrix")
+    lines = text.splitlines()
+    header = next(line for line in lines if line.startswith("| codec | bom |"))
+    themes = [cell.strip() for cell in header.strip("|").split("|")]
+
+    def levels(link: str) -> dict[str, str]:
+        row = next(line for line in lines if line.startswith(f"| {link} |"))
+        return dict(zip(themes, (cell.strip() for cell in row.strip("|").split("|")), strict=True))
+
+    surrogatepass, strict = levels("[pass](matrix/pass.md)"), levels("[strict](matrix/strict.md)")
+    assert surrogatepass["ill-formed-surrogates"] == "must"  # ED A0 80 read as U+D800
+    assert surrogatepass["ill-formed-overlong"] == "pass"
+    assert set(list(strict.values())[1:]) == {"pass"}
+    assert "| `adapter:absent` |" in text  # skipped: no page
+    written = pages(matrix)
+    assert {"pass.md", "strict.md", "vectors-ill-formed-surrogates.md"} <= set(written)
+    assert (
+        "| sur-1 · decode | must: let ill-formed input through (surrogate) |" in written["pass.md"]
+    )
+    assert "## Vectors it departs on (0)" in written["strict.md"]
+    assert (
+        "| sur-1 · decode | **must: let ill-formed input through (surrogate)**: pass |"
+        in written["vectors-ill-formed-surrogates.md"]
+    )
+
+
+def cells_of(data: dict[str, Any]) -> tuple[dict[str, str], set[str], dict[str, dict[str, str]]]:
+    """Return a JSON matrix's versions by codec, the codecs skipped, and its behaviour cells by
+    row and codec."""
+    versions = {column["name"]: column["version"] for column in data["columns"]}
+    skipped = {column["name"] for column in data["columns"] if column["skipped"]}
+    return versions, skipped, data["behaviours"]
 
 
 def test_the_committed_matrix_is_what_the_python_adapters_do_here(tmp_path: Path) -> None:
     """Run docs/adapters.md's command; a cell that changed for a library whose version did not is an
     unexplained change (a version that differs, or a library missing here, explains it)."""
-    versions, _, committed = cells_of(COMMITTED.read_text(encoding="utf-8"))
+    versions, _, committed = cells_of(json.loads(COMMITTED_JSON.read_text(encoding="utf-8")))
     assert set(versions) == set(registry()), f"run `{PUBLISH}`"
+    assert COMMITTED.stat().st_size <= SUMMARY_LIMIT  # the summary renders on GitHub
     (tmp_path / "docs").mkdir()
-    command = ["utf8cert", *REGENERATE.split()[1:], "--html", "matrix.html"]
+    command = ["utf8cert", *REGENERATE.split()[1:], "--html", "matrix.html", "--json", "m.json"]
     finished = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert finished.returncode == 0, finished.stderr
     assert (tmp_path / "matrix.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    fresh = (tmp_path / "docs" / "matrix.md").read_text(encoding="utf-8")
+    assert (tmp_path / "docs" / "matrix.md").read_text(encoding="utf-8").startswith("# ")
+    fresh = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
     now, skipped, behaviours = cells_of(fresh)
     comparable = {name for name in now if name not in skipped and now[name] == versions[name]}
     changed = [
@@ -205,6 +224,29 @@ def test_the_matrix_counts_the_adapters_n_of_n_on_a_terminal_and_not_in_a_log(
 def test_an_unknown_adapter_name_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["matrix", "nonesuch"]) == 2
     assert "no adapter named nonesuch" in capsys.readouterr().err
+
+
+def test_pages_are_written_beside_a_summary_that_links_to_them(tmp_path: Path) -> None:
+    summary_file, folder = tmp_path / "matrix.md", tmp_path / "matrix"
+    arguments = ["matrix", "cpython-strict", "--markdown", str(summary_file), "--jobs", "1"]
+    assert main([*arguments, "--pages", str(folder), "--json", str(tmp_path / "m.json")]) == 0
+    text = summary_file.read_text(encoding="utf-8")
+    assert "[adapter:cpython-strict](matrix/cpython-strict.md)" in text
+    assert (
+        (folder / "cpython-strict.md")
+        .read_text(encoding="utf-8")
+        .startswith("# adapter:cpython-strict")
+    )
+    assert (folder / "vectors-unencodable-runs.md").is_file()
+    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["measured"].endswith("UTC")
+
+
+def test_pages_in_a_place_that_cannot_be_a_folder_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["matrix", "cpython-strict", "--pages", str(tmp_path / "file" / "pages")]) == 2
+    assert "--pages" in capsys.readouterr().err
 
 
 def test_adapters_lists_each_with_its_version_or_why_not(

@@ -1,6 +1,6 @@
-"""More Python adapters: ftfy, expat, lxml's HTML parser, pysimdjson, the stdlib's sqlite3, and
-encoders (ujson, glibc, SQLite, ICU) and replacing modes (msgpack, cbor2) of libraries whose
-other modes are in catalog.py, which merges these after its own.
+"""More Python adapters: ftfy, expat, lxml's HTML parser, pysimdjson, pyjson5, jq, the stdlib's
+sqlite3, and encoders (ujson, glibc, SQLite, ICU) and replacing modes (msgpack, cbor2) of
+libraries whose other modes are in catalog.py, which merges these after its own.
 
 Each description ends with the slot it fills and, for a decoder, its mode: `decode` (strict),
 `replace`, `validate`, `encode`, `incremental`.
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from utf8cert.harness.codec.adapters.catalog import glibc, package, sqlite, stdlib
 from utf8cert.harness.codec.adapters.entry import PythonAdapter
+from utf8cert.harness.codec.adapters.jq import jq_version
 
 
 def _adapters(*adapters: PythonAdapter) -> dict[str, PythonAdapter]:
@@ -92,6 +93,21 @@ ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
         package("icu", "PyICU"),
         "",
         strings="utf-16",
+    ),
+    PythonAdapter(
+        "pyjson5",
+        "pyjson5.decode_utf8 (JSON5) on bytes, a JSON string: decode",
+        ".json_text:Pyjson5",
+        package("pyjson5", "pyjson5"),
+        isolated=True,
+    ),
+    PythonAdapter(
+        "jq",
+        "jq (the command-line JSON processor), `explode` of a JSON string: replace (it never "
+        "refuses)",
+        ".jq:Jq",
+        jq_version,
+        "",
     ),
 )
 """The adapters of this module, in the order the matrix shows them."""

@@ -57,6 +57,9 @@ class PythonAdapter:
     """The pip extra that installs it ('' for the standard library and the system)."""
     strings: StringModel = DEFAULT
     """What the codec's strings hold: a Python str holds code points, lone surrogates too."""
+    isolated: bool = False
+    """Always checked in a child process (the matrix too): a library whose answers can break
+    the interpreter that reads them (pyjson5 builds str objects CPython cannot index)."""
 
     def version(self) -> str:
         """Return the version of the library checked ('unknown' when it cannot be told)."""

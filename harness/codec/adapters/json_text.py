@@ -85,3 +85,14 @@ class MsgspecJson:
         errors = (ValueError, msgspec.DecodeError)
         self.decode = wrapped_decoder(JSON_STRING, msgspec.json.decode, errors, in_payload(START))
         self.encode = unwrapping_encoder(msgspec.json.encode, json_body)
+
+
+class Pyjson5:
+    """pyjson5.decode_utf8 on bytes (JSON5, a superset of JSON): a Json5DecoderException is a
+    refusal that names the string but no byte of it."""
+
+    def __init__(self) -> None:
+        import pyjson5
+
+        errors = (pyjson5.Json5DecoderException,)
+        self.decode = wrapped_decoder(JSON_STRING, pyjson5.decode_utf8, errors, nowhere)

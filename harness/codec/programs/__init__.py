@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from importlib import import_module
 from types import MappingProxyType
 
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
+from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
 from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
 from utf8cert.harness.codec.programs.scripting import SCRIPTED
+from utf8cert.harness.codec.reading import BYTES, InputModel
 from utf8cert.harness.codec.strings import StringModel
 
 __all__ = ["PROGRAMS", "Program", "ProgramError"]
@@ -38,6 +39,8 @@ class Program:
     description: str
     runtime: Runtime
     mode: str
+    reads: InputModel = BYTES
+    """What the API it wraps reads (codec/reading.py): "c-string" when it stops at a NUL."""
 
     @property
     def strings(self) -> StringModel:
@@ -135,7 +138,10 @@ _ALL = (
 _ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
 _SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
 _SCRIPTED += import_module(f"{__package__}.more_languages").MORE_LANGUAGES  # C++, Erlang
-_C = tuple(Program(name, description, library, name) for library, name, description in C_PROGRAMS)
+_C = tuple(
+    Program(name, description, library, name, "c-string" if name in C_STRING_APIS else BYTES)
+    for library, name, description in C_PROGRAMS
+)
 
 PROGRAMS: Mapping[str, Program] = MappingProxyType(
     {program.name: program for program in _ALL + _SCRIPTED + _C}

@@ -272,3 +272,9 @@ C_PROGRAMS: Final = (
 )
 """Each program: its library, its name (also its mode: the argument its program takes) and what
 it checks."""
+
+C_STRING_APIS: Final = frozenset(
+    {"glib-utf8-to-ucs4", "glib-utf8-to-utf16", "libxml2-xmlcheckutf8"}
+)
+"""The programs whose API reads a C string, stopping at a NUL (codec/reading.py): xmlCheckUTF8
+has no other form; g_utf8_to_ucs4 and g_utf8_to_utf16 stop at a NUL though given a length."""

@@ -158,6 +158,21 @@ NPM: Final = (
         "stablelib-utf8",
     ),
     NpmProgram(
+        "npm-utf8-encoding",
+        "npm utf8-encoding: TextDecoder (decode: fatal; replace; incremental, strict), "
+        "TextEncoder (encode)",
+        "utf8-encoding",
+        "utf8-encoding",
+    ),
+    NpmProgram("npm-is-utf8", "npm is-utf8: isUtf8(buffer) (validate)", "is-utf8", "is-utf8"),
+    NpmProgram(
+        "npm-string-decoder",
+        "npm string_decoder (the userland port of Node's): StringDecoder write, then end "
+        "(replace; incremental, replacing)",
+        "string_decoder",
+        "string-decoder",
+    ),
+    NpmProgram(
         "npm-fast-text-encoding",
         "npm fast-text-encoding (polyfill): TextDecoder (replace), TextEncoder (encode)",
         "fast-text-encoding",

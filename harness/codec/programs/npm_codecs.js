@@ -22,6 +22,11 @@
 //   buffer               replace: the browser Buffer polyfill's toString("utf8") (required as
 //                        "buffer/", not Node's own); encode: its Buffer.from(string, "utf8")
 //   stablelib-utf8       decode, encode: @stablelib/utf8 decode and encode
+//   utf8-encoding        decode, replace, encode, incremental (strict): the utf8-encoding
+//                        package's TextDecoder (fatal for decode and incremental), TextEncoder
+//   is-utf8              validate: is-utf8(buffer)
+//   string-decoder       replace, incremental (replace): the userland string_decoder's
+//                        StringDecoder (required as "string_decoder/", not Node's own)
 //
 // A JS string is UTF-16: the handshake says so (strings=utf-16).
 "use strict";
@@ -182,6 +187,31 @@ const MODES = {
     make: ([utf8]) => ({ decode: (bytes) => utf8.decode(bytes), encode: (text) => utf8.encode(text) }),
     refuses: (error) => error.constructor === Error && /^utf8: /.test(error.message),
   },
+  "utf8-encoding": {
+    packages: ["utf8-encoding"],
+    make: ([api]) => whatwg(api, true),
+    refuses: (error) => error instanceof TypeError && /invalid input/.test(error.message),
+  },
+  "is-utf8": {
+    packages: ["is-utf8"],
+    make: ([isUtf8]) => ({ validate: (bytes) => isUtf8(bytes) }),
+  },
+  "string-decoder": {
+    // The userland port of Node's string_decoder (required as "string_decoder/", not Node's own).
+    packages: ["string_decoder/"],
+    make: ([port]) => ({
+      replace: (bytes) => {
+        const decoder = new port.StringDecoder("utf8");
+        return decoder.write(bytes) + decoder.end();
+      },
+      incremental: (finalEmpty, chunks) => {
+        const decoder = new port.StringDecoder("utf8");
+        const more = (chunk) => decoder.write(chunk);
+        return fed(finalEmpty, chunks, more, (chunk) => decoder.write(chunk) + decoder.end());
+      },
+      declared: "replace",
+    }),
+  },
   "fast-text-encoding": {
     packages: ["fast-text-encoding"],
     // The polyfill installs itself only where TextDecoder is missing, as on an old browser.
@@ -214,6 +244,7 @@ const refuses = spec.refuses || (() => false);
 
 const HANDLERS = {
   decode: (fields) => `ok ${hexOfText(mode.decode(bytesOf(fields[0])))}`,
+  validate: (fields) => `ok ${mode.validate(bytesOf(fields[0])) === true}`,
   replace: (fields) => `ok ${hexOfText(mode.replace(bytesOf(fields[0])))}`,
   encode: (fields) => `ok ${hexOfBytes(mode.encode(textOf(fields[0])))}`,
   incremental: (fields) => `ok ${hexOfText(mode.incremental(fields[0] === "1", fields.slice(1).map(bytesOf)))}`,
