@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import importlib
 import itertools
+import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,7 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.mutation.mutate import mutants  # noqa: E402
+from bench.mutation.trial import judge  # noqa: E402
+
 PARENTS = ("subject", "dfa", "swar")
+SAMPLED = ("dfa", "swar")
+"""The parents whose mutants bench/mutants.py judged as a seeded sample (sample-NAME.json)."""
 EDGES = bytes.fromhex("00 41 7F 80 8F 90 9F A0 BF C0 C1 C2 DF E0 E1 EC ED EE EF F0 F1 F3 F4 F5 FF")
 """Both ends of every byte class of Table 3-7, and an ASCII letter."""
 
@@ -108,3 +114,31 @@ def test_every_scalar_value_encodes_as_cpythons(name: str) -> None:
     codec = parent(name)
     for value in itertools.chain(range(0xD800), range(0xE000, 0x110000)):
         assert codec.encode(chr(value)) == chr(value).encode("utf-8"), hex(value)
+
+
+def sampled(name: str) -> list[dict[str, Any]]:
+    """Return the verdicts `bench/mutants.py --parent NAME --sample ...` recorded."""
+    path = ROOT / "bench" / "mutation" / f"sample-{name}.json"
+    records: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return records
+
+
+@pytest.mark.parametrize("name", SAMPLED)
+def test_the_recorded_sample_is_of_todays_parent(name: str) -> None:
+    found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())}
+    for record in sampled(name):
+        mutant = found[record["id"]]
+        assert (mutant.line, mutant.description) == (record["line"], record["description"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SAMPLED)
+def test_a_few_recorded_kills_are_still_killed_at_their_level(name: str, tmp_path: Path) -> None:
+    """Three table or code mutants killed at must (not by the time limit), and every one killed
+    at should, judged again: the score cannot fall unnoticed when vectors or judgements change."""
+    records = sampled(name)
+    must = [r for r in records if r["level"] == "must" and not r["how"].startswith("timeout")]
+    again = must[:3] + [r for r in records if r["level"] == "should"]
+    found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())}
+    for record in again:
+        assert judge(found[record["id"]], tmp_path, 300.0).level == record["level"], record["id"]
