@@ -1,10 +1,14 @@
 """Mutation analysis: how many single-point defects of a hand-written codec the check misses.
 
-    python bench/mutants.py [-j 2] [--timeout 60] [--only m001,m002] [--json FILE] [--figure FILE]
-                             [--keep FILE]
+    python bench/mutants.py [--parent subject|dfa|swar] [-j 2] [--timeout 60] [--only m001,m002]
+                            [--sample N [--seed S]] [--compare-timeout S] [--json FILE]
+                            [--figure FILE] [--keep FILE]
 
-Makes every single-point mutant of bench/mutation/subject.py (a clean, independent, conformant
-codec with all five capabilities; mutation/mutate.py lists the kinds of change), has
+Makes every single-point mutant of a parent codec (a clean, independent, conformant codec with
+all five capabilities, each of another design: bench/mutation/subject.py reads a byte at a time
+against RFC 3629 §4's ranges, dfa.py is table-driven, swar.py reads machine words; the tables are
+mutated as well as the code; mutation/mutate.py lists the kinds of change), or a seeded sample of
+them (`--sample`), has
 `utf8cert check --fail-on may` judge each in a child process with a time limit
 (mutation/trial.py), and compares each survivor with the original codec on every short input,
 every code point and a Hypothesis campaign (mutation/equivalence.py) to tell the equivalent
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import tempfile
 import time
@@ -35,6 +40,8 @@ from bench.mutation.mutate import Mutant, mutants  # noqa: E402
 from bench.mutation.trial import LEVELS, Verdict, equivalence, judge  # noqa: E402
 
 SUBJECT = ROOT / "bench" / "mutation" / "subject.py"
+PARENTS = ("subject", "dfa", "swar")
+"""The parent codecs, each bench/mutation/NAME.py with a class `Subject`."""
 
 
 def table(found: Sequence[Mutant], verdicts: dict[str, Verdict]) -> str:
@@ -80,6 +87,15 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("-j", "--jobs", type=int, default=1, help="mutants checked at once")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a check may take")
     parser.add_argument("--only", default="", help="comma-separated mutant ids (default: all)")
+    parser.add_argument("--parent", choices=PARENTS, default="subject", help="the codec mutated")
+    parser.add_argument("--sample", type=int, default=0, help="judge N mutants drawn at random")
+    parser.add_argument("--seed", type=int, default=30, help="the draw of --sample")
+    parser.add_argument(
+        "--compare-timeout",
+        type=float,
+        default=600.0,
+        help="seconds a survivor's comparison may take",
+    )
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
         "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
@@ -90,15 +106,16 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --only: every other mutant's verdict from FILE (an earlier --json)",
     )
     arguments = parser.parse_args(argv)
-    if arguments.jobs < 1 or arguments.timeout <= 0:
-        parser.error("--jobs and --timeout must be positive")
+    if arguments.jobs < 1 or arguments.timeout <= 0 or arguments.sample < 0:
+        parser.error("--jobs and --timeout must be positive, --sample not negative")
     return arguments
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the result table of the mutation analysis; return 0."""
     arguments = options(argv)
-    found = mutants(SUBJECT.read_text(encoding="utf-8"))
+    parent = SUBJECT.with_name(f"{arguments.parent}.py")
+    found = mutants(parent.read_text(encoding="utf-8"))
     if arguments.only:
         wanted = set(arguments.only.split(","))
         unknown = wanted - {m.id for m in found}
@@ -106,7 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bench/mutants.py: no mutant {', '.join(sorted(unknown))}", file=sys.stderr)
             return 2
         found = [m for m in found if m.id in wanted]
-    every = mutants(SUBJECT.read_text(encoding="utf-8"))
+    if arguments.sample:
+        drawn = random.Random(arguments.seed).sample(
+            range(len(found)), min(arguments.sample, len(found))
+        )
+        found = [found[index] for index in sorted(drawn)]
+    every = mutants(parent.read_text(encoding="utf-8"))
     kept = kept_verdicts(arguments.keep, {m.id for m in found}) if arguments.keep else {}
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)
@@ -117,7 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 verdicts[mutant.id] = verdict
                 print(f"{mutant.id} {verdict.level:8} {mutant.description}", file=sys.stderr)
             survivors = [m for m in found if verdicts[m.id].level == "survived"]
-            compared = pool.map(lambda m: equivalence(SUBJECT, m, directory, 600.0), survivors)
+            compared = pool.map(
+                lambda m: equivalence(parent, m, directory, arguments.compare_timeout), survivors
+            )
             verdicts.update(zip([m.id for m in survivors], compared, strict=True))
     if kept:  # the mutants rerun, and the others as FILE has them, in source order
         verdicts = {m.id: verdicts.get(m.id) or kept[m.id] for m in every}

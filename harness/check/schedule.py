@@ -6,8 +6,11 @@ rest is spread over the vectors: for each alignment shift, each straddled block 
 every point, a few vectors are picked that between them carry every flag on well-formed and on
 ill-formed input, so that every flag meets every variant and chunking at least once (the 64- and
 4096-byte straddles several times over, meeting every kind of byte cut at the boundary too), and
-more shifts put each flag's first non-ASCII byte at every offset modulo 16. `--depth full` gives
-every vector everything.
+more shifts put each flag's first non-ASCII byte at every offset modulo 16. A vector flagged
+`state-transition` (vectors/automaton.yaml: one entry of the RFC 3629 automaton each) runs as it is,
+whole and byte by byte, on every capability, which is what reads its entry, and joins no spread:
+there are hundreds of them and each differs from the others in one table entry, not in a trait.
+`--depth full` gives every vector everything.
 `workload` says what either depth feeds the codec (the budget docs/guide.md documents).
 """
 
@@ -46,6 +49,11 @@ SPREAD_LAYOUTS: Final = (
 """The layouts spread over the vectors at the default depth."""
 NO_FLAG: Final = ""
 """Stands for the flags of a vector that has none, so that such vectors are covered too."""
+PROBE: Final = "state-transition"
+"""The flag of a vector that probes one (state, byte class) entry of the RFC 3629 automaton."""
+PROBE_PLAN: Final = Plan(frozenset({"as-is"}), every_cut=False)
+"""A probe's plan at the default depth: as-is, fed whole and byte by byte (a chunk boundary
+right before each byte, where a decoder carries its state across chunks)."""
 ALIGNMENT: Final = len(SHIFTS) + 1
 """The register width whose every alignment the shifts reach (16 bytes)."""
 
@@ -160,6 +168,8 @@ def schedule(vectors: Iterable[Vector], depth: Depth = "default") -> Schedule:
     if depth == "full":
         return Schedule({}, depth)
     vectors = list(vectors)
+    probes = {vector.id for vector in vectors if PROBE in vector.flags}
+    vectors = [vector for vector in vectors if vector.id not in probes]
     decoding = [v for v in vectors if isinstance(v, DecodeVector) and v.data]
     encoding = [v for v in vectors if isinstance(v, EncodeVector) and v.scalars]
     chosen: dict[str, set[str]] = {vector.id: set() for vector in vectors}
@@ -181,6 +191,7 @@ def schedule(vectors: Iterable[Vector], depth: Depth = "default") -> Schedule:
         vector_id: Plan(frozenset(ALWAYS | items), EVERY_CUT in items)
         for vector_id, items in chosen.items()
     }
+    plans.update({vector_id: PROBE_PLAN for vector_id in probes})
     return Schedule(plans, depth)
 
 

@@ -15,6 +15,8 @@ from utf8cert.harness.check.schedule import (
     ALIGNMENT,
     BUDGET,
     EVERY_CUT,
+    PROBE,
+    PROBE_PLAN,
     SPREAD_LAYOUTS,
     first_non_ascii,
     schedule,
@@ -60,7 +62,8 @@ def vectors() -> VectorSet:
 
 
 def decoding() -> list[DecodeVector]:
-    return [v for v in vectors() if isinstance(v, DecodeVector) and v.data]
+    """Return the decoding vectors the schedule spreads variants over (all but the probes)."""
+    return [v for v in vectors() if isinstance(v, DecodeVector) and v.data and PROBE not in v.flags]
 
 
 def encoding() -> list[EncodeVector]:
@@ -93,6 +96,20 @@ def test_every_vector_runs_as_is_mid_stream_and_byte_by_byte() -> None:
         variants = {v.name: v for v in decode_variants(vector, plans.plan(vector))}
         assert {"as-is", "mid-stream"} <= set(variants), vector.id
         assert variants["as-is"].bytewise and variants["mid-stream"].bytewise
+
+
+def test_every_probe_runs_as_is_whole_and_byte_by_byte_on_every_capability() -> None:
+    """vectors/automaton.yaml: one automaton entry a vector, read as it is (whole and with a chunk
+    boundary before each byte); tests/vectors/test_automaton_coverage.py holds the entries."""
+    plans = schedule(vectors())
+    probes = [v for v in vectors() if PROBE in v.flags]
+    assert len(probes) > 200
+    for vector in probes:
+        assert isinstance(vector, DecodeVector) and plans.plan(vector) == PROBE_PLAN
+        variants = list(decode_variants(vector, plans.plan(vector)))
+        assert [(v.name, v.bytewise, v.cuts) for v in variants] == [("as-is", True, ())]
+    full = schedule(vectors(), "full")
+    assert all(full.plan(v) == FULL for v in probes)
 
 
 @pytest.mark.parametrize(

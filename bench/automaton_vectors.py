@@ -1,0 +1,392 @@
+"""Write vectors/automaton.yaml: every transition of the RFC 3629 §4 automaton, and every bit.
+
+    python bench/automaton_vectors.py [--check]
+
+The file is data, written out once and committed (nothing generates vectors at load time); this
+script is how it was written, and `--check` (exit 1 on a difference) is how
+tests/vectors/test_automaton_vectors.py keeps the two in step. The inputs come from the automaton
+of Unicode §3.9 Table 3-7 typed below; the expected outputs from the reference codec, each
+cross-checked here against CPython's codec (strict, replace, byte-by-byte incremental, encode),
+so that the script stops rather than write a vector the two disagree on.
+
+What it covers, in this order (ids follow it; new families go at the end, and an id is never
+reused: a removed vector's id goes into `RETIRED`):
+1. decoding: for each state of the automaton (the start; 1, 2 or 3 continuation bytes due, the
+   first of them after E0, ED, F0 or F4 narrowed), reached after the first or the last lead of
+   its row, and each of the 14 byte classes, the class's first and last byte. After that byte,
+   the continuation bytes (80) the state still wants, as if the byte had been taken, so that a
+   codec that wrongly takes it sees a complete sequence (its validator says True); a byte that
+   starts a sequence at the start gets the rest of its shortest sequence. Then a well-formed
+   character (41, or E2 82 AC after a class's last byte), so that one swallowed shows.
+2. encoding: for each sequence length, each bit of the scalar value alone (with the length's
+   lowest value where the bit alone falls below the length's range), all bits set, the first and
+   last value; then runs mixing lengths (ASCII and U+007F right after multi-byte characters) and
+   the neighbours of the surrogates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
+    sys.path.insert(0, str(ROOT))
+
+from utf8cert import reference  # noqa: E402
+
+TARGET: Final = ROOT / "vectors" / "automaton.yaml"
+RETIRED: Final[tuple[str, ...]] = ()
+PREFIX: Final = "dfa"
+
+# The byte classes of Table 3-7: every byte value in exactly one, the bytes of a class treated
+# alike in every state.
+CLASSES: Final = (
+    (0x00, 0x7F),
+    (0x80, 0x8F),
+    (0x90, 0x9F),
+    (0xA0, 0xBF),
+    (0xC0, 0xC1),
+    (0xC2, 0xDF),
+    (0xE0, 0xE0),
+    (0xE1, 0xEC),
+    (0xED, 0xED),
+    (0xEE, 0xEF),
+    (0xF0, 0xF0),
+    (0xF1, 0xF3),
+    (0xF4, 0xF4),
+    (0xF5, 0xFF),
+)
+
+# The states, each with the bytes that lead to it after its row's first and its last lead (one
+# context a sequence length for the states a length shares), the range its next byte must be in,
+# and how many bytes are still due then (that one included). The start state has no range.
+STATES: Final = (
+    ("start", ("", ""), None, 0),
+    ("tail-1 of 2", ("C2", "DF"), (0x80, 0xBF), 1),
+    ("tail-1 of 3", ("E1 80", "EC BF"), (0x80, 0xBF), 1),
+    ("tail-1 of 4", ("F1 80 80", "F3 BF BF"), (0x80, 0xBF), 1),
+    ("tail-2 of 3", ("E1", "EF"), (0x80, 0xBF), 2),
+    ("tail-2 of 4", ("F1 80", "F3 BF"), (0x80, 0xBF), 2),
+    ("tail-3 of 4", ("F1", "F3"), (0x80, 0xBF), 3),
+    ("after E0", ("E0", "E0"), (0xA0, 0xBF), 2),
+    ("after ED", ("ED", "ED"), (0x80, 0x9F), 2),
+    ("after F0", ("F0", "F0"), (0x90, 0xBF), 3),
+    ("after F4", ("F4", "F4"), (0x80, 0x8F), 3),
+)
+
+# At the start, what completes a byte's shortest sequence (the second byte the lead's row allows
+# first, then 80s); for a byte that begins nothing, the tails a lax codec would take after it.
+SEQUENCE_REST: Final = {
+    0xC0: "80",
+    0xC1: "80",
+    0xC2: "80",
+    0xDF: "80",
+    0xE0: "A0 80",
+    0xE1: "80 80",
+    0xEC: "80 80",
+    0xED: "80 80",
+    0xEE: "80 80",
+    0xEF: "80 80",
+    0xF0: "90 80 80",
+    0xF1: "80 80 80",
+    0xF3: "80 80 80",
+    0xF4: "80 80 80",
+    0xF5: "80 80 80",
+}
+AFTER: Final = ("41", "E2 82 AC")
+"""The well-formed character after the tested byte: after a class's first byte, after its last."""
+
+NARROWED: Final = {"after E0", "after ED", "after F0", "after F4"}
+KIND_FLAGS: Final = frozenset({"overlong", "surrogate", "out-of-range"})
+
+# Encoding: the sequence lengths of RFC 3629 §3, with their first and last value and the number
+# of bits of the scalar value they hold.
+LENGTHS: Final = ((1, 0x00, 0x7F, 7), (2, 0x80, 0x7FF, 11), (3, 0x800, 0xFFFF, 16))
+LENGTHS_4: Final = (4, 0x10000, 0x10FFFF, 21)
+MIXED: Final = (
+    ((0x00E9, 0x007F), "U+007F right after a two-byte character"),
+    ((0x20AC, 0x007F), "U+007F right after a three-byte character"),
+    ((0x1F600, 0x007F), "U+007F right after a four-byte character"),
+    ((0x07FF, 0x0041), "ASCII right after the last two-byte value"),
+    ((0xFFFF, 0x0000), "U+0000 right after the last three-byte value"),
+    ((0x10FFFF, 0x007F), "U+007F right after the last scalar value"),
+    ((0x0041, 0x00E9, 0x007F, 0x0800, 0x007F, 0x10000, 0x007F, 0x0080), "lengths 1 to 4 mixed"),
+    (
+        (0x007F, 0x0080, 0x07FF, 0x0800, 0xFFFF, 0x10000),
+        "the last value of each length beside the first of the next",
+    ),
+    ((0xD7FF, 0xE000), "the neighbours of the surrogates, side by side"),
+    ((0xE000, 0xD7FF), "the neighbours of the surrogates, reversed"),
+    ((0x0041, 0xD7FF, 0x0041, 0xE000, 0x0041), "each neighbour of the surrogates between ASCII"),
+)
+
+
+def _hex(data: bytes) -> str:
+    return " ".join(f"{byte:02X}" for byte in data)
+
+
+def _names(values: Sequence[int]) -> str:
+    return ", ".join(f"U+{value:04X}" for value in values)
+
+
+def _class_name(first: int, last: int) -> str:
+    return f"{first:02X}" if first == last else f"{first:02X}-{last:02X}"
+
+
+def _rest(state: int, byte: int) -> bytes:
+    """Return what follows the tested byte before the closing character (see the docstring)."""
+    if state == 0:
+        return bytes.fromhex(SEQUENCE_REST.get(byte, ""))
+    due = STATES[state][3]
+    return b"\x80" * (due - 1)
+
+
+def decoding_inputs() -> Iterator[tuple[bytes, str, int, int]]:
+    """Yield (bytes, provenance, state, byte) for every state, class and edge, in id order."""
+    for state, (name, contexts, allowed, _) in enumerate(STATES):
+        for first, last in CLASSES:
+            for which, byte in enumerate(sorted({first, last})):
+                prefix = bytes.fromhex(contexts[which])
+                data = prefix + bytes([byte]) + _rest(state, byte)
+                data += bytes.fromhex(AFTER[which])
+                if allowed is None:
+                    where = "start"
+                else:
+                    low, high = allowed
+                    where = f"{name} ({_hex(prefix)} read, {low:02X}-{high:02X} due)"
+                why = f"{where}, class {_class_name(first, last)} at {byte:02X}"
+                yield data, why, state, byte
+
+
+def _cross_checked(data: bytes) -> tuple[list[int], list[reference.DecodeError], list[int]]:
+    """Return the reference's scalars (or []), errors and replaced output of `data`, having
+    checked them against CPython's codec; SystemExit naming the input where the two differ."""
+    errors = reference.errors(data)
+    replaced = [ord(c) for c in reference.decode_replace(data)]
+    theirs = [ord(c) for c in data.decode("utf-8", "replace")]
+    feed = codecs.getincrementaldecoder("utf-8")("replace")
+    bytewise = [ord(c) for b in data for c in feed.decode(bytes([b]))]
+    bytewise += [ord(c) for c in feed.decode(b"", final=True)]
+    try:
+        data.decode("utf-8")
+        first = None
+    except UnicodeDecodeError as error:
+        first = (error.start, error.end)
+    ours = (errors[0].offset, errors[0].offset + errors[0].length) if errors else None
+    if (replaced, replaced, ours) != (theirs, bytewise, first) or reference.validate(data) != (
+        not errors
+    ):
+        raise SystemExit(f"{_hex(data)}: the reference and CPython disagree")
+    return ([] if errors else replaced), errors, replaced
+
+
+def _describe(
+    why: str, data: bytes, errors: Sequence[reference.DecodeError], out: list[int]
+) -> str:
+    if not errors:
+        return f"{why}: well-formed, {_names(out)}."
+    subparts = " | ".join(_hex(data[e.offset : e.offset + e.length]) for e in errors)
+    tail = _names(out[len(out) - 1 :])
+    return f"{why}: one U+FFFD each for {subparts}, then {tail}."
+
+
+def _legacy(data: bytes) -> list[int] | None:
+    """Return the code points an RFC 2279 decoder reads in `data`, None where it refuses it."""
+    try:
+        return reference.decode_legacy(data)
+    except reference.DecodeError:
+        return None
+
+
+def decoding_lines() -> list[str]:
+    """Return the YAML of the decoding vectors."""
+    lines = ["decode:"]
+    for number, (data, why, state, _) in enumerate(decoding_inputs(), start=1):
+        scalars, errors, replaced = _cross_checked(data)
+        flags = ["boundary", "state-transition"]
+        if STATES[state][0] in NARROWED:
+            flags.append("narrowed-second-byte")
+        flags += sorted({str(e.kind) for e in errors} & KIND_FLAGS)
+        description = _describe(why, data, errors, replaced)
+        if len(description) > 200 or "'" in description:
+            raise SystemExit(f"description over 200 characters or quoted: {description}")
+        lines += [
+            f"  - id: {PREFIX}-{number}",
+            f"    description: '{description}'",
+            "    source: RFC 3629 §4; Unicode §3.9 Table 3-7" + (", D93b" if errors else ""),
+            f"    flags: [{', '.join(flags)}]",
+            f'    bytes: "{_hex(data)}"',
+            f"    valid: {'false' if errors else 'true'}",
+        ]
+        if errors:
+            lines.append("    errors:")
+            for error in errors:
+                extra = ", incomplete: true" if error.incomplete else ""
+                lines.append(
+                    f"      - {{offset: {error.offset}, length: {error.length},"
+                    f" kind: {error.kind}{extra}}}"
+                )
+            lines.append(f"    replaced: [{_names(replaced)}]")
+            legacy = _legacy(data)
+            if legacy is not None:
+                lines.append(f"    legacy: [{_names(legacy)}]")
+        else:
+            lines.append(f"    scalars: [{_names(scalars)}]")
+        lines.append("")
+    return lines
+
+
+def encoding_inputs() -> Iterator[tuple[tuple[int, ...], str]]:
+    """Yield (scalar values, provenance) of the encoding family, in id order."""
+    for length, low, high, bits in (*LENGTHS, LENGTHS_4):
+        where = f"{length}-byte range U+{low:04X}..U+{high:04X}"
+        for bit in range(bits):
+            alone = 1 << bit
+            if alone < low:
+                yield (
+                    (low | alone,),
+                    f"bit {bit} of {where} (alone below the range: with its first bit)",
+                )
+            else:
+                yield (alone,), f"bit {bit} of {where}, alone"
+        every = (1 << bits) - 1
+        if every > high:
+            yield (high,), f"all bits of {where} (U+{every:04X} is past U+10FFFF: its last value)"
+            yield (every >> 1,), f"bits 0-{bits - 2} of {where}, all set"
+        else:
+            yield (every,), f"all bits of {where} set, its last value"
+        yield (low,), f"the first value of {where}"
+    yield from MIXED
+
+
+def encoding_lines(number: int) -> list[str]:
+    """Return the YAML of the encoding vectors, numbered on from `number`."""
+    lines = ["encode:"]
+    seen: set[tuple[int, ...]] = set()
+    for values, why in encoding_inputs():
+        if values in seen:
+            continue
+        seen.add(values)
+        number += 1
+        ours = reference.encode(values)
+        if ours != "".join(map(chr, values)).encode("utf-8"):
+            raise SystemExit(f"{_names(values)}: the reference and CPython disagree")
+        description = f"{why}: {_names(values)}, written {_hex(ours)}."
+        if len(description) > 200 or "'" in description:
+            raise SystemExit(f"description over 200 characters or quoted: {description}")
+        lines += [
+            f"  - id: {PREFIX}-{number}",
+            f"    description: '{description}'",
+            "    source: RFC 3629 §3",
+            "    flags: [boundary]",
+            f"    scalars: [{_names(values)}]",
+            f'    bytes: "{_hex(ours)}"',
+            "",
+        ]
+    return lines
+
+
+NOTES: Final = """\
+notes:
+  boundary:
+    defect: >-
+      The first or last value of a sequence length, of a lead-byte range or of an allowed
+      second-byte range (RFC 3629 §3, §4). Catches off-by-one errors in range checks, which
+      reject a valid character or let the invalid one beside it through.
+  state-transition:
+    defect: >-
+      One entry of the RFC 3629 §4 automaton (Unicode §3.9 Table 3-7): a byte of one class read
+      in one state, then the continuation bytes that state still wants and a well-formed
+      character. A table-driven decoder has one entry per (state, byte class) pair, and a wrong
+      one shows only on an input that reads it. Catches a lead byte taken where a continuation
+      is due, a continuation refused, a validator that says True for ill-formed input, and a
+      well-formed character swallowed after the error. At the default depth these vectors run as
+      they are, whole and byte by byte (check/schedule.py), on every capability.
+  narrowed-second-byte:
+    defect: >-
+      The second byte is at an end of, or just outside, the narrowed range RFC 3629 §4 gives
+      after E0 (A0..BF), ED (80..9F), F0 (90..BF) and F4 (80..8F). Catches a decoder that takes
+      any 80..BF after these leads (accepting overlongs, surrogates or values past U+10FFFF) and
+      one whose narrowed range is off by one.
+  overlong:
+    defect: >-
+      A longer sequence than the value needs (a non-shortest form: C0, C1, E0 80..9F, F0 80..8F,
+      and the five- and six-byte forms of small values). RFC 3629 §3 allows only the shortest
+      form. Catches a decoder that computes the value from the bits without checking its range.
+    attack: >-
+      A filter that scans the bytes for 2E ('.'), 2F ('/') or 00 lets C0 AE, C0 AF or C0 80
+      through, and the lax decoder behind it turns them into '.', '/' or NUL: "/../" path
+      traversal (the 2001 web-server worm of RFC 3629 §10), NUL injection.
+  surrogate:
+    defect: >-
+      Encodes, or asks to encode, a UTF-16 surrogate code point U+D800..U+DFFF (ED A0..BF ..).
+      RFC 3629 §3 prohibits encoding them. Catches a codec that checks only the bit pattern.
+    attack: >-
+      A lone surrogate turns into ill-formed UTF-16 downstream (corruption, crashes); a pair of
+      them is a second spelling of a supplementary character that bypasses checks made on its
+      four-byte form.
+  out-of-range:
+    defect: >-
+      A value above U+10FFFF (F4 90..BF, F5..F7, or an encoder input above U+10FFFF). RFC 3629
+      §3 limits UTF-8 to U+0000..U+10FFFF. Catches a codec that still follows RFC 2279's range.
+    attack: >-
+      A value past U+10FFFF overflows UTF-16 conversion and any table indexed by code point
+      (RFC 3629 §10: "buffer overflow if the range of character numbers is not explicitly
+      limited to U+10FFFF").
+"""
+
+
+def render() -> str:
+    """Return the text of vectors/automaton.yaml."""
+    decoding = decoding_lines()
+    lines = [
+        "# Written by bench/automaton_vectors.py (python bench/automaton_vectors.py); do not edit"
+        " by hand.",
+        'schema_version: "1.0"',
+        "theme: automaton",
+        "description: >",
+        "  Every transition of the RFC 3629 §4 automaton (Unicode §3.9 Table 3-7): each state (the",
+        "  start; one, two or three continuation bytes due, after the first and the last lead of",
+        "  the row; the narrowed first continuation after E0, ED, F0, F4) meets each of the 14",
+        "  byte classes at the class's first and last byte, followed by the continuation bytes",
+        "  the state still wants and a well-formed character. Each description names its state",
+        "  and class. To encode: every bit of the scalar value in every sequence length, all bits",
+        "  set, each length's first value, and runs that mix lengths.",
+        "sources:",
+        "  - RFC 3629 §3 (the bit layout of each length), §4 (the ABNF, one alternative a row)",
+        "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
+        NOTES.rstrip("\n"),
+        f"retired: [{', '.join(RETIRED)}]",
+        *decoding,
+        *encoding_lines(sum(line.startswith("  - id: ") for line in decoding)),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write vectors/automaton.yaml (or, with --check, compare); return the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="bench/automaton_vectors.py", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is not current")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.check:
+        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
+        if current != text:
+            print(
+                f"{TARGET} is not what bench/automaton_vectors.py writes: rerun it", file=sys.stderr
+            )
+            return 1
+        return 0
+    TARGET.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The parent codecs of the mutation bench (bench/mutation/subject.py, dfa.py, swar.py) are
+correct: each capability agrees with CPython's UTF-8 codec on every input of up to two bytes
+(three in the slow suite, with every 4-byte input built from the edges of the byte classes), on
+every way to cut it in two for the incremental decoder, and on every code point to encode.
+
+CPython's codec is the independent evidence here: it follows the same maximal-subpart practice
+(one U+FFFD per maximal subpart, Unicode §3.9) and reports a strict error's start and end as
+the subpart's, as every parent does.
+"""
+
+from __future__ import annotations
+
+import codecs
+import importlib
+import itertools
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.mutation.mutate import mutants  # noqa: E402
+from bench.mutation.trial import judge  # noqa: E402
+
+PARENTS = ("subject", "dfa", "swar")
+SAMPLED = ("dfa", "swar")
+"""The parents whose mutants bench/mutants.py judged as a seeded sample (sample-NAME.json)."""
+EDGES = bytes.fromhex("00 41 7F 80 8F 90 9F A0 BF C0 C1 C2 DF E0 E1 EC ED EE EF F0 F1 F3 F4 F5 FF")
+"""Both ends of every byte class of Table 3-7, and an ASCII letter."""
+
+
+def parent(name: str) -> Any:
+    return importlib.import_module(f"bench.mutation.{name}").Subject()
+
+
+def strict(decode: Any, data: bytes) -> tuple[str, object]:
+    """Return ("text", text) or ("error", (start, end)) of one strict decode."""
+    try:
+        return "text", decode(data)
+    except UnicodeDecodeError as error:
+        return "error", (error.start, error.end)
+
+
+def fed(decoder: Any, data: bytes, cut: int) -> tuple[str, object]:
+    """Return what a strict incremental decoder makes of `data` cut in two at `cut`: the text,
+    or that it raised (its offsets count from bytes held back, so only the fact is compared)."""
+    try:
+        return "text", decoder.decode(data[:cut]) + decoder.decode(data[cut:], final=True)
+    except UnicodeDecodeError:
+        return "error", None
+
+
+def disagreements(codec: Any, inputs: Iterable[bytes], cuts: bool) -> list[str]:
+    """Return each input on which `codec` and CPython differ, with the capability."""
+    found = []
+    cpython = codecs.getincrementaldecoder("utf-8")
+    for data in inputs:
+        expected = strict(bytes.decode, data)
+        if strict(codec.decode, data) != expected:
+            found.append(f"decode {data.hex()}")
+        if codec.decode_replace(data) != data.decode("utf-8", "replace"):
+            found.append(f"decode_replace {data.hex()}")
+        if codec.validate(data) is not (expected[0] == "text"):
+            found.append(f"validate {data.hex()}")
+        for cut in range(len(data) + 1) if cuts else ():
+            if fed(codec.incremental_decoder(), data, cut) != fed(cpython(), data, cut):
+                found.append(f"incremental {data.hex()} cut at {cut}")
+    return found
+
+
+def up_to(length: int) -> Iterable[bytes]:
+    for size in range(length + 1):
+        yield from map(bytes, itertools.product(range(256), repeat=size))
+
+
+@pytest.mark.parametrize("name", PARENTS)
+def test_every_input_of_up_to_two_bytes_decodes_as_cpythons(name: str) -> None:
+    assert disagreements(parent(name), up_to(2), cuts=True) == []
+
+
+@pytest.mark.parametrize("name", PARENTS)
+def test_the_edges_of_the_classes_encode_as_cpythons(name: str) -> None:
+    codec = parent(name)
+    for value in (0, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x10FFFF):
+        text = "a" + chr(value) + "\x7f"
+        assert codec.encode(text) == text.encode("utf-8"), hex(value)
+    for text in ("\ud800", "a\udfff", "a\udc00\ud800b", "\ud83d\ude00"):
+        with pytest.raises(UnicodeEncodeError) as ours:
+            codec.encode(text)
+        with pytest.raises(UnicodeEncodeError) as theirs:
+            text.encode("utf-8")
+        assert (ours.value.start, ours.value.end) == (theirs.value.start, theirs.value.end)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PARENTS)
+def test_every_three_byte_input_and_every_four_byte_edge_decodes_as_cpythons(name: str) -> None:
+    codec = parent(name)
+    three = map(bytes, itertools.product(range(256), repeat=3))
+    assert disagreements(codec, three, cuts=False) == []
+    four = map(bytes, itertools.product(EDGES, repeat=4))
+    assert disagreements(codec, four, cuts=True) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PARENTS)
+def test_every_scalar_value_encodes_as_cpythons(name: str) -> None:
+    codec = parent(name)
+    for value in itertools.chain(range(0xD800), range(0xE000, 0x110000)):
+        assert codec.encode(chr(value)) == chr(value).encode("utf-8"), hex(value)
+
+
+def sampled(name: str) -> list[dict[str, Any]]:
+    """Return the verdicts `bench/mutants.py --parent NAME --sample ...` recorded."""
+    path = ROOT / "bench" / "mutation" / f"sample-{name}.json"
+    records: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return records
+
+
+@pytest.mark.parametrize("name", SAMPLED)
+def test_the_recorded_sample_is_of_todays_parent(name: str) -> None:
+    found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())}
+    for record in sampled(name):
+        mutant = found[record["id"]]
+        assert (mutant.line, mutant.description) == (record["line"], record["description"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SAMPLED)
+def test_a_few_recorded_kills_are_still_killed_at_their_level(name: str, tmp_path: Path) -> None:
+    """Three table or code mutants killed at must (not by the time limit), and every one killed
+    at should, judged again: the score cannot fall unnoticed when vectors or judgements change."""
+    records = sampled(name)
+    must = [r for r in records if r["level"] == "must" and not r["how"].startswith("timeout")]
+    again = must[:3] + [r for r in records if r["level"] == "should"]
+    found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())}
+    for record in again:
+        assert judge(found[record["id"]], tmp_path, 300.0).level == record["level"], record["id"]
