@@ -88,7 +88,7 @@ def test_the_summary_has_a_level_a_cell_and_a_page_per_codec_and_per_theme() -> 
     matrix = build(two_codecs())
     text = summary(matrix, "matrix")
     lines = text.splitlines()
-    header = next(line for line in lines if line.startswith("| codec | bom |"))
+    header = next(line for line in lines if line.startswith("| codec | automaton | bom |"))
     themes = [cell.strip() for cell in header.strip("|").split("|")]
 
     def levels(link: str) -> dict[str, str]:
