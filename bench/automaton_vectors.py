@@ -101,6 +101,8 @@ SEQUENCE_REST: Final = {
 AFTER: Final = ("41", "E2 82 AC")
 """The well-formed character after the tested byte: after a class's first byte, after its last."""
 
+EDGES: Final = frozenset(edge for first, last in CLASSES for edge in (first, last))
+"""The bytes family 1 tests in every state: the first and last byte of each class."""
 NARROWED: Final = {"after E0", "after ED", "after F0", "after F4"}
 KIND_FLAGS: Final = frozenset({"overlong", "surrogate", "out-of-range"})
 
@@ -188,6 +190,9 @@ def _cross_checked(data: bytes) -> tuple[list[int], list[reference.DecodeError],
 def _describe(
     why: str, data: bytes, errors: Sequence[reference.DecodeError], out: list[int]
 ) -> str:
+    if len(out) > 4:  # family 3: too many to name
+        kind = f"{len(errors)} U+FFFD and " if errors else "well-formed, "
+        return f"{why}: {kind}{len(out) - len(errors)} characters."
     if not errors:
         return f"{why}: well-formed, {_names(out)}."
     subparts = " | ".join(_hex(data[e.offset : e.offset + e.length]) for e in errors)
@@ -203,10 +208,85 @@ def _legacy(data: bytes) -> list[int] | None:
         return None
 
 
-def decoding_lines() -> list[str]:
-    """Return the YAML of the decoding vectors."""
-    lines = ["decode:"]
-    for number, (data, why, state, _) in enumerate(decoding_inputs(), start=1):
+def accepts(state: int, byte: int) -> bool:
+    """Return whether `byte` goes on from `state` (at the start: whether it begins a sequence)."""
+    allowed = STATES[state][2]
+    if allowed is None:
+        return byte <= 0x7F or 0xC2 <= byte <= 0xF4
+    return allowed[0] <= byte <= allowed[1]
+
+
+def _well_formed_rest(lead: int) -> bytes:
+    """Return the smallest bytes that complete a sequence begun by the lead `lead`: the lowest
+    second byte its row of Table 3-7 allows, then 80s."""
+    if lead <= 0x7F:
+        return b""
+    length = 2 if lead <= 0xDF else 3 if lead <= 0xEF else 4
+    second = {0xE0: 0xA0, 0xF0: 0x90}.get(lead, 0x80)
+    return bytes([second]) + b"\x80" * (length - 2)
+
+
+def _lax_rest(byte: int) -> bytes:
+    """Return the tails an RFC 2279 reading of `byte`'s leading one bits asks for (80-BF and
+    FE-FF ask for none): what a codec that takes `byte` for a lead would read next."""
+    ones = next((n for n in range(8) if not byte << n & 0x80), 8)
+    return b"\x80" * (ones - 1) if 2 <= ones <= 6 else b""
+
+
+def every_byte_inputs() -> Iterator[tuple[bytes, str, int, int]]:
+    """Yield (bytes, provenance, state, -1) of family 3, two vectors a state: one that takes
+    every byte the state allows in turn, each after the state's context and completed (every
+    capability reads each of these entries), and one that puts every byte the state refuses
+    after the context, each followed as in family 1 (the continuation bytes the state still
+    wants, at the start the tails its leading one bits ask for) and by a well-formed character,
+    one after the other: a replacing decoder answers each of them with its own U+FFFD and the
+    character, so a wrong entry shows wherever it is (a strict decoder and a validator stop at
+    the first error: the refused bytes reach them one a vector in families 1 and 4, at the
+    class edges). The context and the closing character alternate with the byte's parity."""
+    for state, (name, contexts, allowed, due) in enumerate(STATES):
+        where = "start" if allowed is None else f"{name} (after {contexts[0]} or {contexts[1]})"
+        for taken in (True, False):
+            data = b""
+            for byte in (b for b in range(256) if accepts(state, b) == taken):
+                prefix = bytes.fromhex(contexts[byte % 2])
+                if taken:
+                    rest = _well_formed_rest(byte) if allowed is None else b"\x80" * (due - 1)
+                    data += prefix + bytes([byte]) + rest
+                else:
+                    rest = _lax_rest(byte) if allowed is None else b"\x80" * (due - 1)
+                    data += prefix + bytes([byte]) + rest + bytes.fromhex(AFTER[byte % 2])
+            what = "takes" if taken else "refuses"
+            yield data, f"{where}, every byte it {what}, one after the other", state, -1
+
+
+def one_more_inputs() -> Iterator[tuple[bytes, str, int, int]]:
+    """Yield (bytes, provenance, state, byte) of family 4: in each state inside a sequence, each
+    class edge the state refuses, followed by as many continuation bytes as were due before it
+    (one more than family 1 puts there), then the closing character: a codec that takes the
+    byte and wants one more continuation after it (a wrong entry into a state with more due)
+    reads a complete sequence, which its strict decoder returns and its validator passes."""
+    for state, (name, contexts, allowed, due) in enumerate(STATES):
+        if allowed is None:
+            continue
+        for first, last in CLASSES:
+            for which, byte in enumerate(sorted({first, last})):
+                if accepts(state, byte):
+                    continue
+                prefix = bytes.fromhex(contexts[which])
+                data = prefix + bytes([byte]) + b"\x80" * due + bytes.fromhex(AFTER[which])
+                why = (
+                    f"{name} ({_hex(prefix)} read, {allowed[0]:02X}-{allowed[1]:02X} due),"
+                    f" {byte:02X} then {due} more"
+                )
+                yield data, why, state, byte
+
+
+def decoding_lines(
+    inputs: Iterator[tuple[bytes, str, int, int]], last: int, heading: bool = True
+) -> list[str]:
+    """Return the YAML of the decoding vectors `inputs`, numbered on from `last`."""
+    lines = ["decode:"] if heading else []
+    for number, (data, why, state, _) in enumerate(inputs, start=last + 1):
         scalars, errors, replaced = _cross_checked(data)
         flags = ["boundary", "state-transition"]
         if STATES[state][0] in NARROWED:
@@ -343,7 +423,12 @@ notes:
 
 def render() -> str:
     """Return the text of vectors/automaton.yaml."""
-    decoding = decoding_lines()
+    decoding = decoding_lines(decoding_inputs(), 0)
+    encoding = encoding_lines(sum(line.startswith("  - id: ") for line in decoding))
+    number = sum(line.startswith("  - id: ") for line in decoding + encoding)
+    every_byte = decoding_lines(every_byte_inputs(), number, heading=False)
+    number += sum(line.startswith("  - id: ") for line in every_byte)
+    one_more = decoding_lines(one_more_inputs(), number, heading=False)
     lines = [
         "# Written by bench/automaton_vectors.py (python bench/automaton_vectors.py); do not edit"
         " by hand.",
@@ -363,7 +448,9 @@ def render() -> str:
         NOTES.rstrip("\n"),
         f"retired: [{', '.join(RETIRED)}]",
         *decoding,
-        *encoding_lines(sum(line.startswith("  - id: ") for line in decoding)),
+        *every_byte,
+        *one_more,
+        *encoding,
     ]
     return "\n".join(lines)
 
