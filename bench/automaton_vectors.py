@@ -22,11 +22,20 @@ reused: a removed vector's id goes into `RETIRED`):
    lowest value where the bit alone falls below the length's range), all bits set, the first and
    last value; then runs mixing lengths (ASCII and U+007F right after multi-byte characters) and
    the neighbours of the surrogates.
+3. decoding, byte by byte (issue 30): for each state, one well-formed vector that takes every
+   byte value the state allows in turn (so every capability reads each such entry), and one
+   that puts every byte value the state refuses after its context, each followed as in family 1
+   and by a well-formed character: a replacing decoder shows each entry in its U+FFFD output,
+   so a byte put in the wrong class shows (a strict decoder and a validator stop at the first
+   error; one vector a refused byte would cost the default check 1.9x its time, measured).
+4. decoding: in each state inside a sequence, each class edge the state refuses followed by one
+   continuation byte more than family 1 puts there, so that a codec that takes the byte and
+   then wants one more continuation (`C2 E0 80`) reads a complete sequence: its strict decoder
+   returns text and its validator says True, a `must` difference rather than a wrong error end.
 """
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import sys
 from collections.abc import Iterator, Sequence
@@ -37,6 +46,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
     sys.path.insert(0, str(ROOT))
 
+from bench import vector_yaml  # noqa: E402
+from bench.vector_yaml import decode_entry, hex_bytes, names, notes  # noqa: E402
 from utf8cert import reference  # noqa: E402
 
 TARGET: Final = ROOT / "vectors" / "automaton.yaml"
@@ -128,14 +139,6 @@ MIXED: Final = (
 )
 
 
-def _hex(data: bytes) -> str:
-    return " ".join(f"{byte:02X}" for byte in data)
-
-
-def _names(values: Sequence[int]) -> str:
-    return ", ".join(f"U+{value:04X}" for value in values)
-
-
 def _class_name(first: int, last: int) -> str:
     return f"{first:02X}" if first == last else f"{first:02X}-{last:02X}"
 
@@ -160,13 +163,13 @@ def decoding_inputs() -> Iterator[tuple[bytes, str, int, int]]:
                     where = "start"
                 else:
                     low, high = allowed
-                    where = f"{name} ({_hex(prefix)} read, {low:02X}-{high:02X} due)"
+                    where = f"{name} ({hex_bytes(prefix)} read, {low:02X}-{high:02X} due)"
                 why = f"{where}, class {_class_name(first, last)} at {byte:02X}"
                 yield data, why, state, byte
 
 
-def _cross_checked(data: bytes) -> tuple[list[int], list[reference.DecodeError], list[int]]:
-    """Return the reference's scalars (or []), errors and replaced output of `data`, having
+def _cross_checked(data: bytes) -> tuple[list[reference.DecodeError], list[int]]:
+    """Return the reference's errors and replaced output of `data`, having
     checked them against CPython's codec; SystemExit naming the input where the two differ."""
     errors = reference.errors(data)
     replaced = [ord(c) for c in reference.decode_replace(data)]
@@ -183,8 +186,8 @@ def _cross_checked(data: bytes) -> tuple[list[int], list[reference.DecodeError],
     if (replaced, replaced, ours) != (theirs, bytewise, first) or reference.validate(data) != (
         not errors
     ):
-        raise SystemExit(f"{_hex(data)}: the reference and CPython disagree")
-    return ([] if errors else replaced), errors, replaced
+        raise SystemExit(f"{hex_bytes(data)}: the reference and CPython disagree")
+    return errors, replaced
 
 
 def _describe(
@@ -194,18 +197,10 @@ def _describe(
         kind = f"{len(errors)} U+FFFD and " if errors else "well-formed, "
         return f"{why}: {kind}{len(out) - len(errors)} characters."
     if not errors:
-        return f"{why}: well-formed, {_names(out)}."
-    subparts = " | ".join(_hex(data[e.offset : e.offset + e.length]) for e in errors)
-    tail = _names(out[len(out) - 1 :])
+        return f"{why}: well-formed, {names(out)}."
+    subparts = " | ".join(hex_bytes(data[e.offset : e.offset + e.length]) for e in errors)
+    tail = names(out[len(out) - 1 :])
     return f"{why}: one U+FFFD each for {subparts}, then {tail}."
-
-
-def _legacy(data: bytes) -> list[int] | None:
-    """Return the code points an RFC 2279 decoder reads in `data`, None where it refuses it."""
-    try:
-        return reference.decode_legacy(data)
-    except reference.DecodeError:
-        return None
 
 
 def accepts(state: int, byte: int) -> bool:
@@ -275,7 +270,7 @@ def one_more_inputs() -> Iterator[tuple[bytes, str, int, int]]:
                 prefix = bytes.fromhex(contexts[which])
                 data = prefix + bytes([byte]) + b"\x80" * due + bytes.fromhex(AFTER[which])
                 why = (
-                    f"{name} ({_hex(prefix)} read, {allowed[0]:02X}-{allowed[1]:02X} due),"
+                    f"{name} ({hex_bytes(prefix)} read, {allowed[0]:02X}-{allowed[1]:02X} due),"
                     f" {byte:02X} then {due} more"
                 )
                 yield data, why, state, byte
@@ -287,37 +282,14 @@ def decoding_lines(
     """Return the YAML of the decoding vectors `inputs`, numbered on from `last`."""
     lines = ["decode:"] if heading else []
     for number, (data, why, state, _) in enumerate(inputs, start=last + 1):
-        scalars, errors, replaced = _cross_checked(data)
+        errors, replaced = _cross_checked(data)
         flags = ["boundary", "state-transition"]
         if STATES[state][0] in NARROWED:
             flags.append("narrowed-second-byte")
         flags += sorted({str(e.kind) for e in errors} & KIND_FLAGS)
         description = _describe(why, data, errors, replaced)
-        if len(description) > 200 or "'" in description:
-            raise SystemExit(f"description over 200 characters or quoted: {description}")
-        lines += [
-            f"  - id: {PREFIX}-{number}",
-            f"    description: '{description}'",
-            "    source: RFC 3629 §4; Unicode §3.9 Table 3-7" + (", D93b" if errors else ""),
-            f"    flags: [{', '.join(flags)}]",
-            f'    bytes: "{_hex(data)}"',
-            f"    valid: {'false' if errors else 'true'}",
-        ]
-        if errors:
-            lines.append("    errors:")
-            for error in errors:
-                extra = ", incomplete: true" if error.incomplete else ""
-                lines.append(
-                    f"      - {{offset: {error.offset}, length: {error.length},"
-                    f" kind: {error.kind}{extra}}}"
-                )
-            lines.append(f"    replaced: [{_names(replaced)}]")
-            legacy = _legacy(data)
-            if legacy is not None:
-                lines.append(f"    legacy: [{_names(legacy)}]")
-        else:
-            lines.append(f"    scalars: [{_names(scalars)}]")
-        lines.append("")
+        subparts = [(e.offset, e.length, str(e.kind)) for e in errors]
+        lines += decode_entry(f"{PREFIX}-{number}", description, flags, data, replaced, subparts)
     return lines
 
 
@@ -355,8 +327,8 @@ def encoding_lines(number: int) -> list[str]:
         number += 1
         ours = reference.encode(values)
         if ours != "".join(map(chr, values)).encode("utf-8"):
-            raise SystemExit(f"{_names(values)}: the reference and CPython disagree")
-        description = f"{why}: {_names(values)}, written {_hex(ours)}."
+            raise SystemExit(f"{names(values)}: the reference and CPython disagree")
+        description = f"{why}: {names(values)}, written {hex_bytes(ours)}."
         if len(description) > 200 or "'" in description:
             raise SystemExit(f"description over 200 characters or quoted: {description}")
         lines += [
@@ -364,20 +336,14 @@ def encoding_lines(number: int) -> list[str]:
             f"    description: '{description}'",
             "    source: RFC 3629 §3",
             "    flags: [boundary]",
-            f"    scalars: [{_names(values)}]",
-            f'    bytes: "{_hex(ours)}"',
+            f"    scalars: [{names(values)}]",
+            f'    bytes: "{hex_bytes(ours)}"',
             "",
         ]
     return lines
 
 
-NOTES: Final = """\
-notes:
-  boundary:
-    defect: >-
-      The first or last value of a sequence length, of a lead-byte range or of an allowed
-      second-byte range (RFC 3629 §3, §4). Catches off-by-one errors in range checks, which
-      reject a valid character or let the invalid one beside it through.
+STATE_TRANSITION: Final = """\
   state-transition:
     defect: >-
       One entry of the RFC 3629 §4 automaton (Unicode §3.9 Table 3-7): a byte of one class read
@@ -386,39 +352,12 @@ notes:
       one shows only on an input that reads it. Catches a lead byte taken where a continuation
       is due, a continuation refused, a validator that says True for ill-formed input, and a
       well-formed character swallowed after the error. At the default depth these vectors run as
-      they are, whole and byte by byte (check/schedule.py), on every capability.
-  narrowed-second-byte:
-    defect: >-
-      The second byte is at an end of, or just outside, the narrowed range RFC 3629 §4 gives
-      after E0 (A0..BF), ED (80..9F), F0 (90..BF) and F4 (80..8F). Catches a decoder that takes
-      any 80..BF after these leads (accepting overlongs, surrogates or values past U+10FFFF) and
-      one whose narrowed range is off by one.
-  overlong:
-    defect: >-
-      A longer sequence than the value needs (a non-shortest form: C0, C1, E0 80..9F, F0 80..8F,
-      and the five- and six-byte forms of small values). RFC 3629 §3 allows only the shortest
-      form. Catches a decoder that computes the value from the bits without checking its range.
-    attack: >-
-      A filter that scans the bytes for 2E ('.'), 2F ('/') or 00 lets C0 AE, C0 AF or C0 80
-      through, and the lax decoder behind it turns them into '.', '/' or NUL: "/../" path
-      traversal (the 2001 web-server worm of RFC 3629 §10), NUL injection.
-  surrogate:
-    defect: >-
-      Encodes, or asks to encode, a UTF-16 surrogate code point U+D800..U+DFFF (ED A0..BF ..).
-      RFC 3629 §3 prohibits encoding them. Catches a codec that checks only the bit pattern.
-    attack: >-
-      A lone surrogate turns into ill-formed UTF-16 downstream (corruption, crashes); a pair of
-      them is a second spelling of a supplementary character that bypasses checks made on its
-      four-byte form.
-  out-of-range:
-    defect: >-
-      A value above U+10FFFF (F4 90..BF, F5..F7, or an encoder input above U+10FFFF). RFC 3629
-      §3 limits UTF-8 to U+0000..U+10FFFF. Catches a codec that still follows RFC 2279's range.
-    attack: >-
-      A value past U+10FFFF overflows UTF-16 conversion and any table indexed by code point
-      (RFC 3629 §10: "buffer overflow if the range of character numbers is not explicitly
-      limited to U+10FFFF").
-"""
+      they are, whole and byte by byte (check/schedule.py), on every capability."""
+FLAGS: Final = (
+    "boundary", "state-transition", "narrowed-second-byte", "overlong", "surrogate",
+    "out-of-range",
+)  # fmt: skip
+"""The flags of the file's notes, in order."""
 
 
 def render() -> str:
@@ -441,11 +380,14 @@ def render() -> str:
         "  byte classes at the class's first and last byte, followed by the continuation bytes",
         "  the state still wants and a well-formed character. Each description names its state",
         "  and class. To encode: every bit of the scalar value in every sequence length, all bits",
-        "  set, each length's first value, and runs that mix lengths.",
+        "  set, each length's first value, and runs that mix lengths. Byte by byte: every byte",
+        "  value each state takes, in one well-formed vector a state; every byte value it",
+        "  refuses, each followed by a character, in one vector a state (for replace mode); and",
+        "  each refused class edge followed by one continuation byte more than was due.",
         "sources:",
         "  - RFC 3629 §3 (the bit layout of each length), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
-        NOTES.rstrip("\n"),
+        notes({"state-transition": STATE_TRANSITION}, FLAGS),
         f"retired: [{', '.join(RETIRED)}]",
         *decoding,
         *every_byte,
@@ -457,22 +399,7 @@ def render() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write vectors/automaton.yaml (or, with --check, compare); return the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="bench/automaton_vectors.py", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file is not current")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(
-                f"{TARGET} is not what bench/automaton_vectors.py writes: rerun it", file=sys.stderr
-            )
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return vector_yaml.main(argv, "bench/automaton_vectors.py", TARGET, render)
 
 
 if __name__ == "__main__":

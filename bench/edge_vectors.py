@@ -24,13 +24,18 @@ an id is never reused: a removed vector's id goes into `RETIRED`):
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
 ROOT: Final = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
+    sys.path.insert(0, str(ROOT))
+
+from bench import vector_yaml  # noqa: E402
+from bench.vector_yaml import Error, decode_entry, hex_bytes, names, notes  # noqa: E402
+
 TARGET: Final = ROOT / "vectors" / "edges.yaml"
 RETIRED: Final[tuple[str, ...]] = ()
 
@@ -56,7 +61,11 @@ NOT_A_LEAD: Final = (
 TAIL: Final = (0x80, 0xBF)
 FFFD: Final = bytes([0xEF, 0xBF, 0xBD])
 
-Error = tuple[int, int, str]
+FLAGS: Final = (
+    "boundary", "narrowed-second-byte", "overlong", "surrogate", "out-of-range",
+    "literal-replacement",
+)  # fmt: skip
+"""The flags of the file's notes, in order."""
 
 # The flags are those of the other files, notes copied word for word (a flag means the same in
 # every file), so that these vectors add no new trait for the schedule to cover (schedule.py:
@@ -152,44 +161,6 @@ def _scan(data: bytes) -> tuple[list[int], list[Error]]:
     return out, errors
 
 
-def _legacy(data: bytes) -> list[int] | None:
-    """Return the code points RFC 2279 §2 reads in `data` (surrogates and values past U+10FFFF
-    included, non-shortest forms refused, as its §6 asks), None when it rejects the input."""
-    out: list[int] = []
-    at = 0
-    while at < len(data):
-        lead = data[at]
-        length = next(
-            (
-                n
-                for n, top in ((1, 0x80), (2, 0xE0), (3, 0xF0), (4, 0xF8), (5, 0xFC), (6, 0xFE))
-                if lead < top
-            ),
-            0,
-        )
-        if length == 0 or 0x80 <= lead < 0xC0 or at + length > len(data):
-            return None
-        value = lead & (0x7F >> length if length > 1 else 0x7F)
-        for byte in data[at + 1 : at + length]:
-            if not 0x80 <= byte <= 0xBF:
-                return None
-            value = value << 6 | byte & 0x3F
-        least = (0, 0, 0x80, 0x800, 0x10000, 0x200000, 0x4000000)[length]
-        if value < least:
-            return None
-        out.append(value)
-        at += length
-    return out
-
-
-def _hex(data: bytes) -> str:
-    return " ".join(f"{byte:02X}" for byte in data)
-
-
-def _names(scalars: Sequence[int]) -> str:
-    return ", ".join(f"U+{value:04X}" for value in scalars)
-
-
 def _edge_inputs() -> Iterator[tuple[bytes, str, list[str]]]:
     """Yield (bytes, why, flags) of each family, in id order."""
     for first, last, second, length, narrowed_out in ROWS:
@@ -206,7 +177,7 @@ def _edge_inputs() -> Iterator[tuple[bytes, str, list[str]]]:
                     if place == 2 and narrowed_out:
                         flags.append("narrowed-second-byte")
                     where = f"byte {place} of {length} after {lead:02X}"
-                    yield data, f"{_hex(bytes([edge]))} as {where}", flags
+                    yield data, f"{hex_bytes(bytes([edge]))} as {where}", flags
     for first, last, kind in ((0x00, 0x7F, ""), *NOT_A_LEAD):
         for lead in (first, last):
             what = f"an end of the {kind} bytes" if kind else "an end of UTF8-1"
@@ -238,9 +209,9 @@ def _encode_lines(number: int) -> list[str]:
             " surrogate alone.'",
             "    source: RFC 3629 §3",
             "    flags: [surrogate]",
-            f"    scalars: [{_names(values)}]",
+            f"    scalars: [{names(values)}]",
             f"    error: {{index: {index}, kind: surrogate}}",
-            f'    legacy: "{_hex(legacy)}"',
+            f'    legacy: "{hex_bytes(legacy)}"',
             "",
         ]
     return lines
@@ -249,50 +220,13 @@ def _encode_lines(number: int) -> list[str]:
 def _describe(data: bytes, why: str, scalars: list[int], errors: list[Error]) -> str:
     """Return the one-line description: the input, what a conformant codec makes of it."""
     if not errors:
-        return f"{why}, well-formed: {_names(scalars)}."
-    subparts = " | ".join(_hex(data[o : o + n]) for o, n, _ in errors)
-    catches = f"; {CATCHES[_hex(data)]}" if _hex(data) in CATCHES else ""
+        return f"{why}, well-formed: {names(scalars)}."
+    subparts = " | ".join(hex_bytes(data[o : o + n]) for o, n, _ in errors)
+    catches = f"; {CATCHES[hex_bytes(data)]}" if hex_bytes(data) in CATCHES else ""
     return f"{why}, one U+FFFD each: {subparts}{catches}."
 
 
-NOTES: Final = """\
-notes:
-  boundary:
-    defect: >-
-      The first or last value of a sequence length, of a lead-byte range or of an allowed
-      second-byte range (RFC 3629 §3, §4). Catches off-by-one errors in range checks, which
-      reject a valid character or let the invalid one beside it through.
-  narrowed-second-byte:
-    defect: >-
-      The second byte is at an end of, or just outside, the narrowed range RFC 3629 §4 gives
-      after E0 (A0..BF), ED (80..9F), F0 (90..BF) and F4 (80..8F). Catches a decoder that takes
-      any 80..BF after these leads (accepting overlongs, surrogates or values past U+10FFFF) and
-      one whose narrowed range is off by one.
-  overlong:
-    defect: >-
-      A longer sequence than the value needs (a non-shortest form: C0, C1, E0 80..9F, F0 80..8F,
-      and the five- and six-byte forms of small values). RFC 3629 §3 allows only the shortest
-      form. Catches a decoder that computes the value from the bits without checking its range.
-    attack: >-
-      A filter that scans the bytes for 2E ('.'), 2F ('/') or 00 lets C0 AE, C0 AF or C0 80
-      through, and the lax decoder behind it turns them into '.', '/' or NUL: "/../" path
-      traversal (the 2001 web-server worm of RFC 3629 §10), NUL injection.
-  surrogate:
-    defect: >-
-      Encodes, or asks to encode, a UTF-16 surrogate code point U+D800..U+DFFF (ED A0..BF ..).
-      RFC 3629 §3 prohibits encoding them. Catches a codec that checks only the bit pattern.
-    attack: >-
-      A lone surrogate turns into ill-formed UTF-16 downstream (corruption, crashes); a pair of
-      them is a second spelling of a supplementary character that bypasses checks made on its
-      four-byte form.
-  out-of-range:
-    defect: >-
-      A value above U+10FFFF (F4 90..BF, F5..F7, or an encoder input above U+10FFFF). RFC 3629
-      §3 limits UTF-8 to U+0000..U+10FFFF. Catches a codec that still follows RFC 2279's range.
-    attack: >-
-      A value past U+10FFFF overflows UTF-16 conversion and any table indexed by code point
-      (RFC 3629 §10: "buffer overflow if the range of character numbers is not explicitly
-      limited to U+10FFFF").
+LITERAL_REPLACEMENT: Final = """\
   literal-replacement:
     defect: >-
       A well-formed U+FFFD (EF BF BD) in the input, beside ill-formed bytes. The literal one is a
@@ -302,8 +236,7 @@ notes:
     attack: >-
       Whoever counts or logs the replacements in a text sees one where the input held an error
       and a literal U+FFFD: the error leaves no trace, and two different byte strings (with and
-      without the bad bytes) decode to the same text.
-"""
+      without the bad bytes) decode to the same text."""
 
 
 def render() -> str:
@@ -321,14 +254,14 @@ def render() -> str:
         "sources:",
         "  - RFC 3629 §3 (no surrogates), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
-        NOTES.rstrip("\n"),
+        notes({"literal-replacement": LITERAL_REPLACEMENT}, FLAGS),
         f"retired: [{', '.join(RETIRED)}]",
         "decode:",
     ]
     seen: set[bytes] = set()
     number = 0
     for data, why, flags in _edge_inputs():
-        if data in seen or _hex(data) in ELSEWHERE:
+        if data in seen or hex_bytes(data) in ELSEWHERE:
             continue
         seen.add(data)
         number += 1
@@ -336,46 +269,16 @@ def render() -> str:
         flags = flags + sorted(
             {k for _, _, k in errors} & {"overlong", "surrogate", "out-of-range"}
         )
-        lines += [
-            f"  - id: edge-{number}",
-            f"    description: '{_describe(data, why, scalars, errors)}'",
-            "    source: RFC 3629 §4; Unicode §3.9 Table 3-7" + (", D93b" if errors else ""),
-            f"    flags: [{', '.join(flags)}]",
-            f'    bytes: "{_hex(data)}"',
-            f"    valid: {'false' if errors else 'true'}",
-        ]
-        if errors:
-            lines.append("    errors:")
-            for offset, length, kind in errors:
-                extra = ", incomplete: true" if kind == "truncated" else ""
-                lines.append(f"      - {{offset: {offset}, length: {length}, kind: {kind}{extra}}}")
-            lines.append(f"    replaced: [{_names(scalars)}]")
-            legacy = _legacy(data)
-            if legacy is not None:
-                lines.append(f"    legacy: [{_names(legacy)}]")
-        else:
-            lines.append(f"    scalars: [{_names(scalars)}]")
-        lines.append("")
+        lines += decode_entry(
+            f"edge-{number}", _describe(data, why, scalars, errors), flags, data, scalars, errors
+        )
     lines += _encode_lines(number)
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write vectors/edges.yaml (or, with --check, compare); return the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="bench/edge_vectors.py", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file is not current")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET} is not what bench/edge_vectors.py writes: rerun it", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    return vector_yaml.main(argv, "bench/edge_vectors.py", TARGET, render)
 
 
 if __name__ == "__main__":

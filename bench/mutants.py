@@ -2,7 +2,7 @@
 
     python bench/mutants.py [--parent subject|dfa|swar] [-j 2] [--timeout 60] [--only m001,m002]
                             [--sample N [--seed S]] [--compare-timeout S] [--json FILE]
-                            [--figure FILE] [--keep FILE]
+                            [--figure FILE] [--keep FILE] [--probes-first]
 
 Makes every single-point mutant of a parent codec (a clean, independent, conformant codec with
 all five capabilities, each of another design: bench/mutation/subject.py reads a byte at a time
@@ -96,6 +96,12 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         default=600.0,
         help="seconds a survivor's comparison may take",
     )
+    parser.add_argument(
+        "--probes-first",
+        action="store_true",
+        help="check each mutant on the automaton's probes alone first; a kill at must there is"
+        " its verdict (trial.judge)",
+    )
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
         "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
@@ -133,7 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)
         with ThreadPoolExecutor(arguments.jobs) as pool:
-            judged = pool.map(lambda m: judge(m, directory, arguments.timeout), found)
+            first = probes() if arguments.probes_first else ()
+            judged = pool.map(lambda m: judge(m, directory, arguments.timeout, first), found)
             verdicts: dict[str, Verdict] = {}
             for mutant, verdict in zip(found, judged, strict=True):  # in order, as they finish
                 verdicts[mutant.id] = verdict
@@ -155,6 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.figure and len(found) == len(every):
         Path(arguments.figure).write_text(figure(list(verdicts.values())), encoding="utf-8")
     return 0
+
+
+def probes() -> tuple[str, ...]:
+    """Return the ids of the built-in vectors flagged `state-transition` (check/schedule.py
+    plans each alike, whatever else is checked)."""
+    from utf8cert.harness.check.schedule import PROBE
+    from utf8cert.harness.vectors.load import load_vectors
+
+    return tuple(vector.id for vector in load_vectors() if PROBE in vector.flags)
 
 
 def kept_verdicts(path: str, rerun: set[str]) -> dict[str, Verdict]:

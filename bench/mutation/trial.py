@@ -18,6 +18,7 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,11 +58,27 @@ def write(mutant: Mutant, directory: Path) -> Path:
     return path
 
 
-def judge(mutant: Mutant, directory: Path, timeout: float) -> Verdict:
-    """Return utf8cert's verdict on `mutant` (killed at a level, or "survived")."""
+def judge(mutant: Mutant, directory: Path, timeout: float, first: Sequence[str] = ()) -> Verdict:
+    """Return utf8cert's verdict on `mutant` (killed at a level, or "survived").
+
+    `first`: ids of vectors whose plan does not depend on the other vectors (the automaton's
+    probes: check/schedule.py gives each of them the same questions whatever else is checked),
+    checked alone first: where they kill the mutant at must (a behaviour, a hang or a module
+    that does not load), the whole check would too, on the same questions, and is spared."""
     path = write(mutant, directory)
+    if first:
+        selected = [option for vector in first for option in ("--vector", vector)]
+        quick = _check(path, directory, timeout, selected)
+        if quick.level == "must" and not quick.how.startswith("not certified"):
+            return Verdict("must", f"{quick.how} (on the probes alone)")
+    return _check(path, directory, timeout, [])
+
+
+def _check(path: Path, directory: Path, timeout: float, selected: Sequence[str]) -> Verdict:
+    """Return the verdict of one `utf8cert check` of the module at `path` (`selected`: the
+    options that choose its vectors, none for all)."""
     command = [sys.executable, "-m", "utf8cert.harness", "check", f"{path.stem}:Subject"]
-    command += ["--in-process", "--fail-on", "may", "--quiet", "--json", "-"]
+    command += ["--in-process", "--fail-on", "may", "--quiet", "--json", "-", *selected]
     try:
         done = subprocess.run(
             command, cwd=directory, env=child_env(directory), capture_output=True, text=True,

@@ -109,6 +109,42 @@ def transitions(data: bytes) -> Iterator[tuple[State, int]]:
         state = after
 
 
+def replace_transitions(data: bytes) -> Iterator[tuple[State, int, bool]]:
+    """Yield (state, byte, followed) for every (state, byte) pair a replacing decoder reads in
+    `data`, `followed` telling whether a well-formed character is read after it (so that one
+    swallowed there shows). After an error the decoder starts again: at the refused byte
+    itself where a sequence was under way (the byte is read again from the start), else at the
+    byte after it (Unicode §3.9 D93b, the maximal subpart)."""
+    read: list[tuple[State, int, int]] = []  # (state, byte, characters completed before it)
+    characters = 0
+    state, index = START, 0
+    while index < len(data):
+        byte = data[index]
+        read.append((state, byte, characters))
+        after = step(state, byte)
+        if after is None:
+            index += state == START
+            state = START
+            continue
+        index += 1
+        characters += after == START
+        state = after
+    for state, byte, before in read:
+        yield state, byte, characters > before + (step(state, byte) == START)
+
+
+def first_error(data: bytes) -> tuple[State, int] | None:
+    """Return the state and the index of the byte at which `data` stops being well-formed
+    (None for well-formed input, or input cut inside a sequence)."""
+    state = START
+    for index, byte in enumerate(data):
+        after = step(state, byte)
+        if after is None:
+            return state, index
+        state = after
+    return None
+
+
 def name(state: State) -> str:
     length, (low, high), due = state
     return "start" if state == START else f"{length}-byte, {due} due, next {low:02X}-{high:02X}"
@@ -168,6 +204,51 @@ def test_every_state_meets_both_ends_of_every_class_in_every_capability() -> Non
         have = covered(capability)
         missing = [f"{name(s)}: {byte:02X}" for s, byte in wanted if (s, byte) not in have]
         assert missing == [], capability
+
+
+def test_every_state_meets_every_byte_value_in_replace_mode() -> None:
+    """Byte granularity: each of the 256 byte values in each state, with a well-formed
+    character read after it, in a vector that goes to the replacing decoder; a codec whose
+    class table puts one inner byte in the wrong class shows in its U+FFFD output."""
+    seen: set[tuple[State, int]] = set()
+    for vector in decoding():
+        seen.update((s, b) for s, b, followed in replace_transitions(vector.data) if followed)
+    missing = [f"{name(s)}: {b:02X}" for s in states() for b in range(256) if (s, b) not in seen]
+    assert missing == []
+
+
+def test_every_byte_value_each_state_takes_is_read_by_every_capability() -> None:
+    """Byte granularity for the bytes a state takes: a strict decoder and a validator read
+    them all (in well-formed vectors, which they read to the end)."""
+    wanted = [(s, b) for s in states() for b in range(256) if step(s, b) is not None]
+    assert len(wanted) == 128 + 51 + 6 * 64 + 32 + 32 + 48 + 16
+    for capability in DECODING:
+        have = covered(capability)
+        missing = [f"{name(s)}: {b:02X}" for s, b in wanted if (s, b) not in have]
+        assert missing == [], capability
+
+
+def test_each_refused_class_edge_is_followed_by_the_tails_of_two_wrong_entries() -> None:
+    """Inside a sequence, a byte the state refuses is followed in one vector by the
+    continuation bytes due after it were it taken (a codec that takes it reads a complete
+    sequence) and in another by one more (a codec that takes it and wants one more continuation
+    reads a complete one too): its strict decoder returns text and its validator says True."""
+    followed: dict[tuple[State, int], set[int]] = {}
+    for vector in decoding():
+        found = first_error(vector.data)
+        if found is None or found[0] == START:
+            continue
+        state, index = found
+        rest = vector.data[index + 1 :]
+        tails = next((n for n, b in enumerate(rest) if not 0x80 <= b <= 0xBF), len(rest))
+        followed.setdefault((state, vector.data[index]), set()).add(tails)
+    missing = []
+    for state in states()[1:]:
+        due = state[2]
+        for edge in sorted({e for c in classes() for e in c}):
+            if step(state, edge) is None and not {due - 1, due} <= followed.get((state, edge), set()):
+                missing.append(f"{name(state)}: {edge:02X}")
+    assert missing == []
 
 
 def test_a_wrong_table_entry_shows_in_the_vectors() -> None:
