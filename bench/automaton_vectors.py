@@ -28,10 +28,11 @@ reused: a removed vector's id goes into `RETIRED`):
    and by a well-formed character: a replacing decoder shows each entry in its U+FFFD output,
    so a byte put in the wrong class shows (a strict decoder and a validator stop at the first
    error; one vector a refused byte would cost the default check 1.9x its time, measured).
-4. decoding: in each state inside a sequence, each class edge the state refuses followed by one
-   continuation byte more than family 1 puts there, so that a codec that takes the byte and
-   then wants one more continuation (`C2 E0 80`) reads a complete sequence: its strict decoder
-   returns text and its validator says True, a `must` difference rather than a wrong error end.
+4. decoding: in each state with one continuation byte due, each class edge the state refuses
+   followed by one continuation byte (family 1 puts none), so that a codec that takes the byte
+   and then wants one more continuation (`C2 E0 80`) reads a complete sequence: its strict
+   decoder returns text and its validator says True, a `must` difference rather than a wrong
+   error end.
 """
 
 from __future__ import annotations
@@ -221,47 +222,41 @@ def _well_formed_rest(lead: int) -> bytes:
     return bytes([second]) + b"\x80" * (length - 2)
 
 
-def _lax_rest(byte: int) -> bytes:
-    """Return the tails an RFC 2279 reading of `byte`'s leading one bits asks for (80-BF and
-    FE-FF ask for none): what a codec that takes `byte` for a lead would read next."""
-    ones = next((n for n in range(8) if not byte << n & 0x80), 8)
-    return b"\x80" * (ones - 1) if 2 <= ones <= 6 else b""
-
-
 def every_byte_inputs() -> Iterator[tuple[bytes, str, int, int]]:
     """Yield (bytes, provenance, state, -1) of family 3, two vectors a state: one that takes
     every byte the state allows in turn, each after the state's context and completed (every
-    capability reads each of these entries), and one that puts every byte the state refuses
-    after the context, each followed as in family 1 (the continuation bytes the state still
-    wants, at the start the tails its leading one bits ask for) and by a well-formed character,
-    one after the other: a replacing decoder answers each of them with its own U+FFFD and the
-    character, so a wrong entry shows wherever it is (a strict decoder and a validator stop at
-    the first error: the refused bytes reach them one a vector in families 1 and 4, at the
-    class edges). The context and the closing character alternate with the byte's parity."""
+    capability reads each of these entries); and one that puts every byte the state refuses
+    after the context, one after the other, then a well-formed character: a replacing decoder
+    answers each with its U+FFFD (an ASCII byte is itself the character after its error), so a
+    wrong entry shows wherever it is. No context begins with a byte that could continue the
+    refused byte before it, so each is read in the state it is meant for. (A strict decoder
+    and a validator stop at the first error: the refused bytes reach them one a vector, in
+    families 1 and 4, at the class edges.) The context alternates with the byte's parity."""
     for state, (name, contexts, allowed, due) in enumerate(STATES):
         where = "start" if allowed is None else f"{name} (after {contexts[0]} or {contexts[1]})"
-        for taken in (True, False):
-            data = b""
-            for byte in (b for b in range(256) if accepts(state, b) == taken):
-                prefix = bytes.fromhex(contexts[byte % 2])
-                if taken:
-                    rest = _well_formed_rest(byte) if allowed is None else b"\x80" * (due - 1)
-                    data += prefix + bytes([byte]) + rest
-                else:
-                    rest = _lax_rest(byte) if allowed is None else b"\x80" * (due - 1)
-                    data += prefix + bytes([byte]) + rest + bytes.fromhex(AFTER[byte % 2])
-            what = "takes" if taken else "refuses"
-            yield data, f"{where}, every byte it {what}, one after the other", state, -1
+        taken = b""
+        refused = b""
+        for byte in range(256):
+            prefix = bytes.fromhex(contexts[byte % 2])
+            if accepts(state, byte):
+                rest = _well_formed_rest(byte) if allowed is None else b"\x80" * (due - 1)
+                taken += prefix + bytes([byte]) + rest
+            else:
+                refused += prefix + bytes([byte])
+        yield taken, f"{where}, every byte it takes, one after the other", state, -1
+        yield refused + b"A", f"{where}, every byte it refuses, one after the other", state, -1
 
 
 def one_more_inputs() -> Iterator[tuple[bytes, str, int, int]]:
-    """Yield (bytes, provenance, state, byte) of family 4: in each state inside a sequence, each
-    class edge the state refuses, followed by as many continuation bytes as were due before it
-    (one more than family 1 puts there), then the closing character: a codec that takes the
-    byte and wants one more continuation after it (a wrong entry into a state with more due)
-    reads a complete sequence, which its strict decoder returns and its validator passes."""
+    """Yield (bytes, provenance, state, byte) of family 4: in each state with one continuation
+    byte due, each class edge the state refuses, followed by one continuation byte (family 1
+    puts none there) and the closing character. A codec that takes the byte and then wants one
+    more continuation (`C2 E0 80`: a wrong entry into a state with one more due) reads a
+    complete sequence, which its strict decoder returns and its validator passes: a `must`
+    difference, where family 1 shows it only by the error's end. (With more bytes due, family
+    1's tails already complete the sequence such a codec reads.)"""
     for state, (name, contexts, allowed, due) in enumerate(STATES):
-        if allowed is None:
+        if due != 1:
             continue
         for first, last in CLASSES:
             for which, byte in enumerate(sorted({first, last})):
@@ -383,7 +378,7 @@ def render() -> str:
         "  set, each length's first value, and runs that mix lengths. Byte by byte: every byte",
         "  value each state takes, in one well-formed vector a state; every byte value it",
         "  refuses, each followed by a character, in one vector a state (for replace mode); and",
-        "  each refused class edge followed by one continuation byte more than was due.",
+        "  where one continuation is due, each refused class edge followed by one.",
         "sources:",
         "  - RFC 3629 §3 (the bit layout of each length), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",

@@ -228,11 +228,12 @@ def test_every_byte_value_each_state_takes_is_read_by_every_capability() -> None
         assert missing == [], capability
 
 
-def test_each_refused_class_edge_is_followed_by_the_tails_of_two_wrong_entries() -> None:
-    """Inside a sequence, a byte the state refuses is followed in one vector by the
-    continuation bytes due after it were it taken (a codec that takes it reads a complete
-    sequence) and in another by one more (a codec that takes it and wants one more continuation
-    reads a complete one too): its strict decoder returns text and its validator says True."""
+def test_each_refused_class_edge_is_followed_by_the_tails_of_a_wrong_entry() -> None:
+    """Inside a sequence, a byte the state refuses is followed by the continuation bytes due
+    after it were it taken (a codec that takes it reads a complete sequence: its strict decoder
+    returns text, its validator says True). Where one continuation is due, a wrong entry can
+    also go to the start or to a state that wants one more (`C2 E0` then `80`): the refused
+    byte is followed by none in one vector and by one in another."""
     followed: dict[tuple[State, int], set[int]] = {}
     for vector in decoding():
         found = first_error(vector.data)
@@ -245,8 +246,9 @@ def test_each_refused_class_edge_is_followed_by_the_tails_of_two_wrong_entries()
     missing = []
     for state in states()[1:]:
         due = state[2]
+        wanted = {0, 1} if due == 1 else {due - 1}
         for edge in sorted({e for c in classes() for e in c}):
-            if step(state, edge) is None and not {due - 1, due} <= followed.get((state, edge), set()):
+            if step(state, edge) is None and not wanted <= followed.get((state, edge), set()):
                 missing.append(f"{name(state)}: {edge:02X}")
     assert missing == []
 

@@ -6,6 +6,7 @@ here from that description, not from export.py) and compares it with the loaded 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path, PurePath
 from types import MappingProxyType
@@ -144,3 +145,25 @@ def test_the_export_is_stable_and_ascii() -> None:
 def test_an_empty_set_exports_an_empty_document() -> None:
     document = json.loads(export_json(VectorSet(())))
     assert document["files"] == [] and document["counts"]["decode"] == 0
+
+
+def test_the_export_is_what_json_dumps_writes_with_an_indent_of_one() -> None:
+    """The export is written by a serializer of its own (for speed): its text is the one the
+    standard library writes for the same document, so the suite's digest keeps its meaning
+    (docs/reports.md: the SHA-256 of `utf8cert vectors export`)."""
+    for vectors in (VECTORS, VectorSet(())):
+        text = export_json(vectors)
+        assert text == json.dumps(json.loads(text), indent=1, ensure_ascii=True) + "\n"
+
+
+def test_the_exported_strings_escape_what_json_escapes() -> None:
+    """Quotes, backslashes, control characters and non-ASCII text in a description, a note
+    with no attack (null) and a file with no retired ids ([]) come out as json.dumps has them."""
+    vector = dataclasses.replace(
+        next(v for v in VECTORS if isinstance(v, DecodeVector)),
+        description='a "quote", a \\ and a tab\t, é and \U0001f600',
+    )
+    first = dataclasses.replace(VECTORS.files[0], vectors=(vector,), retired=())
+    text = export_json(VectorSet((first,)))
+    assert text == json.dumps(json.loads(text), indent=1, ensure_ascii=True) + "\n"
+    assert '\\"quote\\"' in text and "\\u00e9" in text and "\\ud83d\\ude00" in text
