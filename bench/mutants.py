@@ -2,7 +2,7 @@
 
     python bench/mutants.py [--parent subject|dfa|swar] [-j 2] [--timeout 60] [--only m001,m002]
                             [--sample N [--seed S]] [--compare-timeout S] [--json FILE]
-                            [--figure FILE] [--keep FILE] [--probes-first]
+                            [--figure FILE] [--keep FILE] [--probes-first] [--warm]
 
 Makes every single-point mutant of a parent codec (a clean, independent, conformant codec with
 all five capabilities, each of another design: bench/mutation/subject.py reads a byte at a time
@@ -25,6 +25,7 @@ import json
 import random
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -37,7 +38,7 @@ if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the rep
     sys.path.insert(0, str(ROOT))
 
 from bench.mutation.mutate import Mutant, mutants  # noqa: E402
-from bench.mutation.trial import LEVELS, Verdict, equivalence, judge  # noqa: E402
+from bench.mutation.trial import LEVELS, Verdict, Warm, equivalence, judge  # noqa: E402
 
 SUBJECT = ROOT / "bench" / "mutation" / "subject.py"
 PARENTS = ("subject", "dfa", "swar")
@@ -102,6 +103,11 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         help="check each mutant on the automaton's probes alone first; a kill at must there is"
         " its verdict (trial.judge)",
     )
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="fork each check from a process that has loaded utf8cert (mutation/warm.py)",
+    )
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
         "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
@@ -140,11 +146,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         directory = Path(scratch)
         with ThreadPoolExecutor(arguments.jobs) as pool:
             first = probes() if arguments.probes_first else ()
-            judged = pool.map(lambda m: judge(m, directory, arguments.timeout, first), found)
+            judges: dict[int, Warm] = {}
+
+            def judged_by_thread(mutant: Mutant) -> Verdict:
+                warm = None
+                if arguments.warm:
+                    warm = judges.setdefault(threading.get_ident(), Warm())
+                return judge(mutant, directory, arguments.timeout, first, warm)
+
+            judged = pool.map(judged_by_thread, found)
             verdicts: dict[str, Verdict] = {}
             for mutant, verdict in zip(found, judged, strict=True):  # in order, as they finish
                 verdicts[mutant.id] = verdict
                 print(f"{mutant.id} {verdict.level:8} {mutant.description}", file=sys.stderr)
+            for warm in judges.values():
+                warm.close()
             survivors = [m for m in found if verdicts[m.id].level == "survived"]
             compared = pool.map(
                 lambda m: equivalence(parent, m, directory, arguments.compare_timeout), survivors

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.mutation.mutate import Mutant
 
@@ -58,25 +59,66 @@ def write(mutant: Mutant, directory: Path) -> Path:
     return path
 
 
-def judge(mutant: Mutant, directory: Path, timeout: float, first: Sequence[str] = ()) -> Verdict:
+class Warm:
+    """A warm judge (warm.py) of one thread's mutants, started at the first question."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Return warm.py's answer to one request."""
+        if self.process is None:
+            command = [sys.executable, str(Path(__file__).with_name("warm.py"))]
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.process.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        """End the warm judge (it ends when its input does)."""
+        if self.process is not None and self.process.stdin is not None:
+            self.process.stdin.close()
+            self.process.wait()
+
+
+def judge(
+    mutant: Mutant,
+    directory: Path,
+    timeout: float,
+    first: Sequence[str] = (),
+    warm: Warm | None = None,
+) -> Verdict:
     """Return utf8cert's verdict on `mutant` (killed at a level, or "survived").
 
     `first`: ids of vectors whose plan does not depend on the other vectors (the automaton's
     probes: check/schedule.py gives each of them the same questions whatever else is checked),
     checked alone first: where they kill the mutant at must (a behaviour, a hang or a module
-    that does not load), the whole check would too, on the same questions, and is spared."""
+    that does not load), the whole check would too, on the same questions, and is spared.
+    `warm`: each check is a child forked by that warm judge (warm.py), not a new interpreter."""
     path = write(mutant, directory)
     if first:
         selected = [option for vector in first for option in ("--vector", vector)]
-        quick = _check(path, directory, timeout, selected)
+        quick = _check(path, directory, timeout, selected, warm)
         if quick.level == "must" and not quick.how.startswith("not certified"):
             return Verdict("must", f"{quick.how} (on the probes alone)")
-    return _check(path, directory, timeout, [])
+    return _check(path, directory, timeout, [], warm)
 
 
-def _check(path: Path, directory: Path, timeout: float, selected: Sequence[str]) -> Verdict:
+def _check(
+    path: Path, directory: Path, timeout: float, selected: Sequence[str], warm: Warm | None
+) -> Verdict:
     """Return the verdict of one `utf8cert check` of the module at `path` (`selected`: the
     options that choose its vectors, none for all)."""
+    if warm is not None:
+        request = {"directory": str(directory), "module": path.stem, "timeout": timeout}
+        answer = warm.ask(request | {"options": list(selected)})
+        if answer["timeout"]:
+            return Verdict("must", f"timeout ({timeout:g} s)")
+        return _verdict(answer["returncode"], answer["report"], "exit 2")
     command = [sys.executable, "-m", "utf8cert.harness", "check", f"{path.stem}:Subject"]
     command += ["--in-process", "--fail-on", "may", "--quiet", "--json", "-", *selected]
     try:
@@ -86,13 +128,19 @@ def _check(path: Path, directory: Path, timeout: float, selected: Sequence[str])
         )  # fmt: skip
     except subprocess.TimeoutExpired:
         return Verdict("must", f"timeout ({timeout:g} s)")
-    if done.returncode == 2 or not done.stdout.strip():
-        line = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return Verdict("must", f"does not load: {line[:100]}")
-    report = json.loads(done.stdout)
+    line = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    report = json.loads(done.stdout) if done.stdout.strip() else None
+    return _verdict(done.returncode, report, line)
+
+
+def _verdict(returncode: int, report: dict[str, Any] | None, why: str) -> Verdict:
+    """Return the verdict of a check that exited with `returncode` and wrote `report` (None:
+    nothing), `why` the last line it printed on error."""
+    if returncode == 2 or report is None:
+        return Verdict("must", f"does not load: {why[:100]}")
     behaviours = [b for b in report["behaviours"] if b["level"] in LEVELS]
     if not behaviours:
-        if done.returncode == 0:
+        if returncode == 0:
             return Verdict("survived", "")
         return Verdict("must", f"not certified: {report['summary']['gate'][:100]}")
     worst = min(behaviours, key=lambda b: LEVELS.index(b["level"]))

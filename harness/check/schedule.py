@@ -130,17 +130,33 @@ def first_non_ascii(vector: Vector) -> int:
     return next((index for index, item in enumerate(items) if item >= 0x80), 0)
 
 
+def aligned_traits(vector: Vector) -> frozenset[Trait | tuple[str, str, bool]]:
+    """Return the traits of a vector, and the classes of its first non-ASCII byte and of the
+    byte after it: what a word-at-a-time fast path reads at the alignment the shifts choose (a
+    lead byte then ASCII at a word's last offset is where a mask that misses a bit lets the
+    lead through, and the refusal comes late)."""
+    if not isinstance(vector, DecodeVector) or not vector.data:
+        return traits(vector)
+    first = first_non_ascii(vector)
+    after = vector.data[first + 1 : first + 2]
+    pair = (byte_class(vector.data[first]), byte_class(after[0]) if after else "end")
+    return traits(vector) | {(*pair, vector.valid)}
+
+
 def aligned(group: Sequence[Vector]) -> Iterator[tuple[Vector, str]]:
-    """Yield (vector, shift) pairs that put, for every trait of `group`, the first non-ASCII
-    byte of a vector with that trait at every offset modulo 16 (as-is counts as a shift of 0)."""
+    """Yield (vector, shift) pairs that put, for every trait of `group` (aligned_traits), the
+    first non-ASCII byte of a vector with that trait at every offset modulo 16 (as-is counts as
+    a shift of 0)."""
+    of = {vector.id: aligned_traits(vector) for vector in group}
     for residue in range(ALIGNMENT):
         needed = {vector.id: (residue - first_non_ascii(vector)) % ALIGNMENT for vector in group}
         shifted = [vector for vector in group if needed[vector.id]]
-        had = set().union(set(), *(traits(v) for v in group if not needed[v.id]))
-        wanted = [vector for vector in shifted if traits(vector) - had]
-        for vector in covering(wanted, residue * len(wanted) // ALIGNMENT):
-            if traits(vector) - had:
-                had |= traits(vector)
+        had = set().union(set(), *(of[v.id] for v in group if not needed[v.id]))
+        wanted = [vector for vector in shifted if of[vector.id] - had]
+        start = residue * len(wanted) // ALIGNMENT
+        for vector in covering(wanted, start, lambda v: of[v.id]):
+            if of[vector.id] - had:
+                had |= of[vector.id]
                 yield vector, f"shift-{needed[vector.id]}"
 
 

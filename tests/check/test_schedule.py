@@ -30,20 +30,8 @@ from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, Vector, VectorSet
 
-ALIGNED_GAP = pytest.mark.xfail(
-    strict=True,
-    reason="known gap: a lead byte then ASCII at offset 7 of an 8-byte word is refused two bytes "
-    "late, must 'let ill-formed input through, then refused' since the gravest name wins; the "
-    "default depth meets that alignment only on vectors where the refusal is not late (the codec "
-    "still fails at must on other behaviours)",
-)
-"""The one kind of difference the default depth's shifts do not yet reach (issue 30, left open)."""
-
-
 BROKEN = [
-    pytest.param(
-        "broken_codecs:AlignedFastPath", ("decode", "replace", "validate"), marks=ALIGNED_GAP
-    ),
+    ("broken_codecs:AlignedFastPath", ("decode", "replace", "validate")),
     ("broken_codecs:Block64Decoder", ("decode",)),
     ("broken_codecs:BomStripper", ("decode",)),
     ("broken_codecs:BytesReturningDecoder", ("decode",)),
@@ -58,7 +46,7 @@ BROKEN = [
     ("broken_codecs:Page4096Decoder", ("decode", "replace")),
     ("broken_codecs:SurrogateWritingEncoder", ("encode",)),
     ("broken_codecs:TruncatedTailDropper", ("decode", "replace")),
-    pytest.param("fuzz_codecs:AlignedAsciiFastPath", ("decode",), marks=ALIGNED_GAP),
+    ("fuzz_codecs:AlignedAsciiFastPath", ("decode",)),
     ("fuzz_codecs:BlockBufferedDecoder", ("decode",)),
     ("fuzz_codecs:ForgetfulIncremental", ("incremental",)),
     # Its 64-byte path is a Python loop per character: 13 s at full depth.
