@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
@@ -176,7 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             del record["source"]
         Path(arguments.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
     if arguments.figure and len(found) == len(every):
-        Path(arguments.figure).write_text(figure(list(verdicts.values())), encoding="utf-8")
+        path = Path(arguments.figure)
+        earlier = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        text = figure(arguments.parent, list(verdicts.values()), earlier)
+        path.write_text(text, encoding="utf-8")
     return 0
 
 
@@ -199,23 +203,39 @@ def kept_verdicts(path: str, rerun: set[str]) -> dict[str, Verdict]:
     }
 
 
-def figure(verdicts: Sequence[Verdict]) -> str:
-    """Return vectors/adequacy.json: the numbers harness/vectors/adequacy.py quotes."""
+DESIGNS = {"subject": "range checks", "dfa": "table-driven", "swar": "machine words"}
+"""How each parent is written, in the words the certificate uses (harness/vectors/adequacy.py)."""
+
+
+def figure(parent: str, verdicts: Sequence[Verdict], earlier: dict[str, Any]) -> str:
+    """Return vectors/adequacy.json: the numbers harness/vectors/adequacy.py quotes, those of
+    `parent` from `verdicts` (every mutant of it) and the other parents' from `earlier` (the
+    file as it was), each parent's and their sums."""
     levels = Counter(verdict.level for verdict in verdicts)
-    document = {
-        "about": ABOUT,
+    entry = {
+        "parent": parent,
+        "design": DESIGNS[parent],
         "mutants": len(verdicts),
         "equivalent": levels["equivalent"],
         "killed": sum(levels[level] for level in LEVELS),
         "measured": time.strftime("%Y-%m-%d", time.gmtime()),
     }
+    parents = {p["parent"]: p for p in earlier.get("parents", [])} | {parent: entry}
+    ordered = [parents[name] for name in PARENTS if name in parents]
+    document = {
+        "about": ABOUT,
+        **{key: sum(p[key] for p in ordered) for key in ("mutants", "equivalent", "killed")},
+        "measured": max(p["measured"] for p in ordered),
+        "parents": ordered,
+    }
     return json.dumps(document, indent=1) + "\n"
 
 
 ABOUT = (
-    "The mutation analysis of bench/mutants.py: written by `python bench/mutants.py --json"
-    " bench/mutation/results.json --figure vectors/adequacy.json`; tests/bench/test_mutation.py"
-    " holds it to results.json."
+    "The mutation analysis of bench/mutants.py over its parent codecs: each parent's entry"
+    " written by `python bench/mutants.py --parent NAME --json bench/mutation/results[-NAME].json"
+    " --figure vectors/adequacy.json`, the totals their sums; tests/bench/test_mutation.py holds"
+    " it to the results files."
 )
 
 

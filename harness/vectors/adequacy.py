@@ -27,18 +27,35 @@ _ID_LINE: Final = re.compile(r"^  - id: ", re.MULTILINE)
 
 
 @dataclass(frozen=True)
+class Parent:
+    """The mutation analysis of one parent codec: its design, its mutants, equivalent, killed."""
+
+    name: str
+    design: str
+    mutants: int
+    equivalent: int
+    killed: int
+
+    @property
+    def non_equivalent(self) -> int:
+        """Return the mutants that differ from the parent on some input."""
+        return self.mutants - self.equivalent
+
+
+@dataclass(frozen=True)
 class Adequacy:
-    """The mutation analysis in four numbers."""
+    """The mutation analysis in four numbers (the sums over its parents), and each parent's."""
 
     mutants: int
     equivalent: int
     killed: int
     measured: str
-    """When (a date), so that a reader can tell a stale figure."""
+    """When (a date, the latest parent's), so that a reader can tell a stale figure."""
+    parents: tuple[Parent, ...] = ()
 
     @property
     def non_equivalent(self) -> int:
-        """Return the mutants that differ from the codec on some input."""
+        """Return the mutants that differ from their parent on some input."""
         return self.mutants - self.equivalent
 
 
@@ -46,15 +63,29 @@ class Adequacy:
 def adequacy() -> Adequacy:
     """Return the committed figure of the mutation analysis."""
     data = json.loads((files(BUILTIN_PACKAGE) / FIGURE).read_text(encoding="utf-8"))
-    return Adequacy(data["mutants"], data["equivalent"], data["killed"], data["measured"])
+    parents = tuple(
+        Parent(p["parent"], p["design"], p["mutants"], p["equivalent"], p["killed"])
+        for p in data.get("parents", ())
+    )
+    return Adequacy(data["mutants"], data["equivalent"], data["killed"], data["measured"], parents)
+
+
+NUMBERS: Final = {1: "a", 2: "two", 3: "three", 4: "four"}
 
 
 def statement() -> str:
-    """Return the figure in words, for a certificate and `utf8cert vectors list`."""
+    """Return the figure in words, for a certificate and `utf8cert vectors list`: overall, then
+    each parent's by its design."""
     figure = adequacy()
+    codecs = NUMBERS.get(len(figure.parents) or 1, str(len(figure.parents)))
+    plural = "s" if len(figure.parents) > 1 else ""
+    each = "".join(
+        f"{p.design}: {p.killed} of {p.non_equivalent}; " for p in figure.parents if plural
+    )
     return (
         f"the built-in vectors kill {figure.killed} of {figure.non_equivalent} non-equivalent"
-        f" mutants of a hand-written codec (mutation analysis, docs/mutation.md, {figure.measured})"
+        f" mutants of {codecs} hand-written codec{plural} ({each}mutation analysis,"
+        f" docs/mutation.md, {figure.measured})"
     )
 
 

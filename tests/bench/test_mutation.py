@@ -85,15 +85,31 @@ def test_the_recorded_results_are_of_todays_subject() -> None:
     assert {r["level"] for r in records} <= {*LEVELS, "equivalent", "survived"}
 
 
+RESULTS_OF = {
+    "subject": RESULTS,
+    "dfa": RESULTS.with_name("results-dfa.json"),
+    "swar": RESULTS.with_name("results-swar.json"),
+}
+"""The verdicts bench/mutants.py recorded for every mutant of each parent."""
+
+
 def test_the_figure_the_certificate_quotes_is_that_of_the_recorded_results() -> None:
-    """vectors/adequacy.json (harness/vectors/adequacy.py) says what results.json measured."""
-    records = recorded()
+    """vectors/adequacy.json (harness/vectors/adequacy.py) says what the results files
+    measured: each parent's counts, and their sums."""
     figure = adequacy()
-    assert figure.mutants == len(records)
-    assert figure.equivalent == sum(r["level"] == "equivalent" for r in records)
-    assert figure.killed == sum(r["level"] in LEVELS for r in records)
+    assert [p.name for p in figure.parents] == list(RESULTS_OF)
+    for parent in figure.parents:
+        records = json.loads(RESULTS_OF[parent.name].read_text(encoding="utf-8"))
+        assert parent.mutants == len(records), parent.name
+        assert parent.equivalent == sum(r["level"] == "equivalent" for r in records)
+        assert parent.killed == sum(r["level"] in LEVELS for r in records)
+        assert f"{parent.design}: {parent.killed} of {parent.non_equivalent};" in statement()
+    assert figure.mutants == sum(p.mutants for p in figure.parents)
+    assert figure.equivalent == sum(p.equivalent for p in figure.parents)
+    assert figure.killed == sum(p.killed for p in figure.parents)
     assert statement().startswith(
-        f"the built-in vectors kill {figure.killed} of {len(records) - figure.equivalent} "
+        f"the built-in vectors kill {figure.killed} of {figure.non_equivalent} non-equivalent"
+        " mutants of three hand-written codecs ("
     )
 
 
