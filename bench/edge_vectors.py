@@ -19,7 +19,9 @@ an id is never reused: a removed vector's id goes into `RETIRED`):
    C0 C1, F5 F7, F8 FD, FE FF) followed by the tail 80;
 3. a well-formed U+FFFD (EF BF BD) right before and right after each kind of ill-formed
    sequence;
-4. (encoding) a surrogate at each end of its range beside the scalar value just outside it.
+4. (encoding) a surrogate at each end of its range beside the scalar value just outside it;
+5. (encoding) a surrogate followed by U+6C00, U+6FFF, U+1B000 or U+1BFFF, which a surrogate test
+   of the wrong width (v >> 10 or v >> 12 compared with 0x1B) takes for surrogates.
 """
 
 from __future__ import annotations
@@ -195,12 +197,22 @@ ENCODE_EDGES: Final = (
     ((0xDFFF, 0xE000), 0),
     ((0xE000, 0xDFFF), 1),
 )
+# Encoding, family 5: a surrogate followed by the first or last value of the ranges a
+# shift-and-compare surrogate test one bit off in width takes for surrogates (v >> 10 or v >> 12
+# equal to 0x1B, where v >> 11 == 0x1B is U+D800..U+DFFF): an encoder whose run of surrogates is
+# measured by such a test reports the run's end over a character it can encode.
+ENCODE_WIDTHS: Final = (
+    ((0xD800, 0x6C00), 0),
+    ((0xDFFF, 0x6FFF), 0),
+    ((0xD800, 0x1B000), 0),
+    ((0xDFFF, 0x1BFFF), 0),
+)
 
 
 def _encode_lines(number: int) -> list[str]:
     """Return the YAML of the encoding edges, numbered on from `number`."""
     lines = ["encode:"]
-    for offset, (values, index) in enumerate(ENCODE_EDGES, start=1):
+    for offset, (values, index) in enumerate((*ENCODE_EDGES, *ENCODE_WIDTHS), start=1):
         legacy = b"".join(chr(value).encode("utf-8", "surrogatepass") for value in values)
         what = " ".join(f"U+{value:04X}" for value in values)
         lines += [
@@ -250,7 +262,8 @@ def render() -> str:
         "  sequence: each lead range's first and last byte with 7F, 80, BF, C0 (and the narrowed",
         "  limits 9F/A0, 8F/90 after E0, ED, F0, F4) in each later position; the ends of the",
         "  ranges that begin no sequence; a well-formed U+FFFD beside each kind of error; and, to",
-        "  encode, each end of the surrogates beside the scalar value just outside it.",
+        "  encode, each end of the surrogates beside the scalar value just outside it, and",
+        "  before the values a surrogate test of the wrong width takes for surrogates.",
         "sources:",
         "  - RFC 3629 §3 (no surrogates), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
