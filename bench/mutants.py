@@ -3,6 +3,7 @@
     python bench/mutants.py [--parent subject|dfa|swar] [-j 2] [--timeout 60] [--only m001,m002]
                             [--sample N [--seed S]] [--compare-timeout S] [--json FILE]
                             [--figure FILE] [--keep FILE] [--probes-first] [--warm]
+                            [--compare FILE]
 
 Makes every single-point mutant of a parent codec (a clean, independent, conformant codec with
 all five capabilities, each of another design: bench/mutation/subject.py reads a byte at a time
@@ -109,6 +110,11 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="fork each check from a process that has loaded utf8cert (mutation/warm.py)",
     )
+    parser.add_argument(
+        "--compare",
+        metavar="FILE",
+        help="judge nothing: compare the survivors FILE (an earlier --json) left uncompared",
+    )
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
         "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
@@ -142,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         found = [found[index] for index in sorted(drawn)]
     every = mutants(parent.read_text(encoding="utf-8"))
+    if arguments.compare:
+        return compare_recorded(arguments, parent, every)
     kept = kept_verdicts(arguments.keep, {m.id for m in found}) if arguments.keep else {}
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)
@@ -172,10 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = every
     print(table(found, verdicts))
     if arguments.json:
-        records = [{**asdict(m), **asdict(verdicts[m.id])} for m in found]
-        for record in records:
-            del record["source"]
-        Path(arguments.json).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+        write_json(arguments.json, found, verdicts)
     if arguments.figure and len(found) == len(every):
         path = Path(arguments.figure)
         earlier = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
@@ -191,6 +196,37 @@ def probes() -> tuple[str, ...]:
     from utf8cert.harness.vectors.load import load_vectors
 
     return tuple(vector.id for vector in load_vectors() if PROBE in vector.flags)
+
+
+def write_json(path: str, found: Sequence[Mutant], verdicts: dict[str, Verdict]) -> None:
+    """Write every mutant's verdict to `path` (the mutant's source left out)."""
+    records = [{**asdict(m), **asdict(verdicts[m.id])} for m in found]
+    for record in records:
+        del record["source"]
+    Path(path).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+
+
+def compare_recorded(arguments: argparse.Namespace, parent: Path, every: list[Mutant]) -> int:
+    """Compare with `parent` each survivor of an earlier --json (--compare FILE) that was not
+    compared (a run stopped before its comparisons), keeping every other verdict; write --json
+    after each comparison, so that a run cut short keeps what it found; return 0."""
+    verdicts = kept_verdicts(arguments.compare, set())
+    pending = [
+        m for m in every if verdicts[m.id].level == "survived" and verdicts[m.id].difference is None
+    ]
+    with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
+        directory = Path(scratch)
+        with ThreadPoolExecutor(arguments.jobs) as pool:
+            compared = pool.map(
+                lambda m: equivalence(parent, m, directory, arguments.compare_timeout), pending
+            )
+            for mutant, verdict in zip(pending, compared, strict=True):
+                verdicts[mutant.id] = verdict
+                print(f"{mutant.id} {verdict.level:10} {verdict.how}", file=sys.stderr)
+                if arguments.json:
+                    write_json(arguments.json, every, verdicts)
+    print(table(every, verdicts))
+    return 0
 
 
 def kept_verdicts(path: str, rerun: set[str]) -> dict[str, Verdict]:
