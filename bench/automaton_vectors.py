@@ -33,6 +33,8 @@ reused: a removed vector's id goes into `RETIRED`):
    and then wants one more continuation (`C2 E0 80`) reads a complete sequence: its strict
    decoder returns text and its validator says True, a `must` difference rather than a wrong
    error end.
+5. decoding: likewise where three continuation bytes are due (family 1 puts two there): a
+   refused entry that goes to the state with one due (`F1 41 80`) shows to the validator.
 """
 
 from __future__ import annotations
@@ -247,26 +249,27 @@ def every_byte_inputs() -> Iterator[tuple[bytes, str, int, int]]:
         yield refused + b"A", f"{where}, every byte it refuses, one after the other", state, -1
 
 
-def one_more_inputs() -> Iterator[tuple[bytes, str, int, int]]:
-    """Yield (bytes, provenance, state, byte) of family 4: in each state with one continuation
-    byte due, each class edge the state refuses, followed by one continuation byte (family 1
-    puts none there) and the closing character. A codec that takes the byte and then wants one
-    more continuation (`C2 E0 80`: a wrong entry into a state with one more due) reads a
-    complete sequence, which its strict decoder returns and its validator passes: a `must`
-    difference, where family 1 shows it only by the error's end. (With more bytes due, family
-    1's tails already complete the sequence such a codec reads.)"""
+def one_tail_inputs(dues: tuple[int, ...]) -> Iterator[tuple[bytes, str, int, int]]:
+    """Yield (bytes, provenance, state, byte) of families 4 (`dues` (1,)) and 5 ((3,)): in each
+    state with that many continuation bytes due, each class edge the state refuses, followed by
+    one continuation byte (where family 1 puts none, or two) and the closing character. A codec
+    whose entry for that byte goes to the state with one continuation due (`C2 E0 80`: TAIL1 ×
+    E0 → TAIL1; `F1 41 80`: a refused entry off by one, REJECT + 1, in a table numbered as
+    Hoehrmann's) reads a complete sequence, which its strict decoder returns and its validator
+    passes: a `must` difference, where family 1 shows it only by the error's end, or not at all
+    to a validator. (With two due, family 1 already puts one continuation there.)"""
     for state, (name, contexts, allowed, due) in enumerate(STATES):
-        if due != 1:
+        if due not in dues or allowed is None:
             continue
         for first, last in CLASSES:
             for which, byte in enumerate(sorted({first, last})):
                 if accepts(state, byte):
                     continue
                 prefix = bytes.fromhex(contexts[which])
-                data = prefix + bytes([byte]) + b"\x80" * due + bytes.fromhex(AFTER[which])
+                data = prefix + bytes([byte, 0x80]) + bytes.fromhex(AFTER[which])
                 why = (
                     f"{name} ({hex_bytes(prefix)} read, {allowed[0]:02X}-{allowed[1]:02X} due),"
-                    f" {byte:02X} then {due} more"
+                    f" {byte:02X} then " + ("1 more" if due == 1 else "one continuation")
                 )
                 yield data, why, state, byte
 
@@ -362,7 +365,9 @@ def render() -> str:
     number = sum(line.startswith("  - id: ") for line in decoding + encoding)
     every_byte = decoding_lines(every_byte_inputs(), number, heading=False)
     number += sum(line.startswith("  - id: ") for line in every_byte)
-    one_more = decoding_lines(one_more_inputs(), number, heading=False)
+    one_more = decoding_lines(one_tail_inputs((1,)), number, heading=False)
+    number += sum(line.startswith("  - id: ") for line in one_more)
+    one_tail = decoding_lines(one_tail_inputs((3,)), number, heading=False)
     lines = [
         "# Written by bench/automaton_vectors.py (python bench/automaton_vectors.py); do not edit"
         " by hand.",
@@ -378,7 +383,7 @@ def render() -> str:
         "  set, each length's first value, and runs that mix lengths. Byte by byte: every byte",
         "  value each state takes, in one well-formed vector a state; every byte value it",
         "  refuses, each followed by a character, in one vector a state (for replace mode); and",
-        "  where one continuation is due, each refused class edge followed by one.",
+        "  where one or three continuations are due, each refused class edge followed by one.",
         "sources:",
         "  - RFC 3629 §3 (the bit layout of each length), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
@@ -387,6 +392,7 @@ def render() -> str:
         *decoding,
         *every_byte,
         *one_more,
+        *one_tail,
         *encoding,
     ]
     return "\n".join(lines)

@@ -211,6 +211,7 @@ def compare_recorded(arguments: argparse.Namespace, parent: Path, every: list[Mu
     compared (a run stopped before its comparisons), keeping every other verdict; write --json
     after each comparison, so that a run cut short keeps what it found; return 0."""
     verdicts = kept_verdicts(arguments.compare, set())
+    every = [m for m in every if m.id in verdicts]  # FILE may hold some mutants only
     pending = [
         m for m in every if verdicts[m.id].level == "survived" and verdicts[m.id].difference is None
     ]
