@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.mutants import probes  # noqa: E402
 from bench.mutation.mutate import mutants  # noqa: E402
-from bench.mutation.trial import judge  # noqa: E402
+from bench.mutation.trial import Warm, judge  # noqa: E402
 
 PARENTS = ("subject", "dfa", "swar")
 JUDGED = ("dfa", "swar")
@@ -149,3 +150,25 @@ def test_a_few_recorded_kills_are_still_killed_at_their_level(name: str, tmp_pat
     found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())}
     for record in again:
         assert judge(found[record["id"]], tmp_path, 300.0).level == record["level"], record["id"]
+
+
+@pytest.mark.slow
+def test_the_cheap_run_gives_the_whole_checks_verdicts(tmp_path: Path) -> None:
+    """`bench/mutants.py --probes-first --warm` (docs/mutation.md, "A run made cheap"): a kill
+    at must on the probes alone, a kill at should and a survivor of dfa.py get the verdict the
+    whole check gives them in a fresh interpreter."""
+    records = recorded("dfa")
+    chosen = [
+        next(r for r in records if r["how"].endswith("(on the probes alone)")),
+        next(r for r in records if r["level"] == "should"),
+        next(r for r in records if r["level"] in ("survived", "equivalent")),
+    ]
+    found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / "dfa.py").read_text())}
+    warm = Warm()
+    try:
+        for record in chosen:
+            mutant = found[record["id"]]
+            cheap = judge(mutant, tmp_path, 300.0, probes(), warm)
+            assert cheap.level == judge(mutant, tmp_path, 300.0).level, record["id"]
+    finally:
+        warm.close()
