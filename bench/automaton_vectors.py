@@ -253,8 +253,8 @@ def one_tail_inputs(dues: tuple[int, ...]) -> Iterator[tuple[bytes, str, int, in
     """Yield (bytes, provenance, state, byte) of families 4 (`dues` (1,)) and 5 ((3,)): in each
     state with that many continuation bytes due, each class edge the state refuses, followed by
     one continuation byte (where family 1 puts none, or two) and the closing character. A codec
-    whose entry for that byte goes to the state with one continuation due (`C2 E0 80`: TAIL1 ×
-    E0 → TAIL1; `F1 41 80`: a refused entry off by one, REJECT + 1, in a table numbered as
+    whose entry for that byte goes to the state with one continuation due (`C2 E0 80`: the entry
+    TAIL1, E0 → TAIL1; `F1 41 80`: a refused entry off by one, REJECT + 1, in a table numbered as
     Hoehrmann's) reads a complete sequence, which its strict decoder returns and its validator
     passes: a `must` difference, where family 1 shows it only by the error's end, or not at all
     to a validator. (With two due, family 1 already puts one continuation there.)"""

@@ -8,19 +8,21 @@ A request is {"directory": D, "module": M, "options": [...], "timeout": S}; the 
 {"returncode": N, "report": {...} or null, "timeout": bool}: the check of `M:Subject` (a
 module in the scratch directory D) with `--in-process --fail-on may --quiet --json FILE` and
 the options, as trial.py would run it in a fresh interpreter, in a forked child under the same
-address-space limit, killed after S seconds. What it saves is the interpreter's start, the
-imports and the reading of the vectors (about 0.9 s a mutant of the 1.2 s that the automaton's
-probes take to check): the forked child gets the loaded vectors, the very same VectorSet, from
-its parent (load_vectors is made to return it again; the vectors are immutable). For the
-bench's own mutants only: the parent is never handed to a codec, each check runs in a child of
-its own, as in trial.py.
+address-space limit, ended after S seconds of CPU time (or ten times S of wall time). What it
+saves is the interpreter's start, the imports and the reading of the vectors (about 0.9 s a
+mutant of the 1.2 s the automaton's probes take): the forked child gets the loaded vectors,
+the very same VectorSet, from its parent (load_vectors is made to return it again; the vectors
+are immutable). For the bench's own mutants only: the parent is never handed to a codec, each
+check runs in a child of its own, as in trial.py.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
+import resource
 import signal
 import sys
 import tempfile
@@ -33,6 +35,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.mutation.trial import limit_memory  # noqa: E402
+
+WALL = 10
+"""A check may take this many times its CPU-time limit in wall time (a machine loaded tenfold)."""
 
 
 def warm() -> None:
@@ -58,6 +63,10 @@ def child(request: dict[str, Any], report: str) -> int:
     from utf8cert.harness.cli.main import main
 
     limit_memory()
+    # The time limit is CPU time: on a loaded machine a check starved of the CPU is slow, not
+    # hung, and a mutant that loops spends its seconds all the same (SIGXCPU ends it).
+    seconds = max(1, math.ceil(request["timeout"]))
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     os.chdir(request["directory"])
     sys.path.insert(0, request["directory"])
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -83,7 +92,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             with contextlib.suppress(BaseException):
                 code = child(request, report)
             os._exit(code)
-        deadline = time.monotonic() + request["timeout"]
+        deadline = time.monotonic() + WALL * request["timeout"]
         status = None
         while status is None:
             done, raw = os.waitpid(pid, os.WNOHANG)
@@ -96,6 +105,8 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             else:
                 time.sleep(0.01)
         returncode = os.waitstatus_to_exitcode(status)
+        if returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # its CPU time was up
+            return {"returncode": None, "report": None, "timeout": True}
         text = Path(report).read_text(encoding="utf-8") if Path(report).exists() else ""
         loaded = json.loads(text) if text.strip() else None
         return {"returncode": returncode, "report": loaded, "timeout": False}
