@@ -249,10 +249,12 @@ def figure(parent: str, verdicts: Sequence[Verdict], earlier: dict[str, Any]) ->
     `parent` from `verdicts` (every mutant of it) and the other parents' from `earlier` (the
     file as it was), each parent's and their sums."""
     levels = Counter(verdict.level for verdict in verdicts)
+    judged = len(verdicts) - levels["unjudged"]  # a run cut short, its records assembled by hand
     entry = {
         "parent": parent,
         "design": DESIGNS[parent],
-        "mutants": len(verdicts),
+        "mutants": judged,
+        "total": len(verdicts),
         "equivalent": levels["equivalent"],
         "killed": sum(levels[level] for level in LEVELS),
         "measured": time.strftime("%Y-%m-%d", time.gmtime()),

@@ -33,8 +33,11 @@ class Parent:
     name: str
     design: str
     mutants: int
+    """The mutants judged (all of the parent's but where a run was cut short: `total`)."""
     equivalent: int
     killed: int
+    total: int
+    """The parent's mutants, judged or not."""
 
     @property
     def non_equivalent(self) -> int:
@@ -64,7 +67,14 @@ def adequacy() -> Adequacy:
     """Return the committed figure of the mutation analysis."""
     data = json.loads((files(BUILTIN_PACKAGE) / FIGURE).read_text(encoding="utf-8"))
     parents = tuple(
-        Parent(p["parent"], p["design"], p["mutants"], p["equivalent"], p["killed"])
+        Parent(
+            p["parent"],
+            p["design"],
+            p["mutants"],
+            p["equivalent"],
+            p["killed"],
+            p.get("total", p["mutants"]),
+        )
         for p in data.get("parents", ())
     )
     return Adequacy(data["mutants"], data["equivalent"], data["killed"], data["measured"], parents)
@@ -80,7 +90,11 @@ def statement() -> str:
     codecs = NUMBERS.get(len(figure.parents) or 1, str(len(figure.parents)))
     plural = "s" if len(figure.parents) > 1 else ""
     each = "".join(
-        f"{p.design}: {p.killed} of {p.non_equivalent}; " for p in figure.parents if plural
+        f"{p.design}: {p.killed} of {p.non_equivalent}"
+        + (f" ({p.mutants} of its {p.total} mutants judged)" if p.total != p.mutants else "")
+        + "; "
+        for p in figure.parents
+        if plural
     )
     return (
         f"the built-in vectors kill {figure.killed} of {figure.non_equivalent} non-equivalent"
