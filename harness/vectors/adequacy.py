@@ -1,13 +1,14 @@
-"""How adequate the built-in vectors are: the share of a hand-written codec's single-point
-defects that the check with them catches, as bench/mutants.py last measured it.
+"""How adequate the built-in vectors are: the share of the single-point defects of three
+hand-written codecs of different designs that the check with them catches, as bench/mutants.py
+last measured it, for each codec and overall.
 
     adequacy() -> Adequacy        the committed figure (vectors/adequacy.json)
     statement() -> str            'the built-in vectors kill N of M non-equivalent mutants ...'
     whole_builtin(vectors) -> bool   does a run use every built-in vector?
 
 The figure is data, read from a small file shipped with the vectors, never measured at run
-time (the analysis takes half an hour); tests/bench/test_mutation.py holds it to
-bench/mutation/results.json, so that it cannot drift from the analysis it quotes.
+time (the analysis takes hours); tests/bench/test_mutation.py holds it to the results files of
+bench/mutation/, so that it cannot drift from the analysis it quotes.
 """
 
 from __future__ import annotations
