@@ -211,9 +211,9 @@ BROKEN_MODULE = (
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [
-        ("", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
-        (":decode", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
-        ("{m}:", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
+        ("", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so"),
+        (":decode", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so"),
+        ("{m}:", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so"),
         (
             "no_such_module_here:decode",
             "cannot import module 'no_such_module_here': "
@@ -249,7 +249,7 @@ BROKEN_MODULE = (
         (
             "cmd:",
             "no command after 'cmd:' "
-            "(expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME)",
+            "(expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so)",
         ),
         ("cmd:node 'unclosed", "cannot split the command: No closing quotation"),
         (
