@@ -5,13 +5,14 @@ The codecs are examples/c/utf8_codec.c as shipped (conformant) and with a plante
 4-byte load at each lead byte F0..FF, past the input's end when such a byte is among its last
 three. Its answers are still right (the same bug built with gcc as a program shows no difference
 on the input the campaign saves); only AddressSanitizer sees it. Campaigns run as `python -m
-utf8cert.harness fuzz` in a child process (test_fuzz_campaign.py's helpers).
+utf8cert.harness fuzz` in a child process.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,6 @@ from pathlib import Path
 
 import pytest
 from no_sandbox import path_without_bwrap
-from test_fuzz_campaign import fuzz, reproducer_in, utf8cert
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "examples" / "c" / "utf8_codec.c"
@@ -34,6 +34,24 @@ needs_clang = pytest.mark.skipif(
     reason="clang is not installed (scripts/install-runtimes installs it): native codecs are"
     " built with clang's -fsanitize=fuzzer-no-link,address",
 )
+
+
+def utf8cert(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run `python -m utf8cert.harness ARGUMENTS` in `cwd`."""
+    command = [sys.executable, "-m", "utf8cert.harness", *arguments]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def fuzz(directory: Path, spec: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """Run a campaign, seed 1, its artifacts under `directory`/artifacts."""
+    artifacts = str(directory / "artifacts")
+    return utf8cert("fuzz", spec, "--artifacts", artifacts, "--seed", "1", *extra, cwd=directory)
+
+
+def reproducer_in(artifacts: Path) -> list[str]:
+    """Return the words of the reproducer of the one finding under `artifacts`."""
+    [explained] = artifacts.glob("*.txt")
+    return shlex.split(explained.read_text().splitlines()[-1].removeprefix("reproduce: "))
 
 
 def overreading(directory: Path) -> Path:
