@@ -194,3 +194,34 @@ def test_a_runtime_built_from_clang_serves_where_atheris_has_none(tmp_path: Path
     assert run.returncode == 1, run.stderr
     assert "AddressSanitizer: heap-buffer-overflow" in run.stdout
     assert list((tmp_path / "cache").glob("native-runtime/*/asan_with_fuzzer.so"))
+
+
+PROGRAMS = ROOT / "harness" / "codec" / "programs"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    subprocess.run(["pkg-config", "--exists", "libutf8proc"], check=False).returncode != 0
+    if shutil.which("pkg-config")
+    else True,
+    reason="utf8proc's development files are missing (apt-get install libutf8proc-dev)",
+)
+def test_a_shipped_program_built_as_a_library_answers_as_the_program(tmp_path: Path) -> None:
+    # c_protocol.h either way: the adapter's program over the pipe, and the same source with
+    # -DUTF8CERT_SHARED in process; every answer of a check the same.
+    flags = subprocess.run(
+        ["pkg-config", "--cflags", "--libs", "libutf8proc"], capture_output=True, text=True
+    ).stdout.split()
+    library = tmp_path / "c_utf8proc.so"
+    source = PROGRAMS / "c_utf8proc.c"
+    command = ["gcc", "-shared", "-fPIC", "-O2", "-DUTF8CERT_SHARED", "-o", str(library)]
+    subprocess.run([*command, str(source), *flags], check=True, capture_output=True, timeout=120)
+    documents: list[dict[str, object]] = []
+    for spec in (f"native:{library} utf8proc-iterate", "adapter:utf8proc-iterate"):
+        report = tmp_path / f"{len(documents)}.json"
+        run = utf8cert("check", spec, "--json", str(report), cwd=tmp_path)
+        assert run.returncode in (0, 1), run.stderr
+        documents.append(json.loads(report.read_text()))
+    native, program = documents
+    for key in ("answers", "fingerprint", "differences", "behaviours", "summary"):
+        assert native[key] == program[key], key
