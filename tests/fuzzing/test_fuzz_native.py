@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -28,7 +29,7 @@ PLANTED = (
     "        volatile uint32_t word = 0; /* planted: a 4-byte load past the input's end */\n"
     "        if (lead >= 0xF0) memcpy((void *)&word, s + i, 4);\n"
 )
-NATIVE_FLAGS = ("-shared", "-fPIC", "-g", "-O1", "-fsanitize=fuzzer-no-link,address")
+GUIDE = ROOT / "docs" / "fuzzing.md"
 needs_clang = pytest.mark.skipif(
     shutil.which("clang") is None,
     reason="clang is not installed (scripts/install-runtimes installs it): native codecs are"
@@ -63,10 +64,18 @@ def overreading(directory: Path) -> Path:
     return source
 
 
+def documented_flags() -> list[str]:
+    """Return the flags docs/fuzzing.md builds the template's library with."""
+    text = GUIDE.read_text(encoding="utf-8").replace("\\\n", " ")
+    found = re.search(r"^clang (.*?) -o utf8_codec\.so examples/c/utf8_codec\.c$", text, re.M)
+    assert found, "docs/fuzzing.md shows no clang command for the template"
+    return shlex.split(found[1])
+
+
 def build_native(source: Path) -> Path:
     """Return the shared library built from `source` as docs/fuzzing.md says."""
     library = source.with_suffix(".so")
-    command = ["clang", *NATIVE_FLAGS, "-DUTF8CERT_SHARED", "-o", str(library), str(source)]
+    command = ["clang", *documented_flags(), "-o", str(library), str(source)]
     subprocess.run(command, check=True, capture_output=True, timeout=120)
     return library
 
