@@ -30,6 +30,7 @@ PLANTED = (
     "        if (lead >= 0xF0) memcpy((void *)&word, s + i, 4);\n"
 )
 GUIDE = ROOT / "docs" / "fuzzing.md"
+RUST_TEMPLATE = ROOT / "examples" / "rust" / "utf8_template.rs"
 needs_clang = pytest.mark.skipif(
     shutil.which("clang") is None,
     reason="clang is not installed (scripts/install-runtimes installs it): native codecs are"
@@ -234,3 +235,31 @@ def test_a_shipped_program_built_as_a_library_answers_as_the_program(tmp_path: P
     native, program = documents
     for key in ("answers", "fingerprint", "differences", "behaviours", "summary"):
         assert native[key] == program[key], key
+
+
+def documented_rust_command() -> list[str]:
+    """Return the rustc command the Rust template's comment gives for its library."""
+    text = RUST_TEMPLATE.read_text(encoding="utf-8")
+    lines = [line.removeprefix("//").strip() for line in text.splitlines()]
+    joined = " ".join(lines).replace("\\ ", " ")
+    found = re.search(r"(rustc -O --crate-type cdylib .*? examples/rust/utf8_template\.rs)", joined)
+    assert found, "the Rust template shows no rustc command for its library"
+    return shlex.split(found[1])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is not installed")
+def test_the_rust_template_as_a_library_gives_no_finding_and_its_edges_count(
+    tmp_path: Path,
+) -> None:
+    command = [
+        str(ROOT / word) if word.endswith(".rs") else word for word in documented_rust_command()
+    ]
+    library = tmp_path / "libutf8_template.so"
+    command[command.index("-o") + 1] = str(library)
+    subprocess.run(command, check=True, capture_output=True, timeout=600, cwd=tmp_path)
+    run = fuzz(tmp_path, f"native:{library}", "--runs", "3000", "--json", "-")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["findings"] == []
+    log = (tmp_path / "artifacts" / "libfuzzer.log").read_text()
+    assert "inline 8-bit counters" in log and "found LLVMFuzzerCustomMutator" in log
