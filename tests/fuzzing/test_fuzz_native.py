@@ -94,6 +94,8 @@ def test_a_memory_error_is_a_finding_with_its_input_kept_and_replayable(tmp_path
     assert any(byte >= 0xF0 for byte in data[-3:]), data.hex()
     artifacts = tmp_path / "artifacts"
     [explained] = artifacts.glob("*.txt")
+    # Its behaviour is ASan's kind of error, as a Python crash's is its exception's name.
+    assert explained.name == "decode-crashed-addresssanitizer-heap-buffer-overflow.txt"
     text = explained.read_text()
     assert "AddressSanitizer: heap-buffer-overflow" in text
     # libFuzzer's log holds ASan's whole report, the line of the planted load named.
