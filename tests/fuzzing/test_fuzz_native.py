@@ -265,3 +265,24 @@ def test_the_rust_template_as_a_library_gives_no_finding_and_its_edges_count(
     assert json.loads(run.stdout)["findings"] == []
     log = (tmp_path / "artifacts" / "libfuzzer.log").read_text()
     assert "inline 8-bit counters" in log and "found LLVMFuzzerCustomMutator" in log
+
+
+@pytest.mark.slow
+@needs_clang
+def test_a_wrong_answer_in_process_is_judged_as_check_judges_it(tmp_path: Path) -> None:
+    # The template reading C0 and C1 as lead bytes: overlong two-byte forms let through
+    # (RFC 3629 §3: C0 and C1 never appear), found in process and reproduced by `check`.
+    text = TEMPLATE.read_text(encoding="utf-8")
+    assert "lead < 0xC2 ? 0" in text
+    source = tmp_path / "overlong.c"
+    source.write_text(text.replace("lead < 0xC2 ? 0", "lead < 0xC0 ? 0"), encoding="utf-8")
+    library = build_native(source)
+    run = fuzz(tmp_path, f"native:{library}", "--runs", "20000", "--json", "-")
+    assert run.returncode == 1, run.stderr
+    [finding] = json.loads(run.stdout)["findings"]
+    assert finding["behaviour_id"] == "decode/let-ill-formed-input-through/overlong", finding
+    assert any(byte in (0xC0, 0xC1) for byte in bytes.fromhex(finding["input"]))
+    words = reproducer_in(tmp_path / "artifacts")
+    assert "--isolate" not in words  # a wrong answer, not a crash
+    replayed = utf8cert(*words[1:], cwd=tmp_path)
+    assert replayed.returncode == 1 and "overlong" in replayed.stdout
