@@ -4,7 +4,7 @@ branches (`native:LIB.so` built with -fsanitize=fuzzer-no-link,address) against 
     python bench/bench_fuzz_native.py [--seconds 60] [--seeds 1]
 
 Two codecs: examples/c/utf8_codec.c (the template), and utf8proc 2.8.0 built from Debian's source
-(scripts/install-runtimes puts it under utf8cert's cache) through harness/codec/programs/
+(scripts/fetch-utf8proc-source puts it under utf8cert's cache) through harness/codec/programs/
 c_utf8proc.c, mode utf8proc-map (utf8proc_map with UTF8PROC_STABLE: its decoder, its property
 lookups and its encoder). Each is built three ways and fuzzed for --seconds, seed 1 (and more
 with --seeds N):
@@ -66,7 +66,7 @@ def codecs() -> list[Codec]:
         sources = (C_UTF8PROC, UTF8PROC / "utf8proc.c")
         found.append(Codec("utf8proc 2.8.0", sources, flags, "utf8proc-map"))
     else:
-        print(f"no utf8proc source at {UTF8PROC}: run scripts/install-runtimes", file=sys.stderr)
+        print(f"no utf8proc source at {UTF8PROC}: run scripts/fetch-utf8proc-source", file=sys.stderr)
     return found
 
 
