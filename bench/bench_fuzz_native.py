@@ -66,7 +66,8 @@ def codecs() -> list[Codec]:
         sources = (C_UTF8PROC, UTF8PROC / "utf8proc.c")
         found.append(Codec("utf8proc 2.8.0", sources, flags, "utf8proc-map"))
     else:
-        print(f"no utf8proc source at {UTF8PROC}: run scripts/fetch-utf8proc-source", file=sys.stderr)
+        missing = f"no utf8proc source at {UTF8PROC}: run scripts/fetch-utf8proc-source"
+        print(missing, file=sys.stderr)
     return found
 
 
