@@ -80,21 +80,23 @@ static uint8_t *unhex(const char *field, size_t *n) {
     return digits % 2 ? free(bytes), NULL : bytes;
 }
 
+static FILE *out; /* where answers go: stdout, or the library's answer text */
+
 static void answer(const char *id, const char *operation, const char *field) {
     size_t n = 0;
     long error_at = -1;
     uint8_t *data = unhex(field, &n);
     if (data == NULL) {
-        printf("%s crash bad hex\n", id);
+        fprintf(out, "%s crash bad hex\n", id);
     } else if (strcmp(operation, "decode") == 0) {
         uint32_t *text = malloc((n + 1) * sizeof *text);
         size_t count = 0;
         if (my_decode(data, n, text, &count, &error_at) == 0) {
-            printf("%s ok %s", id, count ? "" : "-");
-            for (size_t i = 0; i < count; i++) printf("%08lx", (unsigned long)text[i]);
-            printf("\n");
-        } else if (error_at >= 0) printf("%s refused %ld ill-formed UTF-8\n", id, error_at);
-        else printf("%s refused - ill-formed UTF-8\n", id);
+            fprintf(out, "%s ok %s", id, count ? "" : "-");
+            for (size_t i = 0; i < count; i++) fprintf(out, "%08lx", (unsigned long)text[i]);
+            fprintf(out, "\n");
+        } else if (error_at >= 0) fprintf(out, "%s refused %ld ill-formed UTF-8\n", id, error_at);
+        else fprintf(out, "%s refused - ill-formed UTF-8\n", id);
         free(text);
     } else if (strcmp(operation, "encode") == 0 && n % 4 == 0) {
         uint32_t *values = malloc((n / 4 + 1) * sizeof *values);
@@ -104,18 +106,46 @@ static void answer(const char *id, const char *operation, const char *field) {
         uint8_t *bytes = malloc(n + 1);
         size_t length = 0;
         if (my_encode(values, n / 4, bytes, &length, &error_at) == 0) {
-            printf("%s ok %s", id, length ? "" : "-");
-            for (size_t i = 0; i < length; i++) printf("%02x", bytes[i]);
-            printf("\n");
-        } else printf("%s refused %ld not a Unicode scalar value\n", id, error_at);
+            fprintf(out, "%s ok %s", id, length ? "" : "-");
+            for (size_t i = 0; i < length; i++) fprintf(out, "%02x", bytes[i]);
+            fprintf(out, "\n");
+        } else fprintf(out, "%s refused %ld not a Unicode scalar value\n", id, error_at);
         free(values), free(bytes);
     } else {
-        printf("%s crash unknown request %s\n", id, operation);
+        fprintf(out, "%s crash unknown request %s\n", id, operation);
     }
     free(data);
 }
 
+#ifdef UTF8CERT_SHARED
+/* Built as a shared library instead (utf8cert fuzz native:./utf8_codec.so, docs/fuzzing.md):
+ *
+ *   clang -shared -fPIC -g -O1 -fsanitize=fuzzer-no-link,address -DUTF8CERT_SHARED \
+ *         -o utf8_codec.so utf8_codec.c
+ *
+ * the same protocol through two functions: each request line in, its answer line out. */
+const char *utf8cert_handshake(const char *argument) {
+    (void)argument;
+    return HANDSHAKE;
+}
+
+const char *utf8cert_answer(const char *request) {
+    static char *text = NULL;
+    static size_t size = 0;
+    char *line = strdup(request);
+    free(text);
+    out = open_memstream(&text, &size);
+    char *id = strtok(line, " "), *operation = strtok(NULL, " "), *field = strtok(NULL, " ");
+    if (id && operation && field) answer(id, operation, field);
+    else fprintf(out, "%s crash bad request\n", id ? id : "0");
+    fclose(out);
+    free(line);
+    text[strcspn(text, "\n")] = '\0';
+    return text;
+}
+#else
 int main(void) {
+    out = stdout;
     printf(HANDSHAKE "\n");
     fflush(stdout);
     char *line = NULL;
@@ -130,3 +160,4 @@ int main(void) {
     free(line);
     return 0;
 }
+#endif

@@ -3,10 +3,21 @@
 //   rustc -O -o utf8_template examples/rust/utf8_template.rs
 //   utf8cert check "cmd:./utf8_template"
 //
+// or the same as a library loaded in the fuzzing process (docs/fuzzing.md, "Native codecs"),
+// its branches guiding libFuzzer (stable rustc has SanitizerCoverage, not AddressSanitizer):
+//
+//   rustc -O --crate-type cdylib --cfg utf8cert_shared -C passes=sancov-module \
+//     -C llvm-args=-sanitizer-coverage-level=3 -C llvm-args=-sanitizer-coverage-inline-8bit-counters \
+//     -C llvm-args=-sanitizer-coverage-pc-table -C llvm-args=-sanitizer-coverage-trace-compares \
+//     -o libutf8_template.so examples/rust/utf8_template.rs
+//   utf8cert fuzz native:./libutf8_template.so
+//
 // It wraps Rust's standard library (no crates); put your codec's calls in the functions marked
 // YOUR CODEC, and drop from CAPABILITIES what it does not offer. Err((offset, message)) refuses:
 // the offset of the first offending byte (of the code point, for encode), None when your codec
 // does not say.
+#![allow(unexpected_cfgs)] // utf8cert_shared: set with --cfg for the library build
+#[cfg(not(utf8cert_shared))]
 use std::io::{self, BufRead, Write};
 
 const CAPABILITIES: &str = "decode replace validate encode incremental";
@@ -111,6 +122,36 @@ fn answer(operation: &str, fields: &[&str]) -> String {
     }
 }
 
+#[cfg(utf8cert_shared)]
+mod shared {
+    // The protocol through two functions instead of a pipe: each request line in, its answer out.
+    use std::cell::RefCell;
+    use std::ffi::{c_char, CStr, CString};
+
+    thread_local! {
+        static HANDSHAKE: CString =
+            CString::new(format!("utf8cert-protocol 2 {} incremental=strict", super::CAPABILITIES)).unwrap();
+        static ANSWER: RefCell<CString> = RefCell::new(CString::default());
+    }
+
+    #[no_mangle]
+    pub extern "C" fn utf8cert_handshake(_argument: *const c_char) -> *const c_char {
+        HANDSHAKE.with(|line| line.as_ptr())
+    }
+
+    #[no_mangle]
+    pub extern "C" fn utf8cert_answer(request: *const c_char) -> *const c_char {
+        let line = unsafe { CStr::from_ptr(request) }.to_string_lossy().into_owned();
+        let words: Vec<&str> = line.split(' ').collect(); // the id, the operation, its fields
+        let text = format!("{} {}", words[0], super::answer(words.get(1).copied().unwrap_or(""), &words[2.min(words.len())..]));
+        ANSWER.with(|answer| {
+            *answer.borrow_mut() = CString::new(text).unwrap();
+            answer.borrow().as_ptr()
+        })
+    }
+}
+
+#[cfg(not(utf8cert_shared))]
 fn main() {
     let mut out = io::stdout().lock();
     writeln!(out, "utf8cert-protocol 2 {CAPABILITIES} incremental=strict").unwrap();

@@ -25,7 +25,7 @@ The key, and why:
   differ; unless a strict capability lets that kind through on the same vector); for a
   wrong error offset, where it points (before the ill-formed bytes, inside them, or just after
   them: a convention, one group; past well-formed text after them, the codec let them through);
-  for a crash, the exception's name.
+  for a crash, the exception's name (a sanitizer's report: the tool and the kind of error).
 The level is not part of the key: the group's level is its most binding member's.
 
 `group` sees more than one difference: when a vector goes wrong on a capability only once it is
@@ -81,6 +81,9 @@ _VALUELESS: Final = _INCOMPLETE | {ErrorKind.UNEXPECTED_CONTINUATION}
 _REFUSED_AT: Final = re.compile(r"refused at (\d+)")
 # The name ends the message, or a ':' or ';' follows it (breaker.py adds '; … skipped').
 _EXCEPTION: Final = re.compile(r"(?:crash|timeout|wrong-type): ([A-Za-z_][\w.]*)(?:[:;]|$)")
+_SANITIZER: Final = re.compile(r"crash: (\w+Sanitizer): ([\w-]+)")
+"""A sanitizer's report (codec/isolate.py puts its SUMMARY first): the tool and the kind of
+error (`AddressSanitizer heap-buffer-overflow`), as an exception's name is for a Python crash."""
 
 
 @dataclass(frozen=True, order=True)
@@ -190,6 +193,8 @@ def behaviour_of(difference: Difference) -> Behaviour:
     elif what in _FAILURE_WORDS:
         exception = _EXCEPTION.match(difference.actual)
         detail = exception.group(1) if exception and what == "crashed" else ""
+        sanitizer = _SANITIZER.match(difference.actual)
+        detail = f"{sanitizer[1]} {sanitizer[2]}" if sanitizer and what == "crashed" else detail
     return Behaviour(direction, what, detail)
 
 

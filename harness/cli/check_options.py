@@ -22,7 +22,8 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         "spec",
         nargs="?",
         metavar="SPEC",
-        help="MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME (default: codec:utf-8)",
+        help="MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so"
+        " (default: codec:utf-8)",
     )
     add_vectors_argument(parser, ", checked with the built-in ones")
     parser.add_argument(

@@ -214,8 +214,8 @@ def _import_in_a_child(spec: str | None) -> None:
     would end utf8cert there, with the module's status, and the campaign would seem to pass."""
     from utf8cert.harness.codec.spec import load_codec
 
-    if spec is None or spec.startswith(("codec:", "adapter:", "cmd:")):
-        return  # Python's codec registry, the shipped adapters, a program: no module of theirs
+    if spec is None or spec.startswith(("codec:", "adapter:", "cmd:", "native:")):
+        return  # Python's registry, the shipped adapters, a program, a library: no module
     load_codec(spec, isolate=True).close()
 
 

@@ -25,7 +25,9 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
         "spec",
         nargs="?",
         metavar="SPEC",
-        help="the codec (default: codec:utf-8); libFuzzer flags go last, after `--`",
+        help="the codec (default: codec:utf-8; native:LIB.so, a library built with clang's"
+        " -fsanitize=fuzzer-no-link,address, is guided by its own branches); libFuzzer flags go"
+        " last, after `--`",
     )
     parser.add_argument(
         "--max-time", type=whole(1, MAX_INT, "seconds"), metavar="S", help="stop after S seconds"

@@ -67,8 +67,11 @@ def _allocated(pid: int) -> int | None:
 
 def telling_line(lines: Sequence[str]) -> str | None:
     """Return the last of `lines` (stripped, none blank) that says why the program stopped (an
-    error, an exception, a file not found), None when none does."""
-    return next((line for line in reversed(lines) if TELLING.search(line)), None)
+    error, an exception, a file not found), None when none does. A sanitizer's SUMMARY line
+    (`SUMMARY: AddressSanitizer: heap-buffer-overflow FILE:LINE in FUNCTION`) comes first: what
+    follows it (`==PID==ABORTING`) says only that the program stops."""
+    summary = next((line for line in reversed(lines) if line.startswith("SUMMARY: ")), None)
+    return summary or next((line for line in reversed(lines) if TELLING.search(line)), None)
 
 
 SERVER_MODULE = "utf8cert.harness.codec.serve"
@@ -288,6 +291,9 @@ class ProcessCodec(AskingCodec):
             said = "" if lines and said in (lines[-1], why) else f"; its stderr says: {said}"
             limit = f" (memory limit {self.memory_mb} MiB)" if self.memory_mb else ""
             return "memory", f"{ended}{last}{said}{limit}"
+        if why is not None and why.startswith("SUMMARY: "):
+            # A sanitizer's report: the error and where first, as messages are cut at their end.
+            return "crash", f"{why.removeprefix('SUMMARY: ')} ({ended})"
         return "crash", f"{ended}{last}"
 
     def ask_all(self, requests: Sequence[Request]) -> list[Outcome]:

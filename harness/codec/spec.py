@@ -4,6 +4,7 @@
     codec:NAME[:ERRORS]     a codec from Python's registry, e.g. codec:utf-8:surrogatepass
     cmd:COMMAND ...         a program speaking harness/PROTOCOL.md on stdin/stdout
     adapter:NAME            a shipped adapter (harness/codec/adapters/): `utf8cert adapters`
+    native:LIB.so [ARG]     a shared library speaking the protocol in process (codec/native.py)
 
 No spec means CPython's own codec, `codec:utf-8`.
 """
@@ -41,7 +42,7 @@ ATTRIBUTES: dict[Capability, tuple[str, ...]] = {
 }
 """The attributes that offer each capability, in order of preference."""
 
-USAGE = "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"
+USAGE = "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so"
 
 
 class CodecSpecError(ValueError):
@@ -81,6 +82,8 @@ def load_codec(
         return adapter_codec(spec, isolate=isolate, timeout=timeout, memory_mb=memory_mb)
     if spec.startswith("cmd:"):
         return command_codec(spec, timeout=timeout, memory_mb=memory_mb)
+    if spec.startswith("native:"):
+        return native_codec(spec, timeout=timeout, memory_mb=memory_mb)
     if not isolate:
         return python_codec(spec)
     # Isolated, a module is imported by the child alone: importing it here would let its
@@ -177,6 +180,31 @@ def command_codec(
     codec.description = f"program `{shlex.join(argv)}` speaking {GREETING} {codec.version}"
     if codec.strings != DEFAULT_STRINGS:
         codec.description += f", its strings {codec.strings}"
+    return codec
+
+
+def native_codec(
+    spec: str, *, timeout: float, memory_mb: int | None = DEFAULT_MEMORY_MB
+) -> ProcessCodec:
+    """Return the codec of a `native:` spec, served by a child process that loads the library
+    under the sanitizer runtime (codec/native.py); `memory_mb` is ASan's limit there."""
+    from utf8cert.harness.codec import native_runtime
+    from utf8cert.harness.codec.native import NativeError, child_argv
+
+    try:
+        # The runtime is built here, once: not by each child, nor in a sandbox.
+        argv = child_argv(spec, native_runtime.runtime())
+    except (NativeError, native_runtime.RuntimeMissing) as error:
+        raise CodecSpecError(spec, str(error)) from None
+    env = native_runtime.options(os.environ, memory_mb)
+    try:
+        codec = ProcessCodec(spec, argv, timeout=timeout, description="", env=env, memory_mb=None)
+    except StartError as error:
+        # The child's own load error (native.main) is the line an in-process load would give.
+        _, said, problem = str(error).partition(f"codec spec {spec!r}: ")
+        raise CodecSpecError(spec, problem if said else str(error)) from None
+    library = spec.removeprefix("native:")
+    codec.description = f"library `{library}` speaking {GREETING} 2, under AddressSanitizer"
     return codec
 
 

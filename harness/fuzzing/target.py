@@ -8,7 +8,10 @@
 The codec's own module is imported inside `atheris.instrument_imports`, and the reference's
 deciding functions are instrumented (COVERED), so that their branches are the coverage that
 guides libFuzzer. A codec in C (or behind `cmd:`) gets no coverage of its own but the same
-differential oracle, guided by the reference's branches and the structure-aware mutator.
+differential oracle, guided by the reference's branches and the structure-aware mutator; a
+`native:` library built with clang's -fsanitize=fuzzer-no-link is loaded in this process, under
+the sanitizer runtime (the process starts itself again with it preloaded), and its own branches
+guide libFuzzer too (codec/native.py).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from utf8cert.harness.fuzzing.mutator import Mutator
 from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.vectors.model import LEVELS
 
+NATIVE: Final = "native:"
 ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
 
 
@@ -78,7 +82,7 @@ def instrumented_packages(spec: str) -> list[str]:
     library's for an adapter of ADAPTER_LIBRARIES ([] for codec:, cmd: and other adapters)."""
     if spec.startswith("adapter:"):
         return list(ADAPTER_LIBRARIES.get(spec.partition(":")[2], ()))
-    if spec.startswith(("codec:", "cmd:")):
+    if spec.startswith(("codec:", "cmd:", NATIVE)):
         return []
     return [spec.partition(":")[0].split(".")[0]]
 
@@ -102,6 +106,26 @@ def instrument_loaded(atheris: ModuleType, packages: Sequence[str]) -> int:
     return count
 
 
+def under_native_runtime(spec: str | None) -> None:
+    """Return when this process may load the codec of `spec`: at once, unless it is a native
+    library and the sanitizer runtime is not preloaded; then the process is started again,
+    the same command, with it preloaded (exit with one line when there is no runtime)."""
+    from utf8cert.harness.codec import native_runtime
+
+    if spec is None or not spec.startswith(NATIVE):
+        return
+    if native_runtime.preloaded():
+        native_runtime.forget(os.environ)  # a -fork job started from here preloads them again
+        return
+    try:
+        environment = native_runtime.preloading(native_runtime.options(os.environ), hooks=True)
+    except native_runtime.RuntimeMissing as missing:
+        sys.exit(f"utf8cert fuzz: {missing}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], environment)
+
+
 def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
     """Return the codec of `spec`, its package imported under instrumentation, and the
     reference's COVERED functions instrumented in place (so wherever they are called from).
@@ -114,6 +138,13 @@ def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
     reference = importlib.import_module("utf8cert.reference")
     for name in COVERED:
         atheris.instrument_func(getattr(reference, name))
+    if spec.startswith(NATIVE):
+        from utf8cert.harness.codec.native import NativeCodec, NativeError
+
+        try:
+            return NativeCodec(spec)  # in this process: its coverage is libFuzzer's
+        except NativeError as error:
+            sys.exit(f"utf8cert fuzz: {CodecSpecError(spec, str(error))}")
     packages = instrumented_packages(spec)
     if spec.startswith("adapter:"):
         # A library utf8cert imported itself (json) is instrumented where it is; a codec
@@ -228,6 +259,7 @@ def run(
     findings; answers are judged by the dialect
     `profile` names (default RFC 3629).
     """
+    under_native_runtime(spec)
     atheris = import_atheris()
     codec = load_instrumented(atheris, spec)
     if fail_on not in LEVELS:

@@ -141,8 +141,20 @@ def killed_sample() -> list[dict[str, Any]]:
     return lower + sorted(drawn, key=lambda r: str(r["id"]))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("record", killed_sample(), ids=lambda r: str(r["id"]))
+def tiered(records: list[dict[str, Any]]) -> list[Any]:
+    """Return the sample as parameters: one in four in the slow tier (.ci/run, a check each), the
+    rest in the exhaustive tier (docs/versions.md, "Test tiers")."""
+    return [
+        pytest.param(
+            record,
+            id=str(record["id"]),
+            marks=pytest.mark.slow if index % 4 == 0 else pytest.mark.exhaustive,
+        )
+        for index, record in enumerate(records)
+    ]
+
+
+@pytest.mark.parametrize("record", tiered(killed_sample()))
 def test_a_killed_mutant_is_still_killed_at_its_level(
     record: dict[str, Any], tmp_path: Path
 ) -> None:

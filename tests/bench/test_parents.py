@@ -102,7 +102,7 @@ def test_the_edges_of_the_classes_encode_as_cpythons(name: str) -> None:
         assert (ours.value.start, ours.value.end) == (theirs.value.start, theirs.value.end)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", PARENTS)
 def test_every_three_byte_input_and_every_four_byte_edge_decodes_as_cpythons(name: str) -> None:
     codec = parent(name)
@@ -114,7 +114,7 @@ def test_every_three_byte_input_and_every_four_byte_edge_decodes_as_cpythons(nam
     assert disagreements(codec, four, cuts=True) == []
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("name", PARENTS)
 def test_every_scalar_value_encodes_as_cpythons(name: str) -> None:
     codec = parent(name)

@@ -268,7 +268,7 @@ def test_a_faulty_program_is_reported_on_the_c0_vectors_alone(tmp_path: Path, mo
     assert_clean(done, tag)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize(("name", "options"), FAULTS)
 def test_isolated_every_vector_each_fault_on_the_c0_vectors_alone(
     tmp_path: Path, name: str, options: tuple[str, ...]

@@ -62,7 +62,7 @@ def test_a_ten_megabyte_input_is_answered_under_a_one_second_timeout(tmp_path: P
     assert status == 0 and report["certified"] is True
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_cpython_on_a_hundred_megabyte_input_is_certified(tmp_path: Path) -> None:
     status, report, err = check_input(text_file(tmp_path / "hundred", 100, DENSE))
     assert report["differences"] == [], (err, report["differences"])

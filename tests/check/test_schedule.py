@@ -49,8 +49,7 @@ BROKEN = [
     ("fuzz_codecs:AlignedAsciiFastPath", ("decode",)),
     ("fuzz_codecs:BlockBufferedDecoder", ("decode",)),
     ("fuzz_codecs:ForgetfulIncremental", ("incremental",)),
-    # Its 64-byte path is a Python loop per character: 13 s at full depth.
-    pytest.param("fuzz_codecs:LongInputValidator", ("decode",), marks=pytest.mark.slow),
+    ("fuzz_codecs:LongInputValidator", ("decode",)),
 ]
 """Every broken codec of the test suite that runs in process, on the capabilities its defect
 is in (the hanging and the dying ones are caught the same at any depth: on their first
@@ -75,6 +74,10 @@ def caught(differences: Iterable[Difference]) -> set[tuple[str, str, str]]:
     return {(d.capability, d.level, d.what) for d in differences}
 
 
+# Each item is a check at full depth (the whole cross product: 10 times the default's bytes), up to
+# 3 CPU minutes for an incremental codec: the exhaustive tier (.ci/exhaustive, weekly), not every
+# change's CI; a change to the schedule or the variants runs it (docs/versions.md, "Test tiers").
+@pytest.mark.exhaustive
 @pytest.mark.parametrize(("spec", "capabilities"), BROKEN)
 def test_each_broken_codec_shows_every_kind_of_difference_at_the_default_depth(
     spec: str, capabilities: tuple[Capability, ...]

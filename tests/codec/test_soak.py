@@ -46,7 +46,7 @@ def child_processes() -> list[int]:
     return found
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads Linux /proc")
 def test_ten_thousand_isolated_calls_with_one_in_a_hundred_crashing_stay_bounded(
     monkeypatch: pytest.MonkeyPatch,

@@ -33,6 +33,8 @@ INPUTS = [
 
 MODULE_COUNT = itertools.count()
 
+USAGE_LINE = "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND, adapter:NAME or native:LIB.so"
+
 
 @pytest.fixture
 def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], str]:
@@ -211,9 +213,9 @@ BROKEN_MODULE = (
 @pytest.mark.parametrize(
     ("spec", "problem"),
     [
-        ("", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
-        (":decode", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
-        ("{m}:", "expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME"),
+        ("", USAGE_LINE),
+        (":decode", USAGE_LINE),
+        ("{m}:", USAGE_LINE),
         (
             "no_such_module_here:decode",
             "cannot import module 'no_such_module_here': "
@@ -248,8 +250,7 @@ BROKEN_MODULE = (
         ),
         (
             "cmd:",
-            "no command after 'cmd:' "
-            "(expected MODULE:ATTR, codec:NAME[:ERRORS], cmd:COMMAND or adapter:NAME)",
+            f"no command after 'cmd:' ({USAGE_LINE})",
         ),
         ("cmd:node 'unclosed", "cannot split the command: No closing quotation"),
         (

@@ -111,7 +111,7 @@ def caught(spec: str, examples: list[bytes]) -> bool:
     return False
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("spec", BROKEN)
 def test_the_property_catches_each_broken_codec_in_99_runs_of_100(
     spec: str, runs: list[list[bytes]]

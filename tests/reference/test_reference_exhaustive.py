@@ -134,7 +134,7 @@ def test_every_string_of_one_and_two_bytes_agrees_with_cpython_and_the_independe
     check_agreement(strings, check_errors=True)
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("first", THREE_BYTE_FIRSTS, ids=lambda first: f"{first:02X}")
 def test_every_three_byte_string_agrees_with_cpython_and_the_independent_form(
     first: int,
@@ -142,7 +142,7 @@ def test_every_three_byte_string_agrees_with_cpython_and_the_independent_form(
     check_agreement(strings_starting_with(first, 3))
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("first", BOUNDARY_BYTES, ids=lambda first: f"{first:02X}")
 def test_every_four_byte_string_of_boundary_bytes_agrees_everywhere(first: int) -> None:
     strings = [bytes((first, *rest)) for rest in itertools.product(BOUNDARY_BYTES, repeat=3)]
@@ -164,7 +164,7 @@ def check_round_trips(scalars: Sequence[int]) -> None:
     assert_all_equal(scalars, list(map(decode, expected)), list(map(chr, scalars)), "decode")
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("plane", PLANES)
 def test_every_scalar_value_of_a_plane_round_trips_as_str_and_as_int(plane: int) -> None:
     scalars = scalars_of_plane(plane)

@@ -304,38 +304,81 @@ static void answer(const Mode *mode, char *request) {
     free(data);
 }
 
-int main(int argc, char **argv) {
+/* The handshake line of `mode` (in a static buffer). */
+static const char *handshake_of(const Mode *mode) {
+    static char line[512];
+    snprintf(line, sizeof line, "utf8cert-protocol 2%s%s%s%s%s%s%s", mode->decode ? " decode" : "",
+             mode->replace ? " replace" : "", mode->validate ? " validate" : "",
+             mode->encode ? " encode" : "", mode->incremental ? " incremental" : "",
+             *mode->words ? " " : "", mode->words);
+    return line;
+}
+
+/* Answer one request line (its id first) into `out`, the id first; `line` is cut up. */
+static void answer_line(const Mode *mode, char *line) {
+    char *space = strchr(line, ' ');
+    out.length = 0;
+    put(line, space ? (size_t)(space - line + 1) : strlen(line)); /* the id and its space */
+    if (space == NULL) put(" ", 1);
+    answer(mode, line);
+}
+
+static const Mode *mode_named(const char *name) {
     size_t count = 0;
-    const Mode *all = modes(&count), *mode = NULL;
-    for (size_t i = 0; argc == 2 && i < count; i++)
-        if (strcmp(argv[1], all[i].name) == 0) mode = &all[i];
+    const Mode *all = modes(&count);
+    for (size_t i = 0; name && i < count; i++)
+        if (strcmp(name, all[i].name) == 0) return &all[i];
+    return NULL;
+}
+
+#ifdef UTF8CERT_SHARED
+/* Built as a shared library (-DUTF8CERT_SHARED, -fPIC -shared) for a native: codec
+ * (harness/codec/native.py): the same protocol through two functions, in the process that
+ * loads it, the mode chosen by the handshake's argument. */
+static const Mode *chosen;
+
+const char *utf8cert_handshake(const char *argument) {
+    chosen = mode_named(argument);
+    if (chosen == NULL) {
+        fprintf(stderr, "no mode %s in this library\n", argument ? argument : "(none)");
+        return NULL;
+    }
+    return setup() == 0 ? handshake_of(chosen) : NULL;
+}
+
+const char *utf8cert_answer(const char *request) {
+    char *line = strdup(request);
+    if (chosen == NULL || line == NULL) return free(line), NULL;
+    answer_line(chosen, line);
+    free(line);
+    return out.at;
+}
+#else
+int main(int argc, char **argv) {
+    const Mode *mode = argc == 2 ? mode_named(argv[1]) : NULL;
     if (mode == NULL) {
+        size_t count = 0;
+        const Mode *all = modes(&count);
         fprintf(stderr, "usage: %s MODE (one of:", argv[0]);
         for (size_t i = 0; i < count; i++) fprintf(stderr, " %s", all[i].name);
         fprintf(stderr, ")\n");
         return 2;
     }
     if (setup() != 0) return 1;
-    printf("utf8cert-protocol 2%s%s%s%s%s%s%s\n", mode->decode ? " decode" : "",
-           mode->replace ? " replace" : "", mode->validate ? " validate" : "",
-           mode->encode ? " encode" : "", mode->incremental ? " incremental" : "",
-           *mode->words ? " " : "", mode->words);
+    printf("%s\n", handshake_of(mode));
     fflush(stdout);
     char *line = NULL;
     size_t size = 0;
     ssize_t length;
     while ((length = getline(&line, &size, stdin)) > 0) {
         while (length && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = 0;
-        char *space = strchr(line, ' ');
-        out.length = 0;
-        put(line, space ? (size_t)(space - line + 1) : strlen(line)); /* the id and its space */
-        if (space == NULL) put(" ", 1);
-        answer(mode, line);
+        answer_line(mode, line);
         put("\n", 1);
         if (fwrite(out.at, 1, out.length, stdout) != out.length || fflush(stdout) != 0) break;
     }
     free(line);
     return 0;
 }
+#endif
 
 #endif
