@@ -163,7 +163,7 @@ def test_a_killed_mutant_is_still_killed_at_its_level(
     assert verdict.level == record["level"], f"{mutant.description}: {verdict.how}"
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_equivalence_check_tells_a_survivor_from_an_equivalent(tmp_path: Path) -> None:
     records = recorded()
     survivor = next(r for r in records if r["level"] == "survived" and r["difference"])

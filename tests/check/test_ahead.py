@@ -90,7 +90,7 @@ def test_copies_give_the_report_that_asking_the_program_itself_gives(mode: str) 
     assert {d.vector for d in ahead.differences} == c0_vectors() & {v.id for v in vectors}
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_copies_give_the_same_report_on_a_program_that_hangs() -> None:
     vectors = chosen(3)
     ahead, names = copies_seen(program("hang"), vectors)
