@@ -141,13 +141,14 @@ def test_questions_asked_again_that_run_out_of_time_say_how_far_they_got(
     monkeypatch.setattr(recheck, "SOAK_SECONDS", 0.0)
     report = run_check(load_codec("codec:utf-8"), load_vectors())
     cut = report.asked_again_cut_short
-    assert set(cut) == {"decode", "replace", "encode"}  # incremental: 12,572 asked in the run
+    # decode and incremental are asked over recheck.SOAK times in the run itself (1,084 vectors).
+    assert set(cut) == {"replace", "encode"}
     assert all(0 < asked < recheck.SOAK for asked in cut.values())
     lines = coverage_lines(report)
-    decode = [line for line in lines if "asked again stopped" in line]
-    assert len(decode) == 3
-    assert f"asked {cut['decode']:,} times in all" in decode[0]
+    stopped = [line for line in lines if "asked again stopped" in line]
+    assert len(stopped) == 2
+    assert f"asked {cut['replace']:,} times in all" in stopped[0]
     document = report_document(View(report))
     jsonschema.Draft202012Validator(schema()).validate(document)
-    assert document["coverage"]["decode"]["asked_in_all_cut_short"] == cut["decode"]
+    assert document["coverage"]["replace"]["asked_in_all_cut_short"] == cut["replace"]
     assert "asked_in_all_cut_short" not in document["coverage"]["incremental"]
