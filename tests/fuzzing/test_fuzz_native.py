@@ -38,10 +38,14 @@ needs_clang = pytest.mark.skipif(
 )
 
 
-def utf8cert(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run `python -m utf8cert.harness ARGUMENTS` in `cwd`."""
+def utf8cert(
+    *arguments: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m utf8cert.harness ARGUMENTS` in `cwd` (in `env`, or this environment)."""
     command = [sys.executable, "-m", "utf8cert.harness", *arguments]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def fuzz(directory: Path, spec: str, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -177,14 +181,7 @@ def test_no_runtime_is_one_line_naming_what_to_install(tmp_path: Path) -> None:
     library.write_bytes(b"")
     env = dict(without_atheris_runtime(tmp_path), PATH=path_without_bwrap(tmp_path / "bin"))
     for extra in (["check"], ["fuzz", "--artifacts", str(tmp_path / "artifacts")]):
-        run = subprocess.run(
-            [sys.executable, "-m", "utf8cert.harness", *extra, f"native:{library}"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=tmp_path,
-        )
+        run = utf8cert(*extra, f"native:{library}", cwd=tmp_path, env=env, timeout=120)
         assert run.returncode == 2, run.stderr
         [line] = run.stderr.strip().splitlines()
         assert "apt-get install clang" in line and "AddressSanitizer" in line
@@ -195,13 +192,8 @@ def test_no_runtime_is_one_line_naming_what_to_install(tmp_path: Path) -> None:
 def test_a_runtime_built_from_clang_serves_where_atheris_has_none(tmp_path: Path) -> None:
     library = build_native(overreading(tmp_path))
     env = without_atheris_runtime(tmp_path)
-    run = subprocess.run(
-        [sys.executable, "-m", "utf8cert.harness", "check", f"native:{library}", "--input", "F5"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
+    run = utf8cert(
+        "check", f"native:{library}", "--input", "F5", cwd=tmp_path, env=env, timeout=300
     )
     assert run.returncode == 1, run.stderr
     assert "AddressSanitizer: heap-buffer-overflow" in run.stdout
