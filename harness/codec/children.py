@@ -57,6 +57,10 @@ _marks: dict[int, str] = {}
 _sandboxed: dict[int, int | None] = {}
 """Each child started in a sandbox (sandbox.py), by pid: the pid of the program it runs, once
 looked up (None until then)."""
+_first: dict[int, int] = {}
+"""The first process of each sandbox's PID namespace (bubblewrap's init), by the child's pid,
+looked up with the program's: bubblewrap exits as soon as its init reports the program's
+status, before the kernel has emptied the namespace, so it is the init's end that is awaited."""
 
 
 def death_signal(signum: int = signal.SIGKILL) -> Callable[[], None] | None:
@@ -147,9 +151,11 @@ def program_pid(process: subprocess.Popen[bytes]) -> int:
         return process.pid
     inner = _sandboxed[process.pid]
     if inner is None:
+        first = sandbox.innermost(process.pid, depth=1)
         inner = sandbox.innermost(process.pid)
         if inner != process.pid:
             _sandboxed[process.pid] = inner
+            _first[process.pid] = first
     return inner
 
 
@@ -187,10 +193,14 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     mark = _marks.pop(process.pid, None)
     if mark is not None:  # first, while the program's descendants are still its descendants
         descendants.end(mark, owned=set(_live))
+    first = _first.pop(process.pid, None)
     if process.pid in _sandboxed and process.returncode is None:
+        first = first or sandbox.innermost(process.pid, depth=1)
         _end_sandbox(process)
     kill_group(process)
     process.wait()
+    if first is not None and first != process.pid:  # the namespace is empty once it has ended
+        descendants.reap({first}, SANDBOX_GRACE)
     _live.pop(process.pid, None)
     _sandboxed.pop(process.pid, None)
     for stream in (process.stdin, process.stdout, process.stderr):
@@ -200,8 +210,8 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 def _end_sandbox(process: subprocess.Popen[bytes]) -> None:
     """Kill the program in the sandbox, then if need be the first process of the sandbox's PID
-    namespace, and wait (briefly) for bubblewrap to exit: once it has, no process of the
-    sandbox is left (the kernel empties a PID namespace before its first process is gone).
+    namespace, and wait (briefly) for bubblewrap to exit (stop() then awaits the end of that
+    first process: the kernel empties a PID namespace before its first process is gone).
 
     The program first: the first process reaps it, so that the program's CPU time is counted
     to the process that reaps the first one, as a killed program's is outside a sandbox."""

@@ -104,23 +104,33 @@ def end(mark: str | None, owned: set[int] | frozenset[int] = frozenset()) -> int
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
         killed |= doomed
-    _reap(killed - set(owned))
+    reap(killed - set(owned))
     return len(killed)
 
 
-def _reap(pids: set[int], patience: float = 2.0) -> None:
-    """Reap those of `pids` that are children of this process (adopted ones are), waiting up to
-    `patience` seconds in all for them to die."""
+def reap(pids: set[int], patience: float = 2.0) -> None:
+    """Wait up to `patience` seconds in all for `pids` to die, reaping those that are children
+    of this process (adopted ones are). One that is another's child is waited for until it is
+    gone or a zombie: a SIGKILL takes effect when the process next runs, which on a loaded
+    machine is later, and until then it still runs whatever it started next."""
     deadline = time.monotonic() + patience
     waiting = set(pids)
     while waiting and time.monotonic() < deadline:
         for pid in list(waiting):
             try:
                 done, _ = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:  # not ours (its own parent reaps it) or already reaped
-                waiting.discard(pid)
-                continue
+            except ChildProcessError:  # not ours: its own parent reaps it, or it was reaped
+                done = _dead(pid)
             if done:
                 waiting.discard(pid)
         if waiting:
             time.sleep(0.01)
+
+
+def _dead(pid: int) -> bool:
+    """Return whether process `pid` has ended: gone, or a zombie waiting for its parent."""
+    try:
+        state = (PROC / str(pid) / "stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")

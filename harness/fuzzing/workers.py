@@ -62,6 +62,9 @@ class Workers:
         """The pids of processes stopped by the campaign, not by themselves."""
         self._killed: set[int] = set()
         """The pids of processes killed because they outlived the grace after a SIGTERM."""
+        self._interrupting: set[int] = set()
+        """The signals interrupt() passed on: a process they ended (before libFuzzer had set
+        its own handler, at its start) was interrupted, not failed."""
         self._lock = threading.Lock()
         self._ended: queue.Queue[tuple[int, subprocess.Popen[str]]] = queue.Queue()
         self._started = 0
@@ -130,7 +133,8 @@ class Workers:
                 settle(self.campaign.crashes, process.pid)  # its input killed nothing
                 continue
             # Killed after the grace, it was stopping as told: an interruption, not a failure.
-            status = INTERRUPTED if process.pid in self._killed else process.returncode
+            told = process.pid in self._killed or -process.returncode in self._interrupting
+            status = INTERRUPTED if told else process.returncode
             self.statuses.append(status)
             if status in (0, INTERRUPTED) or self.stopping:
                 continue
@@ -180,6 +184,7 @@ class Workers:
         """Pass `signum` on to every process still running (each is killed if it has not ended
         GRACE seconds after a SIGTERM); none is started again."""
         self.stopping = True
+        self._interrupting.add(signum)
         if signum == signal.SIGTERM:
             self._terminated = time.monotonic()
         for process in list(self.running.values()):

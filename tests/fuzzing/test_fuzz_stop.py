@@ -152,3 +152,52 @@ def test_a_json_path_that_cannot_be_written_is_refused_before_the_campaign(tmp_p
     [line] = done.stderr.strip().splitlines()
     assert "--json" in line and "symbolic link" in line
     assert not (tmp_path / "artifacts" / "libfuzzer.log").exists()
+
+
+def campaign_processes(pid: int, artifacts: Path) -> list[int]:
+    """Return the children of `pid` (started by any of its threads) running the campaign's
+    script, which lives under `artifacts`."""
+    found = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            listed = children.read_text().split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        for child in map(int, listed):
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if str(artifacts).encode() in command:
+                found.append(child)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_a_signal_before_libfuzzer_listens_is_an_interrupted_campaign(tmp_path: Path) -> None:
+    """A SIGINT while the campaign's process still imports the codec (libFuzzer has not set its
+    handlers yet, so the SIGTERM passed on ends it) stops the campaign as any SIGINT does: its
+    own verdict, not 'libFuzzer stopped with status -15' (exit 2)."""
+    (tmp_path / "slow_start.py").write_text(
+        "import sys, time\n"
+        "if 'artifacts' in sys.argv[0]:  # the campaign's script: sleep before libFuzzer starts\n"
+        "    time.sleep(60)\n"
+        "def decode(data: bytes) -> str:\n"
+        "    return data.decode('utf-8')\n"
+    )
+    artifacts = tmp_path / "artifacts"
+    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "slow_start:decode", "-q"]
+    command += ["--max-time", "200", "--artifacts", str(artifacts)]
+    with subprocess.Popen(
+        command, cwd=tmp_path, env=environment(), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    ) as process:  # fmt: skip
+        deadline = time.monotonic() + TIMEOUT
+        while not campaign_processes(process.pid, artifacts):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the campaign never started"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, err
+    assert "libFuzzer stopped" not in err and "Traceback" not in err
