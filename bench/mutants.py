@@ -13,10 +13,11 @@ them (`--sample`), has
 `utf8cert check --fail-on may` judge each in a child process with a time limit
 (mutation/trial.py), and compares each survivor with the original codec on every short input,
 every code point and a Hypothesis campaign (mutation/equivalence.py) to tell the equivalent
-mutants from the defects the suite misses. Prints a markdown table: mutants, equivalents,
-killed at each level, and the survivors that are not equivalent, each with the shortest input
-that shows it. `--json` writes every mutant's verdict (bench/mutation/results.json is the one
-tests/bench/test_mutation.py samples from). Exit 0, or 2 on a bad option.
+mutants and those that differ only in a choice the standard leaves to a codec (conformant
+codecs, rightly passed) from the defects the suite misses. Prints a markdown table: mutants,
+equivalents, choices, killed at each level, and the survivors and choices, each with the
+shortest input that shows it. `--json` writes every mutant's verdict (bench/mutation/results.json
+is the one tests/bench/test_mutation.py samples from). Exit 0, or 2 on a bad option.
 """
 
 from __future__ import annotations
@@ -48,36 +49,39 @@ PARENTS = ("subject", "dfa", "swar")
 
 
 def table(found: Sequence[Mutant], verdicts: dict[str, Verdict]) -> str:
-    """Return the markdown result table and the list of non-equivalent survivors."""
+    """Return the markdown result table, then the survivors and the choices with the shortest
+    input that tells each from the parent."""
     levels = Counter(v.level for v in verdicts.values())
     hung = sum(v.how.startswith("timeout") for v in verdicts.values())
     unloadable = sum(v.how.startswith("does not load") for v in verdicts.values())
-    equivalent = levels["equivalent"]
     killed = sum(levels[level] for level in LEVELS)
-    score = killed / max(1, len(found) - equivalent)
+    # A choice is a conformant codec: passing it is the right verdict, not a miss.
+    score = killed / max(1, len(found) - levels["equivalent"] - levels["choice"])
     lines = [
-        "| mutants | equivalent | killed at must | at should | at may | survivors | score |",
-        "|--:|--:|--:|--:|--:|--:|--:|",
-        f"| {len(found)} | {equivalent} | {levels['must']} ({hung} hang, {unloadable} do not"
-        f" load) | {levels['should']} | {levels['may']} | {levels['survived']} | {score:.1%} |",
+        "| mutants | equivalent | a choice | killed at must | at should | at may | survivors"
+        " | score |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|",
+        f"| {len(found)} | {levels['equivalent']} | {levels['choice']} | {levels['must']}"
+        f" ({hung} hang, {unloadable} do not load) | {levels['should']} | {levels['may']}"
+        f" | {levels['survived']} | {score:.1%} |",
         "",
-        "| kind | mutants | equivalent | must | should | may | survivors |",
-        "|---|--:|--:|--:|--:|--:|--:|",
+        "| kind | mutants | equivalent | a choice | must | should | may | survivors |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for kind in sorted({m.kind for m in found}):
         of_kind = Counter(verdicts[m.id].level for m in found if m.kind == kind)
-        counts = [of_kind[k] for k in ("equivalent", *LEVELS, "survived")]
+        counts = [of_kind[k] for k in ("equivalent", "choice", *LEVELS, "survived")]
         lines.append(f"| {kind} | {sum(of_kind.values())} | " + " | ".join(map(str, counts)) + " |")
-    survivors = [m for m in found if verdicts[m.id].level == "survived"]
-    if survivors:
-        lines += ["", "| mutant | line | change | shortest input | original | mutant |"]
-        lines.append("|---|--:|---|---|---|---|")
-    for mutant in survivors:
+    differing = [m for m in found if verdicts[m.id].level in ("survived", "choice")]
+    if differing:
+        lines += ["", "| mutant | verdict | line | change | shortest input | original | mutant |"]
+        lines.append("|---|---|--:|---|---|---|---|")
+    for mutant in differing:
         verdict = verdicts[mutant.id]
         change = mutant.description.replace("|", "\\|")
         shown = verdict.difference or {"capability": verdict.how, "input": "", "original": ""}
         lines.append(
-            f"| {mutant.id} | {mutant.line} | {change} "
+            f"| {mutant.id} | {verdict.level} | {mutant.line} | {change} "
             f"| {shown['capability']}: `{shown['input']}` | {shown['original']} "
             f"| {shown.get('mutant', '')} |"
         )
@@ -113,7 +117,7 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--compare",
         metavar="FILE",
-        help="judge nothing: compare the survivors FILE (an earlier --json) left uncompared",
+        help="judge nothing: compare the survivors of FILE (an earlier --json) with the parent",
     )
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
@@ -181,12 +185,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(found, verdicts))
     if arguments.json:
         write_json(arguments.json, found, verdicts)
-    if arguments.figure and len(found) == len(every):
-        path = Path(arguments.figure)
-        earlier = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        text = figure(arguments.parent, list(verdicts.values()), earlier)
-        path.write_text(text, encoding="utf-8")
+    if len(found) == len(every):
+        write_figure(arguments, list(verdicts.values()))
     return 0
+
+
+def write_figure(arguments: argparse.Namespace, verdicts: list[Verdict]) -> None:
+    """Write the parent's entry of --figure FILE (if asked) from `verdicts`, its every mutant's,
+    keeping the other parents' entries."""
+    if not arguments.figure:
+        return
+    path = Path(arguments.figure)
+    earlier = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    path.write_text(figure(arguments.parent, verdicts, earlier), encoding="utf-8")
 
 
 def probes() -> tuple[str, ...]:
@@ -207,14 +218,14 @@ def write_json(path: str, found: Sequence[Mutant], verdicts: dict[str, Verdict])
 
 
 def compare_recorded(arguments: argparse.Namespace, parent: Path, every: list[Mutant]) -> int:
-    """Compare with `parent` each survivor of an earlier --json (--compare FILE) that was not
-    compared (a run stopped before its comparisons), keeping every other verdict; write --json
-    after each comparison, so that a run cut short keeps what it found; return 0."""
+    """Compare with `parent` each survivor of an earlier --json (--compare FILE): one a run
+    stopped before comparing, or one compared before equivalence.py told a choice apart; keep
+    every other verdict; write --json after each comparison, so that a run cut short keeps
+    what it found; return 0."""
     verdicts = kept_verdicts(arguments.compare, set())
+    whole = len(every)
     every = [m for m in every if m.id in verdicts]  # FILE may hold some mutants only
-    pending = [
-        m for m in every if verdicts[m.id].level == "survived" and verdicts[m.id].difference is None
-    ]
+    pending = [m for m in every if verdicts[m.id].level == "survived"]
     with tempfile.TemporaryDirectory(prefix="utf8cert-mutants-") as scratch:
         directory = Path(scratch)
         with ThreadPoolExecutor(arguments.jobs) as pool:
@@ -227,6 +238,8 @@ def compare_recorded(arguments: argparse.Namespace, parent: Path, every: list[Mu
                 if arguments.json:
                     write_json(arguments.json, every, verdicts)
     print(table(every, verdicts))
+    if len(every) == whole:
+        write_figure(arguments, [verdicts[m.id] for m in every])
     return 0
 
 
@@ -256,6 +269,7 @@ def figure(parent: str, verdicts: Sequence[Verdict], earlier: dict[str, Any]) ->
         "mutants": judged,
         "total": len(verdicts),
         "equivalent": levels["equivalent"],
+        "choice": levels["choice"],
         "killed": sum(levels[level] for level in LEVELS),
         "measured": time.strftime("%Y-%m-%d", time.gmtime()),
     }
@@ -263,7 +277,10 @@ def figure(parent: str, verdicts: Sequence[Verdict], earlier: dict[str, Any]) ->
     ordered = [parents[name] for name in PARENTS if name in parents]
     document = {
         "about": ABOUT,
-        **{key: sum(p[key] for p in ordered) for key in ("mutants", "equivalent", "killed")},
+        **{
+            key: sum(p.get(key, 0) for p in ordered)
+            for key in ("mutants", "equivalent", "choice", "killed")
+        },
         "measured": max(p["measured"] for p in ordered),
         "parents": ordered,
     }

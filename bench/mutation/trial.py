@@ -32,8 +32,9 @@ MEMORY = 2 << 30
 
 @dataclass(frozen=True)
 class Verdict:
-    """What became of one mutant: `level` is must/should/may (killed) or "survived"; `how` the
-    first behaviour found, "timeout", "does not load", or for a survivor its equivalence."""
+    """What became of one mutant: `level` is must/should/may (killed), "survived", or after the
+    comparison "equivalent" or "choice"; `how` the first behaviour found, "timeout", "does not
+    load", or for a survivor what the comparison found."""
 
     level: str
     how: str
@@ -148,7 +149,9 @@ def _verdict(returncode: int, report: dict[str, Any] | None, why: str) -> Verdic
 
 
 def equivalence(original: Path, mutant: Mutant, directory: Path, timeout: float) -> Verdict:
-    """Return the survivor `mutant`'s verdict: "equivalent", or its shortest difference."""
+    """Return the survivor `mutant`'s verdict: "equivalent"; "choice" (it differs from the
+    original only in a choice the standard leaves to a codec, equivalence.choice), a conformant
+    codec the check rightly passes; or "survived" with its shortest difference."""
     path = write(mutant, directory)
     command = [sys.executable, str(Path(__file__).with_name("equivalence.py"))]
     command += [str(original), str(path)]
@@ -165,4 +168,6 @@ def equivalence(original: Path, mutant: Mutant, directory: Path, timeout: float)
     difference = json.loads(done.stdout)
     if difference is None:
         return Verdict("equivalent", "no input found that tells it from the original")
+    if "choice" in difference:
+        return Verdict("choice", f"differs only in a choice: {difference['choice']}", difference)
     return Verdict("survived", "differs", difference)

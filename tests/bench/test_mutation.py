@@ -5,7 +5,7 @@ bench/mutation/results.json (the measured verdicts docs/mutation.md reports) to 
 subject codec gives today. The slow ones rerun the measure: the subject is conformant, a fixed
 sample of killed mutants is still killed at the level recorded (so the score cannot fall
 unnoticed when vectors or judgements change), and the equivalence check still tells a recorded
-survivor from an equivalent mutant.
+choice, a defect and an equivalent mutant apart.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from tiers import tiered  # noqa: E402
 
 from bench.mutation.mutate import mutants  # noqa: E402
 from bench.mutation.trial import LEVELS, equivalence, judge  # noqa: E402
@@ -82,7 +84,7 @@ def test_the_recorded_results_are_of_todays_subject() -> None:
     assert [(m.id, m.line, m.description) for m in found] == [
         (r["id"], r["line"], r["description"]) for r in records
     ], "bench/mutation/subject.py changed: rerun python bench/mutants.py -j 2 --json ..."
-    assert {r["level"] for r in records} <= {*LEVELS, "equivalent", "survived"}
+    assert {r["level"] for r in records} <= {*LEVELS, "equivalent", "choice", "survived"}
 
 
 RESULTS_OF = {
@@ -103,14 +105,14 @@ def test_the_figure_the_certificate_quotes_is_that_of_the_recorded_results() -> 
         records = [r for r in every if r["level"] != "unjudged"]  # a run cut short
         assert (parent.mutants, parent.total) == (len(records), len(every)), parent.name
         assert parent.equivalent == sum(r["level"] == "equivalent" for r in records)
+        assert parent.choice == sum(r["level"] == "choice" for r in records)
         assert parent.killed == sum(r["level"] in LEVELS for r in records)
-        assert f"{parent.design}: {parent.killed} of {parent.non_equivalent}" in statement()
-    assert figure.mutants == sum(p.mutants for p in figure.parents)
-    assert figure.equivalent == sum(p.equivalent for p in figure.parents)
-    assert figure.killed == sum(p.killed for p in figure.parents)
+        assert f"{parent.design}: {parent.killed} of {parent.defective}" in statement()
+    for key in ("mutants", "equivalent", "choice", "killed"):
+        assert getattr(figure, key) == sum(getattr(p, key) for p in figure.parents), key
     assert statement().startswith(
-        f"the built-in vectors kill {figure.killed} of {figure.non_equivalent} non-equivalent"
-        " mutants of three hand-written codecs ("
+        f"the built-in vectors kill {figure.killed} of {figure.defective} defective mutants"
+        " of three hand-written codecs ("
     )
 
 
@@ -141,20 +143,10 @@ def killed_sample() -> list[dict[str, Any]]:
     return lower + sorted(drawn, key=lambda r: str(r["id"]))
 
 
-def tiered(records: list[dict[str, Any]]) -> list[Any]:
-    """Return the sample as parameters: one in four in the slow tier (.ci/run, a check each), the
-    rest in the exhaustive tier (docs/versions.md, "Test tiers")."""
-    return [
-        pytest.param(
-            record,
-            id=str(record["id"]),
-            marks=pytest.mark.slow if index % 4 == 0 else pytest.mark.exhaustive,
-        )
-        for index, record in enumerate(records)
-    ]
+KILLED = killed_sample()
 
 
-@pytest.mark.parametrize("record", tiered(killed_sample()))
+@pytest.mark.parametrize("record", tiered(KILLED, [str(r["id"]) for r in KILLED]))
 def test_a_killed_mutant_is_still_killed_at_its_level(
     record: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -164,11 +156,52 @@ def test_a_killed_mutant_is_still_killed_at_its_level(
 
 
 @pytest.mark.exhaustive
-def test_the_equivalence_check_tells_a_survivor_from_an_equivalent(tmp_path: Path) -> None:
+def test_the_equivalence_check_tells_a_choice_a_defect_and_an_equivalent_apart(
+    tmp_path: Path,
+) -> None:
+    """Compared again with the subject on every input, a mutant recorded as a choice is one
+    (with the recorded difference), an equivalent one is equivalent, and a mutant whose
+    encoder ends the error past the text (killed at should) differs: the choice is no
+    licence for a wrong error end."""
     records = recorded()
-    survivor = next(r for r in records if r["level"] == "survived" and r["difference"])
+    chosen = next(r for r in records if r["level"] == "choice")
     same = next(r for r in records if r["level"] == "equivalent")
+    wrong_end = next(r for r in records if r["how"] == "encode/wrong-error-end")
     by_id = {m.id: m for m in mutants(SUBJECT.read_text(encoding="utf-8"))}
-    found = equivalence(SUBJECT, by_id[survivor["id"]], tmp_path, timeout=600.0)
-    assert found.difference == survivor["difference"]
+    found = equivalence(SUBJECT, by_id[chosen["id"]], tmp_path, timeout=600.0)
+    assert (found.level, found.difference) == ("choice", chosen["difference"])
     assert equivalence(SUBJECT, by_id[same["id"]], tmp_path, timeout=600.0).level == "equivalent"
+    found = equivalence(SUBJECT, by_id[wrong_end["id"]], tmp_path, timeout=600.0)
+    assert found.level == "survived" and found.difference is not None, wrong_end["id"]
+    assert found.difference["capability"] == "encode" and "choice" not in found.difference
+
+
+def encode_outcome(text: str, end: int | None = None) -> tuple[object, ...]:
+    """Return equivalence.outcome of CPython's strict encode of `text`, or of one that raises
+    the same error with its end at `end`."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        error.end = error.end if end is None else end
+        return ("raises", "UnicodeEncodeError", error.start, error.end)
+    return ("returns", text.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("text", "end", "is_choice"),
+    [
+        ("\ud800\ud800", 1, True),  # each surrogate its own error (tests/hand_rolled.py)
+        ("a\udc00\udfff\ud800b", 2, True),
+        ("a\udc00\udfff\ud800b", 3, True),
+        ("\ud800\ud800", 0, False),  # an error that covers nothing
+        ("\ud800", 2, False),  # past the text
+        ("\ud800\ud800a", 3, False),  # over an encodable character
+        ("\ud800", 1, False),  # CPython's own answer is no difference at all
+    ],
+)
+def test_a_choice_is_an_encode_error_ending_sooner_inside_cpythons_surrogate_run(
+    text: str, end: int, is_choice: bool
+) -> None:
+    from bench.mutation.equivalence import choice
+
+    assert choice(encode_outcome(text), encode_outcome(text, end), text) is is_choice

@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tiers import tiered  # noqa: E402
+
 from bench.mutants import probes  # noqa: E402
 from bench.mutation.mutate import mutants  # noqa: E402
 from bench.mutation.trial import Warm, judge  # noqa: E402
@@ -137,19 +139,28 @@ def test_the_recorded_results_are_of_todays_parent(name: str) -> None:
     ], f"bench/mutation/{name}.py changed: rerun python bench/mutants.py --parent {name} ..."
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", JUDGED)
-def test_a_few_recorded_kills_are_still_killed_at_their_level(name: str, tmp_path: Path) -> None:
-    """Five table or code mutants killed at must (drawn with a fixed seed, not those killed by
-    the time limit), and every one killed at should or may, judged again by the whole check:
-    the score cannot fall unnoticed when vectors or judgements change."""
+def kill_sample(name: str) -> list[dict[str, Any]]:
+    """Return five table or code mutants of `name` killed at must (drawn with a fixed seed, not
+    those killed by the time limit), then every one killed at should or may."""
     records = recorded(name)
     must = [r for r in records if r["level"] == "must" and not r["how"].startswith("timeout")]
     drawn = random.Random(30).sample(must, min(5, len(must)))
-    again = drawn + [r for r in records if r["level"] in ("should", "may")]
+    return drawn + [r for r in records if r["level"] in ("should", "may")]
+
+
+KILLS = [(name, record) for name in JUDGED for record in kill_sample(name)]
+
+
+@pytest.mark.parametrize("kill", tiered(KILLS, [f"{n}-{r['id']}" for n, r in KILLS]))
+def test_a_recorded_kill_is_still_killed_at_its_level(
+    kill: tuple[str, dict[str, Any]], tmp_path: Path
+) -> None:
+    """Each mutant of the sample, judged again by the whole check, is killed at the level its
+    record says: the score cannot fall unnoticed when vectors or judgements change."""
+    name, record = kill
     found = {m.id: m for m in mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())}
-    for record in again:
-        assert judge(found[record["id"]], tmp_path, 300.0).level == record["level"], record["id"]
+    verdict = judge(found[record["id"]], tmp_path, 300.0)
+    assert verdict.level == record["level"], f"{record['description']}: {verdict.how}"
 
 
 @pytest.mark.slow
