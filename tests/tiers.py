@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import pytest
 
 
-def tiered(values: Sequence[Any], ids: Sequence[str]) -> list[Any]:
-    """Return `values` as pytest parameters named by `ids`: one in four (the first, the fifth, …)
-    marked slow, so that .ci/run judges a spread of the sample, the rest exhaustive (the weekly
-    run judges them all: docs/versions.md, "Test tiers"); an empty list for no values."""
-    return [
-        pytest.param(
-            value,
-            id=name,
-            marks=pytest.mark.slow if index % 4 == 0 else pytest.mark.exhaustive,
-        )
-        for index, (value, name) in enumerate(zip(values, ids, strict=True))
-    ]
+def tiered(values: Sequence[Any], ids: Sequence[str], kinds: Sequence[Hashable]) -> list[Any]:
+    """Return `values` as pytest parameters named by `ids`: the first value of each kind (its
+    entry in `kinds`, e.g. the level a mutant is killed at) marked slow, so that .ci/run judges
+    one of every kind, the rest exhaustive (the weekly run judges them all: docs/versions.md,
+    "Test tiers"); an empty list for no values."""
+    seen: set[Hashable] = set()
+    parameters = []
+    for value, name, kind in zip(values, ids, kinds, strict=True):
+        tier = pytest.mark.exhaustive if kind in seen else pytest.mark.slow
+        seen.add(kind)
+        parameters.append(pytest.param(value, id=name, marks=tier))
+    return parameters

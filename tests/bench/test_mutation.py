@@ -146,7 +146,9 @@ def killed_sample() -> list[dict[str, Any]]:
 KILLED = killed_sample()
 
 
-@pytest.mark.parametrize("record", tiered(KILLED, [str(r["id"]) for r in KILLED]))
+@pytest.mark.parametrize(
+    "record", tiered(KILLED, [str(r["id"]) for r in KILLED], [r["level"] for r in KILLED])
+)
 def test_a_killed_mutant_is_still_killed_at_its_level(
     record: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -151,7 +151,10 @@ def kill_sample(name: str) -> list[dict[str, Any]]:
 KILLS = [(name, record) for name in JUDGED for record in kill_sample(name)]
 
 
-@pytest.mark.parametrize("kill", tiered(KILLS, [f"{n}-{r['id']}" for n, r in KILLS]))
+@pytest.mark.parametrize(
+    "kill",
+    tiered(KILLS, [f"{n}-{r['id']}" for n, r in KILLS], [(n, r["level"]) for n, r in KILLS]),
+)
 def test_a_recorded_kill_is_still_killed_at_its_level(
     kill: tuple[str, dict[str, Any]], tmp_path: Path
 ) -> None:
