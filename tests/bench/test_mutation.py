@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:
 
 from tiers import tiered  # noqa: E402
 
+from bench.mutation.equivalence import choice  # noqa: E402
 from bench.mutation.mutate import mutants  # noqa: E402
 from bench.mutation.trial import LEVELS, equivalence, judge  # noqa: E402
 from utf8cert.harness.vectors.adequacy import adequacy, statement  # noqa: E402
@@ -204,6 +205,4 @@ def encode_outcome(text: str, end: int | None = None) -> tuple[object, ...]:
 def test_a_choice_is_an_encode_error_ending_sooner_inside_cpythons_surrogate_run(
     text: str, end: int, is_choice: bool
 ) -> None:
-    from bench.mutation.equivalence import choice
-
     assert choice(encode_outcome(text), encode_outcome(text, end), text) is is_choice
