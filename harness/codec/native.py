@@ -20,7 +20,6 @@ there, under the sanitizer runtime (native_runtime.py), so that a memory error i
 from __future__ import annotations
 
 import ctypes
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -168,11 +167,5 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if not native_runtime.preloaded():  # the sanitizer runtime must come first: start again
-        try:
-            environment = native_runtime.preloading(native_runtime.options(os.environ))
-        except native_runtime.RuntimeMissing as missing:
-            sys.exit(f"{missing}")
-        os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], environment)
-    native_runtime.forget(os.environ)
+    native_runtime.run_under_runtime()  # the sanitizer runtime must come first
     sys.exit(main(sys.argv[1:]))

@@ -17,6 +17,7 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, MutableMapping
 from pathlib import Path
@@ -146,6 +147,23 @@ def forget(environ: MutableMapping[str, str]) -> None:
         environ["LD_PRELOAD"] = " ".join(kept)
     else:
         environ.pop("LD_PRELOAD", None)
+
+
+def run_under_runtime(hooks: bool = False, said: str = "") -> None:
+    """Return once this process runs with the runtime preloaded, the runtime then taken out of
+    the environment its children get (`forget`: a -fork job of libFuzzer preloads it again);
+    otherwise start this same command again with it preloaded (with `hooks`, atheris' too), or
+    exit with one line (`said` before it) when there is no runtime."""
+    if preloaded():
+        forget(os.environ)
+        return
+    try:
+        environment = preloading(options(os.environ), hooks=hooks)
+    except RuntimeMissing as missing:
+        sys.exit(f"{said}{missing}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], environment)
 
 
 def preloaded() -> bool:

@@ -112,18 +112,8 @@ def under_native_runtime(spec: str | None) -> None:
     the same command, with it preloaded (exit with one line when there is no runtime)."""
     from utf8cert.harness.codec import native_runtime
 
-    if spec is None or not spec.startswith(NATIVE):
-        return
-    if native_runtime.preloaded():
-        native_runtime.forget(os.environ)  # a -fork job started from here preloads them again
-        return
-    try:
-        environment = native_runtime.preloading(native_runtime.options(os.environ), hooks=True)
-    except native_runtime.RuntimeMissing as missing:
-        sys.exit(f"utf8cert fuzz: {missing}")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], environment)
+    if spec is not None and spec.startswith(NATIVE):
+        native_runtime.run_under_runtime(hooks=True, said="utf8cert fuzz: ")
 
 
 def load_instrumented(atheris: ModuleType, spec: str | None) -> Codec:
