@@ -278,7 +278,7 @@ def figure(parent: str, verdicts: Sequence[Verdict], earlier: dict[str, Any]) ->
     document = {
         "about": ABOUT,
         **{
-            key: sum(p.get(key, 0) for p in ordered)
+            key: sum(p[key] for p in ordered)
             for key in ("mutants", "equivalent", "choice", "killed")
         },
         "measured": max(p["measured"] for p in ordered),

@@ -113,9 +113,7 @@ def decoding(original: Any, mutant: Any, data: bytes, every_chunking: bool) -> D
     return None
 
 
-def encoding(
-    original: Any, mutant: Any, text: str, choices: list[Difference] | None = None
-) -> Difference | None:
+def encoding(original: Any, mutant: Any, text: str, choices: list[Difference]) -> Difference | None:
     """Return the difference of the two codecs' encode on `text`, or None. A difference that is
     only the codec's choice (`choice`) is not one: it is added to `choices` instead."""
     expected, actual = outcome(lambda: original.encode(text)), outcome(lambda: mutant.encode(text))
@@ -124,7 +122,7 @@ def encoding(
     points = " ".join(f"U+{ord(c):04X}" for c in text)
     found = {"capability": "encode", "input": points, "original": repr(expected),
              "mutant": repr(actual)}  # fmt: skip
-    if choices is not None and choice(expected, actual, text):
+    if choice(expected, actual, text):
         choices.append(found | {"choice": "each surrogate of a run its own error"})
         return None
     return found

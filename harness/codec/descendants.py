@@ -64,13 +64,19 @@ def _marked(pid: int, wanted: bytes, whole: bool) -> bool:
     return any(entry.startswith(wanted) for entry in environment)
 
 
+def _stat(path: Path) -> list[str]:
+    """Return the fields of a /proc/PID/stat file after the command name (state, parent, …);
+    OSError when the process is gone."""
+    # the command name (in parentheses) may hold spaces: the fields follow the last ')'
+    return path.read_text().rpartition(")")[2].split()
+
+
 def _parents() -> dict[int, int]:
     """Return the parent of every process there is, by pid ({} without /proc)."""
     found = {}
     for stat in PROC.glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
-            # the command name (in parentheses) may hold spaces: the fields follow the last ')'
-            found[int(stat.parent.name)] = int(stat.read_text().rpartition(")")[2].split()[1])
+            found[int(stat.parent.name)] = int(_stat(stat)[1])
     return found
 
 
@@ -130,7 +136,7 @@ def reap(pids: set[int], patience: float = 2.0) -> None:
 def _dead(pid: int) -> bool:
     """Return whether process `pid` has ended: gone, or a zombie waiting for its parent."""
     try:
-        state = (PROC / str(pid) / "stat").read_text().rpartition(")")[2].split()[0]
+        state = _stat(PROC / str(pid) / "stat")[0]
     except (OSError, IndexError):
         return True
     return state in ("Z", "X")

@@ -39,7 +39,7 @@ class Parent:
     killed: int
     total: int
     """The parent's mutants, judged or not."""
-    choice: int = 0
+    choice: int
     """Mutants that differ from the parent only in a choice the standard leaves to a codec
     (bench/mutation/equivalence.py): conformant codecs, which the check rightly passes."""
 
@@ -55,11 +55,11 @@ class Adequacy:
 
     mutants: int
     equivalent: int
+    choice: int
     killed: int
     measured: str
     """When (a date, the latest parent's), so that a reader can tell a stale figure."""
     parents: tuple[Parent, ...] = ()
-    choice: int = 0
 
     @property
     def defective(self) -> int:
@@ -79,17 +79,17 @@ def adequacy() -> Adequacy:
             p["equivalent"],
             p["killed"],
             p.get("total", p["mutants"]),
-            p.get("choice", 0),
+            p["choice"],
         )
         for p in data.get("parents", ())
     )
     return Adequacy(
         data["mutants"],
         data["equivalent"],
+        data["choice"],
         data["killed"],
         data["measured"],
         parents,
-        data.get("choice", 0),
     )
 
 
