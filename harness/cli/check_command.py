@@ -100,10 +100,11 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
     )
     from utf8cert.harness.cli.placeholders import write_placeholders
     from utf8cert.harness.codec.isolate import ProcessCodec
-    from utf8cert.harness.codec.spec import DEFAULT_SPEC, load_codec
+    from utf8cert.harness.codec.spec import DEFAULT_SPEC
     from utf8cert.harness.codec.stdout import codec_output_to_stderr
     from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
+    from utf8cert.harness.world.spec import load_codec
 
     # A reproducer and a baseline name the profile only when one other than RFC 3629 is chosen.
     profile = None if arguments.profile == DEFAULT_PROFILE else arguments.profile

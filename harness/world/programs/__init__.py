@@ -1,7 +1,7 @@
 """Programs that put the UTF-8 codecs of twelve language runtimes and of the C libraries people
 link to utf8cert, as `cmd:` specs.
 
-    from utf8cert.harness.codec.programs import PROGRAMS
+    from utf8cert.harness.world.programs import PROGRAMS
     program = PROGRAMS["java-readutf"]
     program.unavailable()  # None, or why not: "javac not found on PATH"
     program.spec()  # "cmd:java -cp ~/.cache/utf8cert/Utf8Codecs-KEY Utf8Codecs readutf"
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from importlib import import_module
 from types import MappingProxyType
 
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
-from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
-from utf8cert.harness.codec.programs.scripting import SCRIPTED
 from utf8cert.harness.codec.reading import BYTES, InputModel
 from utf8cert.harness.codec.strings import StringModel
+from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
+from utf8cert.harness.world.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
+from utf8cert.harness.world.programs.scripting import SCRIPTED
 
 __all__ = ["PROGRAMS", "Program", "ProgramError"]
 
