@@ -76,7 +76,9 @@ def sandboxed(arguments: argparse.Namespace) -> None:
     from utf8cert.harness.codec import sandbox
 
     try:
-        sandbox.configure(arguments.sandbox_writable, arguments.require_sandbox)
+        sandbox.configure(
+            arguments.sandbox_writable, arguments.require_sandbox, arguments.sandbox_env
+        )
     except sandbox.SandboxError as error:
         raise UsageFailure(str(error)) from None
     spec = arguments.spec or ""

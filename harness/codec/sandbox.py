@@ -102,6 +102,9 @@ class Policy:
     """Absolute paths the codec may write (bound read-write into the sandbox)."""
     required: bool = False
     """Whether a child that cannot be sandboxed is an error instead of a process-only run."""
+    environment: tuple[str, ...] = ()
+    """Names of variables of utf8cert's environment the codec's child gets besides those its
+    runtime needs (`--sandbox-env`: child_environment.py)."""
 
 
 _policy = Policy()
@@ -109,17 +112,23 @@ _probed: dict[str, tuple[str, ...] | str] = {}
 """For each bwrap executable tried: the namespace options that work, or why none do."""
 
 
-def configure(writable: Sequence[str] = (), required: bool = False) -> None:
+def configure(
+    writable: Sequence[str] = (), required: bool = False, environment: Sequence[str] = ()
+) -> None:
     """Set the policy of every child started from now on; SandboxError if a writable path does
-    not exist, or if a sandbox is `required` and none can be made here."""
+    not exist, if a variable name to pass is not one, or if a sandbox is `required` and none
+    can be made here."""
     paths = []
     for path in writable:
         absolute = os.path.abspath(path)
         if not os.path.exists(absolute):
             raise SandboxError(f"--sandbox-writable {path}: no such file or directory")
         paths.append(absolute)
+    for name in environment:
+        if not name or "=" in name or "\0" in name:
+            raise SandboxError(f"--sandbox-env {name!r}: not the name of a variable")
     global _policy
-    _policy = Policy(tuple(paths), required)
+    _policy = Policy(tuple(paths), required, tuple(environment))
     if required and (why := unavailable()) is not None:
         raise SandboxError(f"no OS sandbox here, and one is required: {why}")
 

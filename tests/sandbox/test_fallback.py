@@ -51,7 +51,9 @@ def test_without_bwrap_every_report_and_the_verdict_say_it_is_no_security_bounda
     report = json.loads(done.stdout)
     boundary = report["boundary"]
     assert boundary == f"process only, not a security boundary (no OS sandbox: {NEITHER})"
-    assert report["summary"]["verdict"].endswith("; checked outside an OS sandbox: not a security boundary")
+    assert report["summary"]["verdict"].endswith(
+        "; checked outside an OS sandbox: not a security boundary"
+    )
     assert f"| Boundary | {boundary} |" in markdown.read_text(encoding="utf-8")
     text = utf8cert("check", "codec:utf-8", env=no_bwrap)
     assert f"boundary: {boundary}\n" in text.stdout
