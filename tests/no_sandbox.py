@@ -51,4 +51,4 @@ def hide_bwrap(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in environment_without_bwrap(directory).items():
         if os.environ.get(name) != value:
             monkeypatch.setenv(name, value)
-    monkeypatch.setitem(sys.modules, HIDDEN_PACKAGE, None)  # type: ignore[arg-type]
+    monkeypatch.setitem(sys.modules, HIDDEN_PACKAGE, None)
