@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from utf8cert.harness.check.interrupt import DEADLINE_EXIT
+from utf8cert.harness.check.interrupt import DEADLINE_EXIT, default_deadline
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.cli.check_options import DEFAULT_PROFILE, add_check_arguments
 from utf8cert.harness.vectors.model import VectorSet
@@ -73,7 +73,7 @@ def run(arguments: argparse.Namespace) -> int:
         release_signals()  # held since the process started (entry.py): Ctrl-C may come now
         sandboxed(arguments)
         stop = Stop()
-        with watching(stop, arguments.deadline):
+        with watching(stop, arguments.deadline, alarm=True):
             try:
                 return _run(arguments, stop)
             except Interrupted:
@@ -136,6 +136,10 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
     with _one_line_errors("--baseline"):
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
+    if arguments.deadline is None and data is None:
+        # A run always ends: a codec slow on every question stops in minutes, not in a day.
+        seconds = default_deadline(len(vectors))
+        stop.arm(seconds, f"the default deadline of {seconds:g} s (--deadline S to change it)")
     # Before the codec first runs: a judge killed from now on leaves INCOMPLETE at every path.
     require_placeholders(arguments.spec or DEFAULT_SPEC, vectors, arguments)
     # Standard output is the report's: what a codec prints meanwhile goes to stderr.

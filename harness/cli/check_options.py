@@ -142,7 +142,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         type=seconds,
         metavar="S",
         help="stop after S seconds in all, with a report of the vectors checked until then "
-        f"marked INCOMPLETE (exit {DEADLINE_EXIT})",
+        f"marked INCOMPLETE (exit {DEADLINE_EXIT}); default: 120 s and 1 s a vector asked",
     )
     parser.add_argument(
         "--memory",
