@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import as_code_points, expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
 from utf8cert.harness.fuzzing.finding import Finding, spaced_hex

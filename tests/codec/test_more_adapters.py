@@ -10,7 +10,8 @@ import subprocess
 import pytest
 
 from utf8cert.harness import Refused, load_codec
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
+from utf8cert.harness.check.compare import compare, compare_encode
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.adapters.catalog_more import ADAPTERS
 from utf8cert.harness.codec.interface import Capability, Codec, Returned
