@@ -88,10 +88,10 @@ def vector_document(finding: Finding) -> str:
     its bytes when a decoding capability differs, an encoding vector of its code points when
     the encoder does."""
     # Imported here: the fuzz target imports this module (through save.py), and YAML and the
-    # vector loader (with its JSON Schema) would add a fifth of a second to every campaign's start.
+    # vector schema's module would add a fifth of a second to every campaign's start.
     import yaml
 
-    from utf8cert.harness.vectors.load import SCHEMA_VERSION
+    from utf8cert.harness.vectors.schema import SCHEMA_VERSION
 
     d = finding.difference
     vector_id = f"fuzz-{finding.stem}-{finding.digest}"
