@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from utf8cert.harness.codec.adapters.catalog import glibc, package, sqlite, stdlib
 from utf8cert.harness.codec.adapters.entry import PythonAdapter
 from utf8cert.harness.codec.adapters.jq import jq_version
+from utf8cert.harness.codec.adapters.probes import glibc, package, sqlite, stdlib
 
 
 def _adapters(*adapters: PythonAdapter) -> dict[str, PythonAdapter]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs import Program
+from utf8cert.harness.codec.programs.program import Program
 from utf8cert.harness.codec.programs.runtimes import (
     JAVA,
     NODE,
@@ -180,7 +180,7 @@ NPM: Final = (
     ),
 )
 
-MORE: Final = (
+MORE: Final[tuple[Program | NpmProgram, ...]] = (
     *NPM,
     Program(
         "java-writeutf",
