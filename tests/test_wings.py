@@ -8,7 +8,6 @@ import ast
 import graphlib
 import itertools
 import re
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -90,17 +89,18 @@ def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     paths = {
         module_name(path, root): path for top in PACKAGES for path in (root / top).rglob("*.py")
     }
+    modules = set(paths)
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         named: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            named |= names_imported(node, name, package, paths)
+            named |= names_imported(node, name, package, modules)
         graph[name] = named - {name}
     return graph
 
 
-def names_imported(node: ast.AST, name: str, package: str, modules: Iterable[str]) -> set[str]:
+def names_imported(node: ast.AST, name: str, package: str, modules: set[str]) -> set[str]:
     """Return the modules among `modules` that one syntax node of module `name` (in `package`)
     imports; the empty set for a node that is no import."""
     found: set[str] = set()
@@ -115,7 +115,7 @@ def names_imported(node: ast.AST, name: str, package: str, modules: Iterable[str
     elif isinstance(node, ast.Call) and node.args and _calls_import_module(node.func):
         spelled = _spelled_out(node.args[0], {"__name__": name, "__package__": package})
         found = {spelled} if spelled else set()
-    return found & set(modules)
+    return found & modules
 
 
 def _calls_import_module(function: ast.expr) -> bool:
