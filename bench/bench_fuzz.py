@@ -243,9 +243,9 @@ PAST_SEEDS_CAP = 60
 def seeds_showing(spec: str, max_len: int) -> int:
     """Return how many seeds of a default campaign (built-in and straddling) show a difference."""
     sys.path.insert(0, str(TESTS))
-    from utf8cert.harness.codec.spec import load_codec
     from utf8cert.harness.fuzzing.corpus import seed_inputs, straddling_seeds
     from utf8cert.harness.fuzzing.differential import DifferentialTarget
+    from utf8cert.harness.world.spec import load_codec
 
     target = DifferentialTarget(load_codec(spec))
     seeds = [*seed_inputs(load_vectors()), *straddling_seeds(max_len).values()]

@@ -4,7 +4,7 @@ branches (`native:LIB.so` built with -fsanitize=fuzzer-no-link,address) against 
     python bench/bench_fuzz_native.py [--seconds 60] [--seeds 1]
 
 Two codecs: examples/c/utf8_codec.c (the template), and utf8proc 2.8.0 built from Debian's source
-(scripts/fetch-utf8proc-source puts it under utf8cert's cache) through harness/codec/programs/
+(scripts/fetch-utf8proc-source puts it under utf8cert's cache) through harness/world/programs/
 c_utf8proc.c, mode utf8proc-map (utf8proc_map with UTF8PROC_STABLE: its decoder, its property
 lookups and its encoder). Each is built three ways and fuzzed for --seconds, seed 1 (and more
 with --seeds N):
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
     sys.path.insert(0, str(ROOT))
 
-from utf8cert.harness.codec.programs.runtimes import cache_root  # noqa: E402
+from utf8cert.harness.codec.cache import cache_root  # noqa: E402
 from utf8cert.harness.fuzzing.corpus import default_seeds  # noqa: E402
 
 TEMPLATE = ROOT / "examples" / "c" / "utf8_codec.c"

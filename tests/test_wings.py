@@ -1,6 +1,8 @@
 """The harness is built in wings, and imports run one way: command line and plugin → fuzzing and
-reports → check engine → codecs and vectors → `utf8cert.reference`. No module imports from a
-wing above its own, nor from a wing beside it (harness/*/__init__.py says what each owns)."""
+reports → check engine and the world (the shipped adapters and programs) → codecs and vectors →
+`utf8cert.reference`. No module imports from a wing above its own, nor from a wing beside it
+(harness/*/__init__.py says what each owns): the machinery that runs any codec (codec, vectors,
+check) imports nothing of the world."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ RANK: Final = {
     "codec": 1,
     "vectors": 1,
     "check": 2,
+    "world": 2,
     "reports": 3,
     "fuzzing": 3,
     "plugin": 4,
@@ -224,3 +227,18 @@ def test_the_check_finds_an_upward_import(tmp_path: Path) -> None:
     ((line, module),) = imported(upward)
     assert (line, target_wing(module)) == (1, "reports")
     assert RANK["reports"] > RANK["check"]
+
+
+def test_the_check_finds_the_machinery_naming_the_world(tmp_path: Path) -> None:
+    """A codec-wing module that starts the world's server by name (`python -m`) is caught, as is
+    the check engine importing the catalog inside a function: the world sits beside check."""
+    naming = tmp_path / "naming.py"
+    naming.write_text(
+        'SERVER = "utf8cert.harness.world.serve"\n'
+        "def entries():\n"
+        "    from utf8cert.harness.world.catalog import registry\n"
+        "    return registry()\n"
+    )
+    found = [(line, target_wing(module)) for line, module in imported(naming)]
+    assert found == [(1, "world"), (3, "world")]
+    assert RANK["world"] >= RANK["codec"] and RANK["world"] >= RANK["check"]

@@ -28,6 +28,18 @@ STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 DEADLINE_EXIT: Final = 3
 """The exit status of a run stopped by its deadline (0 pass, 1 fail and 2 usage are taken;
 a run stopped by a signal exits 128 + its number, as a shell reports it: 130 for SIGINT)."""
+DEFAULT_DEADLINE_BASE: Final = 120.0
+DEFAULT_DEADLINE_PER_VECTOR: Final = 1.0
+"""A check given no --deadline stops after DEFAULT_DEADLINE_BASE seconds and this many more a
+vector asked (`default_deadline`)."""
+
+
+def default_deadline(vectors: int) -> float:
+    """Return the seconds a check of `vectors` vectors may take when no --deadline is given:
+    2 minutes and 1 s a vector (the built-in 1084: about 20 minutes, where CPython's codec
+    takes half a minute and the slowest shipped adapter a few), so that a codec that answers
+    each question just under its timeout costs minutes, not a day; 120.0 for none."""
+    return DEFAULT_DEADLINE_BASE + DEFAULT_DEADLINE_PER_VECTOR * vectors
 
 
 class Interrupted(BaseException):
@@ -47,6 +59,17 @@ class Stop:
     """The number of the signal that stopped it (None: the deadline, or not stopped)."""
     asking: bool = False
     """Whether the codec is being asked now: a signal then interrupts the call."""
+    deadline: str = ""
+    """What the deadline set is, as the reason says it ('the deadline of 60 s'; '' for none)."""
+
+    def arm(self, seconds: float, why: str = "") -> None:
+        """Ask this run to stop `seconds` from now, saying `why` (default: 'the deadline of S s'),
+        by SIGALRM, which `watching` handles; nothing outside the main thread, where no handler
+        can be set."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        self.deadline = why or f"the deadline of {seconds:g} s"
+        signal.setitimer(signal.ITIMER_REAL, seconds)
 
     def request(self, reason: str, number: int | None = None) -> None:
         """Note that the run is to stop, and raise Interrupted if the codec is being asked (or
@@ -79,10 +102,11 @@ class Stop:
 
 
 @contextmanager
-def watching(stop: Stop, deadline: float | None = None) -> Iterator[Stop]:
-    """Within the block, SIGINT, SIGTERM and SIGHUP (and SIGALRM after `deadline` seconds)
-    ask `stop` to stop the run; the previous handlers come back after it. Outside the main
-    thread no handler can be set: the block runs unwatched."""
+def watching(stop: Stop, deadline: float | None = None, *, alarm: bool = False) -> Iterator[Stop]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP (and SIGALRM after `deadline` seconds, or,
+    with `alarm`, once `stop.arm` is called) ask `stop` to stop the run; the previous handlers
+    come back after it (SIGALRM is left alone without either: a test timeout's). Outside the
+    main thread no handler can be set: the block runs unwatched."""
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
@@ -91,16 +115,18 @@ def watching(stop: Stop, deadline: float | None = None) -> Iterator[Stop]:
         stop.request(signal.Signals(number).name, number)
 
     def on_deadline(number: int, frame: FrameType | None) -> None:
-        stop.request(f"the deadline of {deadline:g} s")
+        stop.request(stop.deadline)
 
     previous = {number: signal.signal(number, on_signal) for number in STOPPING}
-    if deadline is not None:
+    alarm = alarm or deadline is not None
+    if alarm:
         previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, on_deadline)
-        signal.setitimer(signal.ITIMER_REAL, deadline)
+    if deadline is not None:
+        stop.arm(deadline)
     try:
         yield stop
     finally:
-        if deadline is not None:
+        if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in previous.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)

@@ -21,7 +21,7 @@ def register(subcommands: Any) -> None:
 def run(arguments: argparse.Namespace) -> int:
     """Return 0 once one line per adapter is printed: name, version or why it is unavailable,
     and what it checks."""
-    from utf8cert.harness.codec.adapters import registry
+    from utf8cert.harness.world.catalog import registry
 
     entries = registry()
     width = max(map(len, entries), default=0)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from utf8cert.harness.check.interrupt import DEADLINE_EXIT
+from utf8cert.harness.check.interrupt import DEADLINE_EXIT, default_deadline
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.cli.check_options import DEFAULT_PROFILE, add_check_arguments
 from utf8cert.harness.vectors.model import VectorSet
@@ -31,7 +31,8 @@ def register(subcommands: Any) -> None:
         "SIGTERM): an incomplete report of the vectors checked until then.",
     )
     add_check_arguments(parser)
-    parser.set_defaults(run=run)
+    # run() acts on Ctrl-C once its INCOMPLETE reports are written (entry.py).
+    parser.set_defaults(run=run, releases_signals=True)
 
 
 @contextmanager
@@ -55,17 +56,35 @@ def _one_line_errors(option: str = "") -> Iterator[None]:
 def run(arguments: argparse.Namespace) -> int:
     """Return the exit status of one `check` run, the report printed and files written; a run
     stopped by a signal or its --deadline writes what it checked until then, marked incomplete
-    (interrupt.py), and returns 128 + the signal or DEADLINE_EXIT."""
-    from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
+    (interrupt.py), and returns 128 + the signal or DEADLINE_EXIT.
 
-    sandboxed(arguments)
-    stop = Stop()
-    with watching(stop, arguments.deadline):
-        try:
-            return _run(arguments, stop)
-        except Interrupted:
-            print(f"utf8cert: stopped by {stop.reason}", file=sys.stderr)
-            return stop.exit_status()
+    Before anything can fail, each report file named is replaced by an INCOMPLETE one; a run
+    that fails before its end (bad input: UsageFailure; Ctrl-C before the run watches for it)
+    leaves one there that says why (placeholders.py), never an earlier run's report."""
+    from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
+    from utf8cert.harness.cli.environment import release_signals
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.cli.placeholders import not_started, write_placeholders
+    from utf8cert.harness.codec.spec import DEFAULT_SPEC
+
+    spec = arguments.spec or DEFAULT_SPEC
+    try:
+        write_placeholders(spec, VectorSet(()), arguments)  # a path it cannot write: see below
+        release_signals()  # held since the process started (entry.py): Ctrl-C may come now
+        sandboxed(arguments)
+        stop = Stop()
+        with watching(stop, arguments.deadline, alarm=True):
+            try:
+                return _run(arguments, stop)
+            except Interrupted:
+                print(f"utf8cert: stopped by {stop.reason}", file=sys.stderr)
+                return stop.exit_status()
+    except UsageFailure as failure:
+        write_placeholders(spec, VectorSet(()), arguments, not_started(str(failure)))
+        raise
+    except KeyboardInterrupt:
+        write_placeholders(spec, VectorSet(()), arguments, not_started("interrupted (SIGINT)"))
+        raise
 
 
 def sandboxed(arguments: argparse.Namespace) -> None:
@@ -76,7 +95,9 @@ def sandboxed(arguments: argparse.Namespace) -> None:
     from utf8cert.harness.codec import sandbox
 
     try:
-        sandbox.configure(arguments.sandbox_writable, arguments.require_sandbox)
+        sandbox.configure(
+            arguments.sandbox_writable, arguments.require_sandbox, arguments.sandbox_env
+        )
     except sandbox.SandboxError as error:
         raise UsageFailure(str(error)) from None
     spec = arguments.spec or ""
@@ -98,12 +119,13 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         write_new_baseline,
         write_outputs,
     )
-    from utf8cert.harness.cli.placeholders import write_placeholders
+    from utf8cert.harness.cli.placeholders import require_placeholders
     from utf8cert.harness.codec.isolate import ProcessCodec
-    from utf8cert.harness.codec.spec import DEFAULT_SPEC, load_codec
+    from utf8cert.harness.codec.spec import DEFAULT_SPEC
     from utf8cert.harness.codec.stdout import codec_output_to_stderr
     from utf8cert.harness.reports.view import View
     from utf8cert.harness.vectors.load import load_vectors
+    from utf8cert.harness.world.spec import load_codec
 
     # A reproducer and a baseline name the profile only when one other than RFC 3629 is chosen.
     profile = None if arguments.profile == DEFAULT_PROFILE else arguments.profile
@@ -115,8 +137,12 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
     with _one_line_errors("--baseline"):
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
+    if arguments.deadline is None and data is None:
+        # A run always ends: a codec slow on every question stops in minutes, not in a day.
+        seconds = default_deadline(len(vectors))
+        stop.arm(seconds, f"the default deadline of {seconds:g} s (--deadline S to change it)")
     # Before the codec first runs: a judge killed from now on leaves INCOMPLETE at every path.
-    write_placeholders(arguments.spec or DEFAULT_SPEC, vectors, arguments)
+    require_placeholders(arguments.spec or DEFAULT_SPEC, vectors, arguments)
     # Standard output is the report's: what a codec prints meanwhile goes to stderr.
     with codec_output_to_stderr():
         with _one_line_errors(), stop.interruptible():

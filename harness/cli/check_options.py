@@ -109,8 +109,8 @@ def add_isolation_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add --sandbox-writable and --require-sandbox: the OS sandbox of a codec's child process
-    (harness/codec/sandbox.py, docs/sandbox.md)."""
+    """Add --sandbox-writable, --sandbox-env and --require-sandbox: the OS sandbox of a codec's
+    child process (harness/codec/sandbox.py, docs/sandbox.md)."""
     parser.add_argument(
         "--sandbox-writable",
         action="append",
@@ -118,6 +118,14 @@ def add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="a path the codec's child may write (repeatable); the sandbox keeps the rest of "
         "the filesystem read-only",
+    )
+    parser.add_argument(
+        "--sandbox-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a variable of this environment the codec's child gets (repeatable); it gets only "
+        "those its runtime needs otherwise (PATH, the locale, ...: docs/sandbox.md)",
     )
     parser.add_argument(
         "--require-sandbox",
@@ -134,7 +142,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         type=seconds,
         metavar="S",
         help="stop after S seconds in all, with a report of the vectors checked until then "
-        f"marked INCOMPLETE (exit {DEADLINE_EXIT})",
+        f"marked INCOMPLETE (exit {DEADLINE_EXIT}); default: 120 s and 1 s a vector asked",
     )
     parser.add_argument(
         "--memory",

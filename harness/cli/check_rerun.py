@@ -41,6 +41,7 @@ def rerun_of(
         only=tuple(arguments.vector),
         depth=arguments.depth,
         writable=tuple(arguments.sandbox_writable),
+        environment=tuple(arguments.sandbox_env),
     )
 
 

@@ -12,9 +12,12 @@ import atexit
 import contextlib
 import errno
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+
+from utf8cert.harness.cli.entry import HELD_SIGNALS
 
 USAGE_ERROR = 2
 WRITE_ERRORS = frozenset({errno.EBADF, errno.EPIPE, errno.EIO, errno.ENOSPC})
@@ -33,6 +36,12 @@ def prepare() -> None:
         os.getcwd()
     except OSError:  # deleted under us: the current directory can hold no module any more
         sys.path[:] = [entry for entry in sys.path if entry]
+
+
+def release_signals() -> None:
+    """Act on the signals held since utf8cert started (entry.py): one that came meanwhile is
+    delivered now (Ctrl-C: KeyboardInterrupt here); nothing when none are held."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
 def unwritable(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:

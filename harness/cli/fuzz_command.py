@@ -53,7 +53,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         report_failures,
         write_reports,
     )
-    from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+    from utf8cert.harness.codec.spec import CodecSpecError
     from utf8cert.harness.fuzzing.campaign import (
         INTERRUPTED,
         Campaign,
@@ -68,6 +68,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.fuzzing.lock import ArtifactsBusy, lock_artifacts
     from utf8cert.harness.fuzzing.target import ATHERIS_MISSING
     from utf8cert.harness.fuzzing.triage import triage_crashes, triage_pending
+    from utf8cert.harness.world.spec import load_codec
 
     spec: str | None = arguments.spec
     flags: list[str] = getattr(arguments, "passed", [])
@@ -212,7 +213,7 @@ def _import_in_a_child(spec: str | None) -> None:
     and answered its handshake; CodecSpecError (one line) if it did not. The campaign loads the
     codec in utf8cert's own process: a module that ends the process at import (`os._exit(0)`)
     would end utf8cert there, with the module's status, and the campaign would seem to pass."""
-    from utf8cert.harness.codec.spec import load_codec
+    from utf8cert.harness.world.spec import load_codec
 
     if spec is None or spec.startswith(("codec:", "adapter:", "cmd:", "native:")):
         return  # Python's registry, the shipped adapters, a program, a library: no module

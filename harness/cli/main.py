@@ -159,6 +159,8 @@ def _main(argv: Sequence[str] | None) -> int:
     arguments.passed = passed
     arguments.stdout_closed = stdout_closed
     try:
+        if not getattr(arguments, "releases_signals", False):
+            environment.release_signals()  # else the command does, once it can end cleanly
         status: int = arguments.run(arguments)
     except (UsageFailure, ResourceFailure) as failure:  # a ResourceFailure is utf8cert's own
         print(f"utf8cert: error: {failure}", file=sys.stderr)

@@ -84,9 +84,9 @@ def run(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.cli.main import UsageFailure
     from utf8cert.harness.cli.matrix_jobs import check_adapters
     from utf8cert.harness.cli.outputs import check_paths, report_failures, write_reports
-    from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
     from utf8cert.harness.reports.matrix import build, to_html, to_json
     from utf8cert.harness.reports.matrix_pages import pages, summary
+    from utf8cert.harness.world.catalog import PYTHON_ADAPTERS, registry
 
     entries = dict(PYTHON_ADAPTERS) if arguments.python else registry()
     unknown = [name for name in arguments.names if name not in entries]

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-from utf8cert.harness.codec.adapters import registry
 from utf8cert.harness.reports.matrix import Column
+from utf8cert.harness.world.catalog import registry
 
 Progress = Callable[[Column, float], None]
 """Told of each column as it is done, with the seconds it took."""
@@ -26,9 +26,10 @@ def check_adapter(name: str, isolate: bool) -> Column:
     """Return the column of `adapter:NAME`: checked over the built-in vectors, or skipped with
     the reason it cannot run here (a package or runtime missing, a spec that fails to load)."""
     from utf8cert.harness.check.run import run_check
-    from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+    from utf8cert.harness.codec.spec import CodecSpecError
     from utf8cert.harness.reports.matrix import checked_column
     from utf8cert.harness.vectors.load import load_vectors
+    from utf8cert.harness.world.spec import load_codec
 
     entry = registry()[name]
     version = entry.version()

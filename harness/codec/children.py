@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from utf8cert.harness.codec import descendants, sandbox
+from utf8cert.harness.codec.child_environment import passed
 
 DEFAULT_MEMORY_MB: Final = 2048
 """The memory a child may allocate, in MiB, unless told otherwise (None or 0: no limit)."""
@@ -114,7 +115,9 @@ def spawn(
     start children from a thread that lives as long as they should (utf8cert starts them from
     the thread that asks the codec).
     """
-    environment = dict(os.environ if env is None else env)
+    # Only what the codec's runtime needs, and what the user named: no secret of the judge's.
+    given = os.environ if env is None else env
+    environment = passed(given, sandbox.policy().environment)
     sandboxed = sandbox.wrap(argv, environment)
     if sandboxed is None:  # process only: what leaves the session is found by its mark
         if not _marks:  # the first such child: what any of them leaves ends with utf8cert

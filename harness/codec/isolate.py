@@ -368,9 +368,11 @@ def isolated_codec(
     *,
     timeout: float,
     memory_mb: int | None = children.DEFAULT_MEMORY_MB,
+    server: str = SERVER_MODULE,
 ) -> ProcessCodec:
-    """Return the Python codec `spec`, served in a child by `python -m` SERVER_MODULE."""
-    argv = [sys.executable, "-m", SERVER_MODULE, spec]
+    """Return the Python codec `spec`, served in a child by `python -m` `server`: SERVER_MODULE,
+    or a module whose loader knows more specs (the world wing's, which knows `adapter:NAME`)."""
+    argv = [sys.executable, "-m", server, spec]
     limit = f", {memory_mb} MiB" if memory_mb else ""
     described = f"{description}, in a child process (at most {timeout:g} s a call{limit})"
     return ProcessCodec(

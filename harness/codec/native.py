@@ -6,7 +6,7 @@ protocol of harness/PROTOCOL.md, version 2, spoken through two functions instead
 
 Lines carry no newline; a request line starts with its id and so does its answer; the text
 returned stays valid until the next call. examples/c/utf8_codec.c and the programs of
-harness/codec/programs/ (through c_protocol.h) build either way: as a program (`cmd:`) or, with
+harness/world/programs/ (through c_protocol.h) build either way: as a program (`cmd:`) or, with
 -DUTF8CERT_SHARED, as such a library.
 
 Loaded in the process that asks it, the library's own branches can guide libFuzzer (built with

@@ -23,7 +23,7 @@ from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs.runtimes import cache_root
+from utf8cert.harness.codec.cache import cache_root
 
 RUNTIME_NAME: Final = "asan_with_fuzzer.so"
 ASAN_ARCHIVE: Final = "libclang_rt.asan-x86_64.a"

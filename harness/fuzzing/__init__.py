@@ -6,6 +6,6 @@ triage (`triage`), the seed corpus (`corpus`), and the Hypothesis strategies (`s
 placed across alignments and block boundaries by `placement`) with the conformance property
 they feed (`conformance`: `assert_conforms`).
 
-It may import the check engine and the wings below it, never reports, the plugin or the
+It may import the check engine, the world and the wings below them, never reports, the plugin or the
 command line.
 """

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 
 from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.codec.interface import Codec
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.kinds import one_kind_each
 from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.fuzzing.strategies import chunkings, code_points, utf8_inputs
 from utf8cert.harness.vectors.model import Level
+from utf8cert.harness.world.spec import load_codec
 
 
 @functools.cache

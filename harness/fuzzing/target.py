@@ -28,11 +28,12 @@ from typing import Final
 from utf8cert.harness.check.behaviour import Behaviour, Direction
 from utf8cert.harness.check.profiles import profile_named
 from utf8cert.harness.codec.interface import Capability, Codec
-from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError, load_codec
+from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError
 from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
 from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.vectors.model import LEVELS
+from utf8cert.harness.world.spec import load_codec
 
 NATIVE: Final = "native:"
 ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"

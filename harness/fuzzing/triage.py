@@ -18,13 +18,13 @@ from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
 from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.codec.interface import Capability, Codec
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.culprit import KIND_DETAILS, kind_detail, units
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget, pending_stem
 from utf8cert.harness.fuzzing.finding import Finding, Reproduce
 from utf8cert.harness.fuzzing.minimize import minimize
 from utf8cert.harness.fuzzing.save import save
 from utf8cert.harness.vectors.model import Level
+from utf8cert.harness.world.spec import load_codec
 
 LIBFUZZER_ARTIFACTS: Final = ("crash-", "timeout-", "oom-", "leak-")
 TRIAGED: Final = "triaged"

@@ -4,7 +4,8 @@
     pytest --utf8-codec SPEC [--utf8-vectors PATH] [--utf8-fail-on must|should|may]
                              [--utf8-baseline FILE] [--utf8-profile NAME]
                              [--utf8-isolate] [--utf8-timeout S] [--utf8-memory MIB]
-                             [--utf8-sandbox-writable PATH] [--utf8-require-sandbox]
+                             [--utf8-sandbox-writable PATH] [--utf8-sandbox-env NAME]
+                             [--utf8-require-sandbox]
                              [--utf8-depth default|full]
 
 collects the conformance suite, from any directory, as one test item per vector and capability
@@ -39,6 +40,7 @@ MEMORY = "--utf8-memory"
 DEPTH = "--utf8-depth"
 PROFILE = "--utf8-profile"
 SANDBOX_WRITABLE = "--utf8-sandbox-writable"
+SANDBOX_ENV = "--utf8-sandbox-env"
 REQUIRE_SANDBOX = "--utf8-require-sandbox"
 PLUGIN_NAME = "utf8cert-suite"
 DEFAULT_TIMEOUT = 10.0
@@ -106,6 +108,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "rest of the filesystem read-only: docs/sandbox.md)",
     )
     group.addoption(
+        SANDBOX_ENV,
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a variable of this environment the codec's child process gets (repeatable; it "
+        "gets only those its runtime needs otherwise: docs/sandbox.md)",
+    )
+    group.addoption(
         REQUIRE_SANDBOX,
         action="store_true",
         default=None,
@@ -118,7 +128,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="full: every variant of every vector (default: the variants spread over them)",
     )
 
-    def ini(option: str, kind: Literal["string", "paths", "bool"], default: object) -> None:
+    def ini(
+        option: str, kind: Literal["string", "paths", "bool", "linelist"], default: object
+    ) -> None:
         parser.addini(
             ini_name(option), f"as {option} (the command line wins)", type=kind, default=default
         )
@@ -127,6 +139,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ini(option, "string", None)
     ini(VECTORS, "paths", [])
     ini(SANDBOX_WRITABLE, "paths", [])
+    ini(SANDBOX_ENV, "linelist", [])
     ini(ISOLATE, "bool", False)
     ini(REQUIRE_SANDBOX, "bool", False)
 
@@ -150,6 +163,7 @@ def pytest_configure(config: pytest.Config) -> None:
     isolate = bool(setting(config, ISOLATE))
     sandboxed(
         [str(path) for path in setting(config, SANDBOX_WRITABLE)],  # type: ignore[attr-defined]
+        [str(name) for name in setting(config, SANDBOX_ENV)],  # type: ignore[attr-defined]
         required=bool(setting(config, REQUIRE_SANDBOX)),
         in_process=not isolate and not str(spec).startswith("cmd:"),
     )

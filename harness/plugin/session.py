@@ -25,12 +25,15 @@ from utf8cert.harness.plugin.items import SuiteNode
 from utf8cert.harness.plugin.suite import SUITE_NODE_ID, Suite, SuiteError, fatal_note, load_suite
 
 
-def sandboxed(writable: Sequence[str], *, required: bool, in_process: bool) -> None:
-    """Set the OS sandbox of the codec's child process (codec/sandbox.py) and make this process
-    non-dumpable; pytest.UsageError (one line) if a writable path does not exist, or a sandbox
-    is `required` and none can be made or the codec runs `in_process`."""
+def sandboxed(
+    writable: Sequence[str], environment: Sequence[str], *, required: bool, in_process: bool
+) -> None:
+    """Set the OS sandbox of the codec's child process (codec/sandbox.py: the paths it may
+    write, the variables it gets besides the few its runtime needs) and make this process
+    non-dumpable; pytest.UsageError (one line) if a writable path does not exist, a name is no
+    variable's, or a sandbox is `required` and none can be made or the codec runs `in_process`."""
     try:
-        sandbox.configure(writable, required)
+        sandbox.configure(writable, required, environment)
     except sandbox.SandboxError as error:
         raise pytest.UsageError(f"utf8cert: {error}") from None
     if required and in_process:

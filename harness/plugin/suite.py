@@ -30,10 +30,11 @@ from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.isolate import ProcessCodec
 from utf8cert.harness.codec.limits import MAX_MEMORY_MIB, MAX_SECONDS
 from utf8cert.harness.codec.raised import describe_exception
-from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+from utf8cert.harness.codec.spec import CodecSpecError
 from utf8cert.harness.reports.explain import Rerun, explain, grouped, user_vector_ids
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector, VectorSet
+from utf8cert.harness.world.spec import load_codec
 
 SUITE_NODE_ID = "utf8cert"
 

@@ -3,6 +3,6 @@ explained in words and written as text, JSON (with its schema), a Markdown certi
 XML, GitHub annotations and a self-contained HTML page; many reports side by side as the
 conformance matrix (`matrix`).
 
-It may import the check engine and the wings below it, never fuzzing, the plugin or the
+It may import the check engine, the world and the wings below them, never fuzzing, the plugin or the
 command line.
 """

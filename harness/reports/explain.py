@@ -65,6 +65,8 @@ class Rerun:
     """The run's --depth."""
     writable: tuple[str, ...] = ()
     """The run's --sandbox-writable paths: what its codec's child could write."""
+    environment: tuple[str, ...] = ()
+    """The run's --sandbox-env names: the variables its codec's child got besides the few."""
 
     def options(self) -> list[str]:
         """Return the options that make a codec behave as in this run (in process or not,
@@ -78,6 +80,7 @@ class Rerun:
             if self.memory is not None:
                 words += ["--memory", str(self.memory)]
             words += [word for path in self.writable for word in ("--sandbox-writable", path)]
+            words += [word for name in self.environment for word in ("--sandbox-env", name)]
         return words + (["--profile", self.profile] if self.profile else [])
 
     def command(self, difference: Difference) -> str | None:

@@ -13,9 +13,9 @@ from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, behaviour_o
 from utf8cert.harness.check.compare import compare_decode, compare_encode
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.adapters import registry
 from utf8cert.harness.codec.interface import Codec, Refused, Returned
-from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.world.catalog import registry
+from utf8cert.harness.world.spec import load_codec
 
 LABEL = ("input", "as-is")
 

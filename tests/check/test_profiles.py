@@ -15,11 +15,11 @@ from utf8cert.harness.check.fingerprint import fingerprint
 from utf8cert.harness.check.profiles import PROFILES, profile_named
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
 from utf8cert.harness.codec.interface import Capability
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, VectorSet
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
+from utf8cert.harness.world.spec import load_codec
 
 DIALECTS = {
     "python-surrogatepass": "Surrogatepass",

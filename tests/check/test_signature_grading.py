@@ -16,7 +16,7 @@ from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import Refusal
-from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.world.spec import load_codec
 
 SIGNED_TRUNCATED = b"\xef\xbb\xbf\xef\xbb"  # bom-12: a signature, then EF BB cut short
 SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
 
 ADAPTERS = Path(__file__).resolve().parents[2] / "docs" / "adapters.md"
 

@@ -22,7 +22,8 @@ from utf8cert.harness.check.baseline import BaselineError, load_baseline
 from utf8cert.harness.check.probe import ENCODE_PIECE
 from utf8cert.harness.check.run import check_input
 from utf8cert.harness.codec.python_codec import PythonCodec
-from utf8cert.harness.codec.spec import CodecSpecError, load_codec
+from utf8cert.harness.codec.spec import CodecSpecError
+from utf8cert.harness.world.spec import load_codec
 
 pytest_plugins = ["pytester"]
 

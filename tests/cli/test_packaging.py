@@ -66,9 +66,9 @@ def test_a_built_wheel_holds_only_the_utf8cert_namespace_and_its_data(tmp_path: 
         "utf8cert/harness/py.typed",
         "utf8cert/vectors/schema.json",
         "utf8cert/corpus/utf8.dict",
-        "utf8cert/harness/codec/programs/npm_codecs.js",
-        "utf8cert/harness/codec/programs/package.json",  # the npm packages it checks, pinned
-        "utf8cert/harness/codec/programs/Utf8Encoders.java",
+        "utf8cert/harness/world/programs/npm_codecs.js",
+        "utf8cert/harness/world/programs/package.json",  # the npm packages it checks, pinned
+        "utf8cert/harness/world/programs/Utf8Encoders.java",
     ):
         assert expected in names
     assert any(n.startswith("utf8cert/vectors/") and n.endswith(".yaml") for n in names)

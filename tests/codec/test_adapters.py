@@ -10,10 +10,9 @@ import pytest
 
 from utf8cert.harness import Inapplicable, Refused, load_codec
 from utf8cert.harness.check.run import check_input
-from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
-from utf8cert.harness.codec.adapters.catalog_more import ADAPTERS as MORE_ADAPTERS
 from utf8cert.harness.codec.interface import Codec, Failed, Outcome, Returned
 from utf8cert.harness.codec.spec import CodecSpecError
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS, registry
 
 
 def decode(data: bytes) -> Callable[[Codec], Outcome]:
@@ -67,6 +66,23 @@ KNOWN: dict[str, tuple[Callable[[Codec], Outcome], Outcome]] = {
     "pyicu": (replace(b"x\xe2\x82"), Returned("x\ufffd")),
 }
 
+MORE: tuple[str, ...] = (
+    "ftfy-utf8-variants",
+    "pyexpat",
+    "lxml-html",
+    "pysimdjson",
+    "sqlite3-text",
+    "ujson-dumps",
+    "msgpack-replace",
+    "cbor2-replace",
+    "glibc-wcrtomb",
+    "sqlite-encode",
+    "pyicu-encode",
+    "pyjson5",
+    "jq",
+)
+"""The Python adapters tests/codec/test_more_adapters.py checks, each against its library."""
+
 WELL_FORMED = 'A"<&>\\\r\n\t\x7f\u0085\u2028\u20ac\U0001f600'.encode()
 """Every character a wrapper escapes (quote, reverse solidus, markup, controls, NEL, LS)."""
 
@@ -88,7 +104,14 @@ def same(outcome: Outcome, expected: Outcome) -> bool:
 
 
 def test_every_python_adapter_has_a_known_behaviour() -> None:
-    assert set(KNOWN) == set(PYTHON_ADAPTERS) - set(MORE_ADAPTERS)  # those: test_more_adapters.py
+    assert set(KNOWN) == set(PYTHON_ADAPTERS) - set(MORE)  # those: test_more_adapters.py
+    assert set(MORE) <= set(PYTHON_ADAPTERS)
+
+
+def test_the_catalog_names_the_slot_of_each_later_adapter() -> None:
+    slots = ("decode", "replace", "validate", "encode", "incremental")
+    for name in MORE:
+        assert any(slot in PYTHON_ADAPTERS[name].description for slot in slots), name
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
@@ -170,10 +193,10 @@ class UnbuildableProgram:
 def test_an_entry_that_cannot_be_made_ready_is_a_one_line_spec_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import utf8cert.harness.codec.adapters as adapters
+    from utf8cert.harness.world import catalog
 
     entries = {"unbuildable": UnbuildableProgram()}
-    monkeypatch.setattr(adapters, "registry", lambda: entries)
+    monkeypatch.setattr(catalog, "registry", lambda: entries)
     with pytest.raises(CodecSpecError) as raised:
         load_codec("adapter:unbuildable")
     assert str(raised.value) == (
@@ -196,7 +219,7 @@ def test_icu_refuses_at_the_byte_position_it_names() -> None:
 
 def test_no_two_adapters_share_a_name() -> None:
     # registry() keeps the first entry of a name: a second one would vanish without a word.
-    from utf8cert.harness.codec.programs import PROGRAMS
+    from utf8cert.harness.world.programs import PROGRAMS
 
     assert not set(PYTHON_ADAPTERS) & set(PROGRAMS)
     assert len(registry()) == len(PYTHON_ADAPTERS) + len(PROGRAMS)

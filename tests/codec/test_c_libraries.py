@@ -1,4 +1,4 @@
-"""The C libraries' programs (harness/codec/programs/c_*.c) against the real libraries: for
+"""The C libraries' programs (harness/world/programs/c_*.c) against the real libraries: for
 each adapter, what its library's documentation (or, where it is silent, its source) says it does
 is seen through the adapter, and well-formed text with every character a wrapper escapes passes.
 A library whose development files are missing is skipped with the reason. GLib and libunistring
@@ -30,12 +30,12 @@ import pytest
 from started_programs import BEYOND, SURROGATE, Started, check, check_encode, refused_at, started
 
 from utf8cert.harness.check.run import check_input
-from utf8cert.harness.codec import programs
 from utf8cert.harness.codec.interface import Inapplicable, Returned
-from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, GLIB, HEADER, INCLUDE, library
 from utf8cert.harness.codec.reading import C_STRING_LIMIT
 from utf8cert.harness.codec.strings import string_model
+from utf8cert.harness.world import programs
+from utf8cert.harness.world.programs import PROGRAMS, ProgramError
+from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS, GLIB, HEADER, INCLUDE, library
 
 NAMES = [name for _, name, _ in C_PROGRAMS]
 WELL_FORMED = 'A"<&>\\\r\n\t\x7f\u0085\u2028\u20ac\U0001f600'.encode()

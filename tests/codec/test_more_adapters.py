@@ -1,6 +1,7 @@
-"""The adapters of catalog_more.py against the real libraries: each library called directly (the
-independent evidence) and the adapter's outcome agree, and utf8cert finds each library's known
-defect at its level, or passes what the library does right. A missing library is skipped."""
+"""The later Python adapters of the catalog (test_adapters.py's MORE) against the real
+libraries: each library called directly (the independent evidence) and the adapter's outcome
+agree, and utf8cert finds each library's known defect at its level, or passes what the library
+does right. A missing library is skipped."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from utf8cert.harness import Refused, load_codec
 from utf8cert.harness.check.compare import compare, compare_encode
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
-from utf8cert.harness.codec.adapters.catalog_more import ADAPTERS
 from utf8cert.harness.codec.interface import Capability, Codec, Returned
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
 
 
 def available(name: str) -> Codec:
-    reason = ADAPTERS[name].unavailable()
+    reason = PYTHON_ADAPTERS[name].unavailable()
     if reason is not None:
         pytest.skip(f"adapter:{name} is unavailable here: {reason}")
     return load_codec(f"adapter:{name}")
@@ -34,12 +35,6 @@ def check(codec: Codec, capability: Capability, data: bytes) -> set[tuple[str, s
 
 def check_encode(codec: Codec, *values: int) -> set[tuple[str, str, str]]:
     return kinds(compare_encode(codec, encoding_for(values), ("input", "as-is")))
-
-
-def test_the_catalog_names_each_adapters_slot() -> None:
-    slots = ("decode", "replace", "validate", "encode", "incremental")
-    for adapter in ADAPTERS.values():
-        assert any(slot in adapter.description for slot in slots), adapter.name
 
 
 def test_ftfy_reads_java_and_cesu_forms_and_misplaces_its_errors() -> None:
@@ -143,8 +138,6 @@ def test_icu_substitutes_for_a_lone_surrogate() -> None:
 def test_sqlite_decoder_loses_the_character_before_a_stray_continuation_byte() -> None:
     """The issue's SQLite defect, seen through catalog.py's `sqlite` adapter (bind_text as UTF-8,
     column_text16): C3 A9 80 becomes U+3A40, the "é" lost."""
-    from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS
-
     reason = PYTHON_ADAPTERS["sqlite"].unavailable()
     if reason is not None:
         pytest.skip(reason)

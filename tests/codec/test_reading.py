@@ -14,12 +14,12 @@ import pytest
 
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.codec.adapters import registry
 from utf8cert.harness.codec.interface import Codec, Inapplicable
 from utf8cert.harness.codec.protocol import Request
 from utf8cert.harness.codec.reading import C_STRING_LIMIT, input_model, unseen
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.world.catalog import registry
+from utf8cert.harness.world.spec import load_codec
 
 LIMIT = Inapplicable(C_STRING_LIMIT, unholdable=True)
 

@@ -322,3 +322,26 @@ def test_every_codec_registry_name_cpython_aliases_resolves() -> None:
         codec = load_codec(f"codec:{alias}")
         assert codec.decode(b"\xe2\x82\xac") == Returned("€")
         assert codecs.lookup(alias).name in getattr(codec, "description", "")
+
+
+def test_the_codec_wings_loader_leaves_a_shipped_adapter_to_the_world() -> None:
+    """The machinery knows no catalog: its loader refuses `adapter:NAME` in one line, and the
+    world's (the public one) resolves it, in process and in a child of world/serve.py."""
+    from utf8cert.harness import load_codec as public_load_codec
+    from utf8cert.harness.codec.isolate import ProcessCodec
+
+    with pytest.raises(CodecSpecError) as raised:
+        load_codec("adapter:json")
+    assert str(raised.value) == (
+        "codec spec 'adapter:json': a shipped adapter: the world wing's load_codec loads it"
+    )
+    codec = public_load_codec("adapter:json")
+    assert codec.spec == "adapter:json"
+    assert codec.decode(b"a\xc3\xa9") == Returned("a\xe9")
+    # The codec wing's server could not load it: the child answering is the world's.
+    isolated = public_load_codec("adapter:json", isolate=True)
+    try:
+        assert isinstance(isolated, ProcessCodec) and isolated.spec == "adapter:json"
+        assert isolated.decode(b"a\xc3\xa9") == Returned("a\xe9")
+    finally:
+        isolated.close()

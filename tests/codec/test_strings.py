@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from utf8cert.harness.check.run import only_these, run_check
-from utf8cert.harness.codec.adapters import registry
 from utf8cert.harness.codec.interface import Failed, Inapplicable, Returned
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.codec.protocol import (
     Handshake,
     ProtocolError,
@@ -21,10 +19,12 @@ from utf8cert.harness.codec.protocol import (
     handshake_line,
     read_handshake,
 )
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.codec.strings import UTF16_BEYOND, UTF16_PAIR, string_model, unholdable
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import EncodeVector
+from utf8cert.harness.world.catalog import registry
+from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS
+from utf8cert.harness.world.spec import load_codec
 
 PROGRAM = Path(__file__).with_name("utf16_program.py")
 PAIR = Inapplicable(UTF16_PAIR, unholdable=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec.programs.runtimes import cache_root
+from utf8cert.harness.codec.cache import cache_root
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ALL = {"decode", "replace", "validate", "encode"}

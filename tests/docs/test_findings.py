@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec.adapters import registry
-from utf8cert.harness.codec.programs.libraries import npm_prefix
+from utf8cert.harness.world.catalog import registry
+from utf8cert.harness.world.programs.libraries import npm_prefix
 
 FINDINGS = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
 SECTION = re.compile(r"^## (\d+)\. (.*?)$(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from utf8cert.harness.codec.adapters.catalog import PYTHON_ADAPTERS
 from utf8cert.harness.fuzzing.target import ADAPTER_LIBRARIES, instrumented_packages
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
 
 PROBE = """
 import sys

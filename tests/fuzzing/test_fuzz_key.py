@@ -24,12 +24,12 @@ from utf8cert.harness.check.baseline import write_baseline
 from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, behaviour_of
 from utf8cert.harness.check.probe import probe
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.culprit import KIND_DETAILS, kind_detail, units
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget, pending_stem
 from utf8cert.harness.fuzzing.known import known_behaviours
 from utf8cert.harness.fuzzing.triage import triage_pending
 from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.world.spec import load_codec
 
 TESTS = Path(__file__).resolve().parents[1]
 OVERLONGS = "fuzz_codecs:TwoByteOverlongs"

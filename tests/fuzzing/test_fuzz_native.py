@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from no_sandbox import path_without_bwrap
+from no_sandbox import environment_without_bwrap
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "examples" / "c" / "utf8_codec.c"
@@ -179,7 +179,7 @@ def test_no_runtime_is_one_line_naming_what_to_install(tmp_path: Path) -> None:
     # Without clang the runtime cannot be built either.
     library = tmp_path / "codec.so"
     library.write_bytes(b"")
-    env = dict(without_atheris_runtime(tmp_path), PATH=path_without_bwrap(tmp_path / "bin"))
+    env = environment_without_bwrap(tmp_path / "no-bwrap", without_atheris_runtime(tmp_path))
     for extra in (["check"], ["fuzz", "--artifacts", str(tmp_path / "artifacts")]):
         run = utf8cert(*extra, f"native:{library}", cwd=tmp_path, env=env, timeout=120)
         assert run.returncode == 2, run.stderr

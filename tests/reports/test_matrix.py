@@ -15,7 +15,6 @@ import pytest
 
 from utf8cert.harness import load_codec, load_vectors, run_check
 from utf8cert.harness.cli.main import main
-from utf8cert.harness.codec.adapters import PYTHON_ADAPTERS, registry
 from utf8cert.harness.reports.matrix import (
     Column,
     build,
@@ -26,6 +25,7 @@ from utf8cert.harness.reports.matrix import (
     to_markdown,
 )
 from utf8cert.harness.reports.matrix_pages import pages, summary
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS, registry
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "docs" / "matrix.md"
@@ -262,10 +262,10 @@ def test_adapters_lists_each_with_its_version_or_why_not(
 WITH_A_CRASHING_ADAPTER = """
 import sys
 sys.path.insert(0, {tests!r})
-from utf8cert.harness.codec import adapters
-from utf8cert.harness.codec.adapters.entry import PythonAdapter
+from utf8cert.harness.world import catalog
+from utf8cert.harness.world.adapters.entry import PythonAdapter
 
-everything = adapters.registry
+everything = catalog.registry
 
 
 def registry():
@@ -276,7 +276,7 @@ def registry():
     return entries
 
 
-adapters.registry = registry
+catalog.registry = registry
 """
 """A sitecustomize.py adding `adapter:segfault` (tests/hostile_codecs.py) to the matrix's
 parent and workers alike."""

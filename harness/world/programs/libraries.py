@@ -2,8 +2,8 @@
 and Rust's encoder (rust_codecs.rs, into-bytes); merged into PROGRAMS by this package.
 
 The npm packages are pinned in package.json, next to the sources, and installed under the cache
-directory (runtimes.cache_root()/npm) by scripts/install-runtimes, or by the command a missing
-one's `unavailable()` names.
+directory (cache_root()/npm, codec/cache.py) by scripts/install-runtimes, or by the command a
+missing one's `unavailable()` names.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs.program import Program
-from utf8cert.harness.codec.programs.runtimes import (
+from utf8cert.harness.codec.cache import cache_root
+from utf8cert.harness.codec.strings import StringModel
+from utf8cert.harness.world.programs.program import Program
+from utf8cert.harness.world.programs.runtimes import (
     JAVA,
     NODE,
     RUST,
     SOURCES,
     ProgramError,
     Runtime,
-    cache_root,
 )
-from utf8cert.harness.codec.strings import StringModel
 
 PINNED: Final = Path(SOURCES / "package.json")
 """The npm packages npm_codecs.js checks, with the versions it was written against."""

@@ -1,6 +1,6 @@
 """The programs for C++ and Erlang: their runtimes and one program entry per mode.
 
-    from utf8cert.harness.codec.programs.more_languages import MORE_LANGUAGES
+    from utf8cert.harness.world.programs.more_languages import MORE_LANGUAGES
     program = MORE_LANGUAGES[0]  # Program("cxx-wstring-convert", ..., CXX, "wstring-convert")
 
 cxx_codecs.cpp puts the C++ standard library's own conversions to utf8cert (the deprecated but
@@ -16,8 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs.program import Program
-from utf8cert.harness.codec.programs.scripting import Installable
+from utf8cert.harness.world.programs.program import Program
+from utf8cert.harness.world.programs.scripting import Installable
 
 __all__ = ["CXX", "CXX_UTF16", "ERLANG", "MORE_LANGUAGES"]
 

@@ -9,7 +9,6 @@ $UTF8CERT_CACHE, else $XDG_CACHE_HOME/utf8cert, else ~/.cache/utf8cert.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import tempfile
@@ -19,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.strings import DEFAULT, StringModel
 
 SOURCES: Final = Path(__file__).resolve().parent
@@ -29,14 +29,6 @@ TOOL_TIMEOUT: Final = 300.0
 
 class ProgramError(ValueError):
     """A program that cannot be built or run here; str() is one line saying why."""
-
-
-def cache_root() -> Path:
-    """Return the directory builds are kept in (not created here)."""
-    if os.environ.get("UTF8CERT_CACHE"):
-        return Path(os.environ["UTF8CERT_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "utf8cert"
 
 
 def _last_line(text: str) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-from utf8cert.harness.codec.adapters.native import (
+from utf8cert.harness.codec.raised import Refusal
+from utf8cert.harness.world.adapters.native import (
     SIZE_T_ERROR,
     SQLITE_ROW,
     SQLITE_TRANSIENT,
@@ -18,7 +19,6 @@ from utf8cert.harness.codec.adapters.native import (
     glibc,
     load,
 )
-from utf8cert.harness.codec.raised import Refusal
 
 
 class GlibcWcrtomb:

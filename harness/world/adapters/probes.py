@@ -1,9 +1,5 @@
 """The probes of the Python adapters: each returns the version of what an adapter checks, or
-raises ImportError or OSError naming what is missing (entry.py turns that into the reason).
-
-Their own module, so that catalog.py and catalog_more.py, which both list adapters with them,
-import it without importing one another.
-"""
+raises ImportError or OSError naming what is missing (entry.py turns that into the reason)."""
 
 from __future__ import annotations
 
@@ -12,6 +8,19 @@ from collections.abc import Callable
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as distribution_version
+
+from utf8cert.harness.world.adapters.jq import jq_version
+
+__all__ = [
+    "glibc",
+    "jq_version",
+    "libyaml",
+    "package",
+    "python_version",
+    "pyyaml",
+    "sqlite",
+    "stdlib",
+]
 
 
 def python_version() -> str:
@@ -52,14 +61,14 @@ def pyyaml() -> str:
 
 def glibc() -> str:
     """Return glibc's version; OSError when the C library is not glibc."""
-    from utf8cert.harness.codec.adapters.native import glibc_version
+    from utf8cert.harness.world.adapters.native import glibc_version
 
     return f"glibc {glibc_version()}"
 
 
 def sqlite() -> str:
     """Return the SQLite library's version; OSError when there is none."""
-    from utf8cert.harness.codec.adapters.native import sqlite_version
+    from utf8cert.harness.world.adapters.native import sqlite_version
 
     return f"SQLite {sqlite_version()}"
 

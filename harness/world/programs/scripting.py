@@ -1,6 +1,6 @@
 """The programs for Go, Ruby, PHP, Perl, Lua and Tcl: their runtimes and one program entry per mode.
 
-    from utf8cert.harness.codec.programs.scripting import SCRIPTED
+    from utf8cert.harness.world.programs.scripting import SCRIPTED
     name, description, runtime, mode = SCRIPTED[0]  # "go-utf8", ..., GO, "utf8"
 
 Each source (go_codecs.go, ruby_codecs.rb, php_codecs.php, perl_codecs.pl, lua_codecs.lua,
@@ -18,7 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs.runtimes import SOURCES, Runtime, cache_root
+from utf8cert.harness.codec.cache import cache_root
+from utf8cert.harness.world.programs.runtimes import SOURCES, Runtime
 
 __all__ = ["GO", "LUA", "PERL", "PHP", "PHP_INTL", "RUBY", "SCRIPTED", "TCL", "Installable"]
 

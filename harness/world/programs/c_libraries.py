@@ -1,6 +1,6 @@
 """The UTF-8 functions of the C libraries people link, as shipped programs, one C file each.
 
-    from utf8cert.harness.codec.programs import PROGRAMS
+    from utf8cert.harness.world.programs import PROGRAMS
     PROGRAMS["glib-utf8-make-valid"].spec()  # "cmd:~/.cache/utf8cert/c_glib-KEY/program ..."
 
 Each library has a program (c_glib.c, c_unistring.c, c_utf8proc.c, c_icu.c, c_pcre2.c,
@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.codec.programs.runtimes import (
+from utf8cert.harness.codec.cache import cache_root
+from utf8cert.harness.codec.strings import DEFAULT, StringModel
+from utf8cert.harness.world.programs.runtimes import (
     Build,
     ProgramError,
     Runtime,
-    cache_root,
     tool_version,
 )
-from utf8cert.harness.codec.strings import DEFAULT, StringModel
 
 HEADER: Final = "c_protocol.h"
 INCLUDE: Final = f'#include "{HEADER}"'

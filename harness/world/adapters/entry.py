@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.strings import DEFAULT, StringModel, string_model
 
-PACKAGE = "utf8cert.harness.codec.adapters"
+PACKAGE = "utf8cert.harness.world.adapters"
 
 
 class Entry(Protocol):

@@ -14,7 +14,6 @@ import re
 from operator import attrgetter
 from typing import Any
 
-from utf8cert.harness.codec.adapters.markup import element_text
 from utf8cert.harness.codec.raised import NotApplicable
 from utf8cert.harness.codec.unwrap import json_body, unwrapping_encoder
 from utf8cert.harness.codec.wrappers import (
@@ -30,6 +29,7 @@ from utf8cert.harness.codec.wrappers import (
     scalar,
     wrapped_decoder,
 )
+from utf8cert.harness.world.adapters.markup import element_text
 
 START = attrgetter("start")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from utf8cert.harness.codec.programs.runtimes import Runtime
 from utf8cert.harness.codec.reading import BYTES, InputModel
 from utf8cert.harness.codec.strings import StringModel
+from utf8cert.harness.world.programs.runtimes import Runtime
 
 
 @dataclass(frozen=True)

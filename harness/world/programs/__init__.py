@@ -1,7 +1,7 @@
 """Programs that put the UTF-8 codecs of twelve language runtimes and of the C libraries people
 link to utf8cert, as `cmd:` specs.
 
-    from utf8cert.harness.codec.programs import PROGRAMS
+    from utf8cert.harness.world.programs import PROGRAMS
     program = PROGRAMS["java-readutf"]
     program.unavailable()  # None, or why not: "javac not found on PATH"
     program.spec()  # "cmd:java -cp ~/.cache/utf8cert/Utf8Codecs-KEY Utf8Codecs readutf"
@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from utf8cert.harness.codec.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
-from utf8cert.harness.codec.programs.libraries import MORE, NpmProgram
-from utf8cert.harness.codec.programs.more_languages import MORE_LANGUAGES
-from utf8cert.harness.codec.programs.program import Program
-from utf8cert.harness.codec.programs.runtimes import JAVA, NODE, RUST, ProgramError
-from utf8cert.harness.codec.programs.scripting import SCRIPTED
 from utf8cert.harness.codec.reading import BYTES
+from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
+from utf8cert.harness.world.programs.libraries import MORE, NpmProgram
+from utf8cert.harness.world.programs.more_languages import MORE_LANGUAGES
+from utf8cert.harness.world.programs.program import Program
+from utf8cert.harness.world.programs.runtimes import JAVA, NODE, RUST, ProgramError
+from utf8cert.harness.world.programs.scripting import SCRIPTED
 
 __all__ = ["PROGRAMS", "Program", "ProgramError"]
 

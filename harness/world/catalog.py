@@ -1,13 +1,22 @@
-"""The Python adapters shipped, each with the probe that tells its version or why it is missing."""
+"""The catalog of shipped adapters, `adapter:NAME`: every entry, in the order the matrix shows them.
+
+    utf8cert adapters                    # the list, with what is missing and why
+    utf8cert check adapter:orjson        # one of them
+    utf8cert matrix                      # all that are available, side by side
+
+A Python adapter's entry is written here, in PYTHON_ADAPTERS (its code in adapters/, its probe in
+adapters/probes.py); a program's is written next to its runtime in programs/ and collected by
+programs.PROGRAMS. `registry()` is the one list of both. README.md says how to add one.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from utf8cert.harness.codec.adapters.catalog_more import ADAPTERS as MORE
-from utf8cert.harness.codec.adapters.entry import PythonAdapter
-from utf8cert.harness.codec.adapters.probes import (
+from utf8cert.harness.world.adapters.entry import Entry, PythonAdapter, Unversioned
+from utf8cert.harness.world.adapters.probes import (
     glibc,
+    jq_version,
     libyaml,
     package,
     python_version,
@@ -16,14 +25,11 @@ from utf8cert.harness.codec.adapters.probes import (
     stdlib,
 )
 
-
-def _adapters(*adapters: PythonAdapter) -> dict[str, PythonAdapter]:
-    return {adapter.name: adapter for adapter in adapters}
-
+__all__ = ["PYTHON_ADAPTERS", "registry"]
 
 CPYTHON = "CPython's utf-8 codec"
 
-PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
+_ENTRIES = (
     PythonAdapter(
         "cpython-strict", f"{CPYTHON}, errors='strict'", "codec:utf-8", python_version, ""
     ),
@@ -170,7 +176,109 @@ PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = _adapters(
         sqlite,
         "",
     ),
+    # Each description below ends with the slot it fills and, for a decoder, its mode: `decode`
+    # (strict), `replace`, `validate`, `encode`, `incremental`.
+    PythonAdapter(
+        "ftfy-utf8-variants",
+        "ftfy's utf-8-variants codec (CESU-8 and Java's C0 80 too): decode, replace, "
+        "incremental (strict)",
+        ".parsers:FtfyVariants",
+        package("ftfy.bad_codecs", "ftfy"),
+    ),
+    PythonAdapter(
+        "pyexpat",
+        "xml.parsers.expat (the expat C library), the text of an XML element: decode",
+        ".parsers:Expat",
+        stdlib("xml.parsers.expat"),
+        "",
+    ),
+    PythonAdapter(
+        "lxml-html",
+        "lxml's HTML parser (libxml2), the text of a paragraph: replace (it never refuses)",
+        ".parsers:LxmlHtml",
+        package("lxml.etree", "lxml"),
+    ),
+    PythonAdapter(
+        "pysimdjson",
+        "pysimdjson's Parser.parse (simdjson), a JSON string: decode",
+        ".parsers:Pysimdjson",
+        package("simdjson", "pysimdjson"),
+    ),
+    PythonAdapter(
+        "sqlite3-text",
+        "the stdlib's sqlite3, text_factory=str, on a UTF-8 database: decode",
+        ".parsers:Sqlite3Text",
+        stdlib("sqlite3"),
+        "",
+    ),
+    PythonAdapter(
+        "ujson-dumps",
+        "ujson.dumps(ensure_ascii=False), the UTF-8 in a JSON string: encode",
+        ".parsers:UjsonDumps",
+        package("ujson", "ujson"),
+    ),
+    PythonAdapter(
+        "msgpack-replace",
+        "msgpack.unpackb (C extension) with unicode_errors='replace', a msgpack str: replace",
+        ".parsers:MsgpackReplace",
+        package("msgpack._cmsgpack", "msgpack"),
+    ),
+    PythonAdapter(
+        "cbor2-replace",
+        "cbor2.loads with str_errors='replace', a CBOR text string: replace",
+        ".parsers:Cbor2Replace",
+        package("cbor2", "cbor2"),
+    ),
+    PythonAdapter(
+        "glibc-wcrtomb",
+        "glibc's wide-character conversion in C.UTF-8 (wcsrtombs, wcrtomb's loop): encode",
+        ".encoders:GlibcWcrtomb",
+        glibc,
+        "",
+    ),
+    PythonAdapter(
+        "sqlite-encode",
+        "SQLite's UTF-16 to UTF-8 translation (bind_text16, column_text), via ctypes: encode",
+        ".encoders:SqliteEncoder",
+        sqlite,
+        "",
+        strings="utf-16",
+    ),
+    PythonAdapter(
+        "pyicu-encode",
+        "ICU's UTF-8 converter through PyICU (UnicodeString(text).encode('utf-8')): encode",
+        ".encoders:PyicuEncoder",
+        package("icu", "PyICU"),
+        "",
+        strings="utf-16",
+    ),
+    PythonAdapter(
+        "pyjson5",
+        "pyjson5.decode_utf8 (JSON5) on bytes, a JSON string: decode",
+        ".json_text:Pyjson5",
+        package("pyjson5", "pyjson5"),
+        isolated=True,
+    ),
+    PythonAdapter(
+        "jq",
+        "jq (the command-line JSON processor), `explode` of a JSON string: replace (it never "
+        "refuses)",
+        ".jq:Jq",
+        jq_version,
+        "",
+    ),
 )
-"""The Python adapters, in the order the matrix shows them."""
+PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = {adapter.name: adapter for adapter in _ENTRIES}
+"""The Python adapters by name, in the order of the list above (a new one goes at its end)."""
 
-PYTHON_ADAPTERS = {**PYTHON_ADAPTERS, **MORE}
+
+def registry() -> dict[str, Entry]:
+    """Return every shipped adapter by name: the Python adapters, then the programs
+    (programs.PROGRAMS); a name taken twice keeps its first entry (tests/codec/test_adapters.py
+    checks that none is)."""
+    from utf8cert.harness.world.programs import PROGRAMS
+
+    entries: dict[str, Entry] = dict(PYTHON_ADAPTERS)
+    for name, program in PROGRAMS.items():
+        entries.setdefault(name, program if hasattr(program, "version") else Unversioned(program))
+    return entries
