@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
+from utf8cert.harness.check.compare import compare, compare_encode
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec, Refused
 from utf8cert.harness.world.programs import PROGRAMS

@@ -7,6 +7,8 @@ check) imports nothing of the world."""
 from __future__ import annotations
 
 import ast
+import graphlib
+import itertools
 import re
 from pathlib import Path
 from typing import Final
@@ -71,6 +73,94 @@ def target_wing(module: str) -> str | None:
 SOURCES: Final = sorted([*ROOT.glob("reference/**/*.py"), *ROOT.glob("harness/*/**/*.py")])
 
 
+PACKAGES: Final = ("reference", "harness", "vectors", "corpus")
+"""The directories installed as utf8cert's packages (pyproject.toml's package-dir)."""
+
+
+def module_name(path: Path, root: Path) -> str:
+    """Return a source file's installed name ('utf8cert.harness.check.compare'); a package's
+    __init__.py is the package's name."""
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(("utf8cert", *(parts[:-1] if parts[-1] == "__init__" else parts)))
+
+
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Return each utf8cert module under `root` and the utf8cert modules it imports, wherever the
+    import stands (at the top, in a function, under TYPE_CHECKING): absolute and relative
+    `import` and `from` statements (`from package import module` imports the module), and
+    importlib's `import_module` of a name spelled out in the call ('...', f"{__package__}.x")."""
+    paths = {
+        module_name(path, root): path for top in PACKAGES for path in (root / top).rglob("*.py")
+    }
+    modules = set(paths)
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        named: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            named |= names_imported(node, name, package, modules)
+        graph[name] = named - {name}
+    return graph
+
+
+def names_imported(node: ast.AST, name: str, package: str, modules: set[str]) -> set[str]:
+    """Return the modules among `modules` that one syntax node of module `name` (in `package`)
+    imports; the empty set for a node that is no import."""
+    found: set[str] = set()
+    if isinstance(node, ast.Import):
+        found = {alias.name for alias in node.names}
+    elif isinstance(node, ast.ImportFrom):
+        base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+        source = ".".join(part for part in (base, node.module) if part)
+        for alias in node.names:
+            submodule = f"{source}.{alias.name}"
+            found.add(submodule if submodule in modules else source)
+    elif isinstance(node, ast.Call) and node.args and _calls_import_module(node.func):
+        spelled = _spelled_out(node.args[0], {"__name__": name, "__package__": package})
+        found = {spelled} if spelled else set()
+    return found & modules
+
+
+def _calls_import_module(function: ast.expr) -> bool:
+    """Return whether a call's function is importlib's import_module (imported or qualified)."""
+    return (isinstance(function, ast.Name) and function.id == "import_module") or (
+        isinstance(function, ast.Attribute) and function.attr == "import_module"
+    )
+
+
+def _spelled_out(argument: ast.expr, known: dict[str, str]) -> str | None:
+    """Return the module name a call's argument spells out: a string, or an f-string of literal
+    text and `__name__` or `__package__`; None for a name only known when the code runs."""
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return argument.value
+    if not isinstance(argument, ast.JoinedStr):
+        return None
+    text = ""
+    for part in argument.values:
+        if isinstance(part, ast.Constant) and isinstance(part.value, str):
+            text += part.value
+        elif (
+            isinstance(part, ast.FormattedValue)
+            and isinstance(part.value, ast.Name)
+            and part.value.id in known
+        ):
+            text += known[part.value.id]
+        else:
+            return None
+    return text
+
+
+def circle(graph: dict[str, set[str]]) -> list[str]:
+    """Return a circle of imports, each module importing the next and the last the first again
+    (['a', 'b', 'a']), or [] when the graph has none."""
+    try:
+        # The graph is each module's predecessors to the sorter: what must be imported first.
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        return list(reversed(error.args[1]))
+    return []
+
+
 def test_every_harness_module_lies_in_a_wing() -> None:
     loose = [
         p.name for p in ROOT.glob("harness/*.py") if p.name not in {"__init__.py", "__main__.py"}
@@ -91,6 +181,43 @@ def test_imports_run_one_way(path: Path) -> None:
         if wing == "" or RANK[wing] >= RANK[own]:
             wrong.append(f"{path.relative_to(ROOT)}:{line}: {own} imports {module}")
     assert wrong == []
+
+
+def test_no_import_closes_a_circle() -> None:
+    """A circle makes each of its modules half-made while another runs (an import-order bug
+    waiting for a reordering), and none can be read, tested or moved alone."""
+    found = circle(import_graph())
+    assert found == [], "an import circle: " + " -> ".join(found)
+
+
+def test_the_graph_holds_every_kind_of_import_and_finds_a_circle(tmp_path: Path) -> None:
+    """The check above can fail: a circle through an import in a function, a relative import
+    under TYPE_CHECKING, `from package import module` and import_module is found, and named."""
+    for folder in ("harness/wing", "reference"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "harness/wing/__init__.py").write_text(
+        "from importlib import import_module\nTYPES = import_module(f'{__package__}.types')\n"
+    )
+    (tmp_path / "harness/wing/types.py").write_text(
+        "def judge():\n    from utf8cert.harness.wing import judge\n    return judge\n"
+    )
+    (tmp_path / "harness/wing/judge.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import TYPES\n"
+    )
+    (tmp_path / "reference/__init__.py").write_text("import utf8cert.harness.wing.judge\n")
+    graph = import_graph(tmp_path)
+    assert graph == {
+        "utf8cert.harness.wing": {"utf8cert.harness.wing.types"},
+        "utf8cert.harness.wing.types": {"utf8cert.harness.wing.judge"},
+        "utf8cert.harness.wing.judge": {"utf8cert.harness.wing"},
+        "utf8cert.reference": {"utf8cert.harness.wing.judge"},
+    }
+    found = circle(graph)
+    assert len(found) == 4 and found[0] == found[-1]
+    assert set(found) == set(graph) - {"utf8cert.reference"}
+    assert all(imported in graph[importer] for importer, imported in itertools.pairwise(found))
+    graph["utf8cert.harness.wing"] = set()
+    assert circle(graph) == []
 
 
 def test_the_check_finds_an_upward_import(tmp_path: Path) -> None:

@@ -43,8 +43,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector

@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import Answer, Coverage
 from utf8cert.harness.check.describe import plural
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.fatal import Caller, caller
 from utf8cert.harness.check.interrupt import Interrupted, Stop
 from utf8cert.harness.check.modes import HeldMode

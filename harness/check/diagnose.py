@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final
 
+from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding, as_code_points
 from utf8cert.harness.check.parting import replaced_run, run_at
 from utf8cert.harness.check.unencodable import DROPPED, JOINED, fate
@@ -22,7 +23,6 @@ from utf8cert.reference import (
     validate,
 )
 
-Marks = tuple[tuple[int, int], ...]
 Finding = tuple[Level, str, Marks]
 """(level, what, marks): how much a mismatch matters, a few words, the bytes to point at."""
 

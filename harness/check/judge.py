@@ -12,12 +12,12 @@ import dataclasses
 from utf8cert.harness.check.diagnose import (
     SIGNATURE_LEVEL,
     Finding,
-    Marks,
     encode_mismatch,
     offset_mismatch,
     replaced_mismatch,
     text_mismatch,
 )
+from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding
 from utf8cert.harness.check.extent import decode_end_mismatch, encode_end_mismatch
 from utf8cert.harness.check.modes import Mode

@@ -14,17 +14,15 @@ stays a wrong index.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from utf8cert.harness.check.describe import describe_bytes, describe_text
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import ExpectedEncoding
 from utf8cert.harness.check.fingerprint import explaining
 from utf8cert.harness.check.judge import judge_encode
 from utf8cert.harness.codec.interface import Codec, Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
-
-if TYPE_CHECKING:  # compare.py calls this module
-    from utf8cert.harness.check.compare import Difference
 
 WRONG_INDEX: Final = "wrong error index"
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Final
 
+from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected
 
-Marks = tuple[tuple[int, int], ...]
 REPLACEMENT: Final = 0xFFFD
 Writer = int | None
 """What writes one U+FFFD of the reference's output: a maximal subpart (its index in

@@ -16,14 +16,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from utf8cert.harness.check.compare import (
-    Difference,
-    Label,
     compare_chunks,
     compare_decode,
     compare_encode,
     compare_replace,
     compare_validate,
 )
+from utf8cert.harness.check.difference import Difference, Label
 from utf8cert.harness.check.expected import (
     Expected,
     ExpectedEncoding,

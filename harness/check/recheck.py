@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from utf8cert.harness.check.breaker import Breaker, Guard, trips
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import describe_outcome
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.prefetch import Answers, asked_ahead
 from utf8cert.harness.codec.interface import (
     FAILURE_WHAT,

@@ -12,9 +12,9 @@ from importlib.metadata import PackageNotFoundError, version
 from utf8cert.harness.check.answers import InputAnswer
 from utf8cert.harness.check.baseline import Key
 from utf8cert.harness.check.behaviour import Group, group
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import Coverage
 from utf8cert.harness.check.describe import plural
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.fingerprint import Contradictions, Fingerprint, fingerprint
 from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile

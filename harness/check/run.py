@@ -9,14 +9,9 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from utf8cert.harness.check.ahead import Ahead
 from utf8cert.harness.check.answers import input_answers, short_hex
 from utf8cert.harness.check.breaker import Breaker, Guard, Note
-from utf8cert.harness.check.compare import (
-    Difference,
-    chunkings,
-    compare,
-    compare_chunks,
-    compare_encode,
-)
+from utf8cert.harness.check.compare import chunkings, compare, compare_chunks, compare_encode
 from utf8cert.harness.check.coverage import Answer, Coverage
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import Expected, expectation_for
 from utf8cert.harness.check.fingerprint import Contradictions
 from utf8cert.harness.check.interrupt import Interrupted, Stop

@@ -13,15 +13,13 @@ input up to its first error (well-formed, and beginning with the signature).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from utf8cert.harness.check.diagnose import OFFSET_AFTER_SIGNATURE
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import Expected
 from utf8cert.harness.codec.interface import Capability, Codec, Failed, Inapplicable, Returned
 from utf8cert.harness.vectors.model import DEFAULT_DECODE_LEVELS
-
-if TYPE_CHECKING:  # compare.py calls this module
-    from utf8cert.harness.check.compare import Difference
 
 WRONG_OFFSET: Final = "wrong error offset"
 

@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 
-from utf8cert.harness.cli.entry import HELD_SIGNALS
+from utf8cert.harness.cli.held import HELD_SIGNALS
 
 USAGE_ERROR = 2
 WRITE_ERRORS = frozenset({errno.EBADF, errno.EPIPE, errno.EIO, errno.ENOSPC})
@@ -39,8 +39,8 @@ def prepare() -> None:
 
 
 def release_signals() -> None:
-    """Act on the signals held since utf8cert started (entry.py): one that came meanwhile is
-    delivered now (Ctrl-C: KeyboardInterrupt here); nothing when none are held."""
+    """Act on the signals held since utf8cert started (entry.py, held.py): one that came
+    meanwhile is delivered now (Ctrl-C: KeyboardInterrupt here); nothing when none are held."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 

@@ -25,7 +25,6 @@ from utf8cert.harness.codec import children
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
 from utf8cert.harness.codec.interface import (
     Capability,
-    Failed,
     FailureKind,
     IncrementalMode,
     Outcome,
@@ -35,6 +34,7 @@ from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
 from utf8cert.harness.codec.reading import BYTES, InputModel, unseen
 from utf8cert.harness.codec.sandbox import SandboxError
+from utf8cert.harness.codec.start_error import StartError
 from utf8cert.harness.codec.strings import DEFAULT, StringModel, unholdable
 
 TELLING: Final = re.compile(
@@ -79,10 +79,6 @@ EXIT_GRACE = 5.0
 """Seconds at most a program that closed its output gets to exit, so its status can be told."""
 HISTORY = 256
 """How many recent requests are remembered by id, to name the one a late line belongs to."""
-
-
-class StartError(Exception):
-    """The program could not be started or did not complete the handshake; says why in one line."""
 
 
 class ResourceFailure(Exception):
@@ -347,11 +343,6 @@ class ProcessCodec(AskingCodec):
     def close(self) -> None:
         """Stop the program (it is also stopped when the codec is garbage or Python exits)."""
         self.discard()
-
-
-def failed_start(error: StartError) -> Failed:
-    """Return the failure of a request that found no program to ask."""
-    return Failed("crash", f"cannot restart the program: {error}")
 
 
 def _shown(capabilities: frozenset[Capability], version: int, strings: str) -> str:

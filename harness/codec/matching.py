@@ -18,10 +18,17 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong
-from utf8cert.harness.codec.interface import Failed, FailureKind, Inapplicable, Outcome
+from utf8cert.harness.codec.interface import (
+    Capability,
+    Failed,
+    FailureKind,
+    Inapplicable,
+    Outcome,
+)
+from utf8cert.harness.codec.pace import Pace
 from utf8cert.harness.codec.protocol import (
     ProtocolError,
     Request,
@@ -31,9 +38,7 @@ from utf8cert.harness.codec.protocol import (
     request_line,
     split_id,
 )
-
-if TYPE_CHECKING:
-    from utf8cert.harness.codec.isolate import ProcessCodec
+from utf8cert.harness.codec.start_error import StartError, failed_start
 
 WINDOW: Final = 64
 """Requests in flight at most (version 2)."""
@@ -45,6 +50,41 @@ SETTLE: Final = 0.001
 """Seconds at least that utf8cert waits for a second line after an answer of a program that
 broke the protocol before, when no other request is in flight (twice the answer's own time if
 longer)."""
+
+
+class Program(Protocol):
+    """What a batch reads and calls of the program it asks: isolate.ProcessCodec, which makes
+    the batches, is the one; named here so that this module needs nothing of isolate.py."""
+
+    spec: str
+    version: int
+    capabilities: frozenset[Capability]
+    pace: Pace
+    recent: dict[int, str]
+    """The lines of the latest requests, by id."""
+    broken: str
+    """Why a restarted program is not asked ('' while it is): it announced another handshake."""
+    broken_reported: bool
+    distrusted: bool
+    """Whether a second line after each answer is looked for (it broke the protocol before)."""
+
+    def channel(self) -> Channel:
+        """Return the running program's pipes, starting it if none runs (StartError if not)."""
+
+    def running(self) -> Channel | None:
+        """Return the running program's pipes, None when none runs."""
+
+    def next_id(self, line: str) -> int:
+        """Return a fresh request id, remembering its line."""
+
+    def growing(self) -> bool:
+        """Return whether the running program holds more memory than when last looked at."""
+
+    def death(self) -> tuple[FailureKind, str]:
+        """Return the failure the running program, which closed its output, stands for."""
+
+    def discard(self) -> None:
+        """Kill the running program."""
 
 
 def _quoted(line: str) -> str:
@@ -69,7 +109,7 @@ class _Sent:
 class Batch:
     """The asking of one sequence of requests of one program, and the outcomes so far."""
 
-    def __init__(self, program: ProcessCodec, requests: Sequence[Request]) -> None:
+    def __init__(self, program: Program, requests: Sequence[Request]) -> None:
         self.program = program
         self.requests = list(requests)
         self.outcomes: list[Outcome | None] = [None] * len(self.requests)
@@ -133,8 +173,6 @@ class Batch:
     def _ask(self) -> None:
         """Ask the program the requests, until each has its outcome (or one has failed, when
         `until_failure`)."""
-        from utf8cert.harness.codec.isolate import StartError, failed_start
-
         while self.queue or self.flight:
             deaf = self.program.pace.deaf()
             if deaf is not None:  # it would hang again before reading the question: skipped

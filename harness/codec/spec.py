@@ -22,10 +22,11 @@ from typing import Any
 
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Capability, Codec, IncrementalMode, declared_mode
-from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_codec
+from utf8cert.harness.codec.isolate import ProcessCodec, isolated_codec
 from utf8cert.harness.codec.protocol import GREETING
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import describe_exception
+from utf8cert.harness.codec.start_error import StartError
 from utf8cert.harness.codec.strings import DEFAULT as DEFAULT_STRINGS
 
 DEFAULT_SPEC = "codec:utf-8"

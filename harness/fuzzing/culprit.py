@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Final
 
 from utf8cert.harness.check.behaviour import AFTER_REPLACEMENT, Behaviour, behaviour_of
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.fuzzing.finding import slug
 from utf8cert.harness.fuzzing.kinds import error_spans
 from utf8cert.reference import ErrorKind

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Final, NoReturn
 
 from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.probe import at_or_above, probe

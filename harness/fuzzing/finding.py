@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Final
 
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.fuzzing.kinds import error_spans
 from utf8cert.harness.vectors.model import Level
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import as_code_points, expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
 from utf8cert.harness.fuzzing.finding import Finding, spaced_hex
@@ -88,10 +88,10 @@ def vector_document(finding: Finding) -> str:
     its bytes when a decoding capability differs, an encoding vector of its code points when
     the encoder does."""
     # Imported here: the fuzz target imports this module (through save.py), and YAML and the
-    # vector loader (with its JSON Schema) would add a fifth of a second to every campaign's start.
+    # vector schema's module would add a fifth of a second to every campaign's start.
     import yaml
 
-    from utf8cert.harness.vectors.load import SCHEMA_VERSION
+    from utf8cert.harness.vectors.schema import SCHEMA_VERSION
 
     d = finding.difference
     vector_id = f"fuzz-{finding.stem}-{finding.digest}"

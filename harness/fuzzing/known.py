@@ -21,7 +21,7 @@ from typing import cast
 
 from utf8cert.harness.check.baseline import load_baseline
 from utf8cert.harness.check.behaviour import OFFSET, Behaviour, behaviour_of
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.vectors.model import DecodeVector, Vector, VectorSet
 

@@ -21,7 +21,7 @@ from types import FunctionType
 from typing import Final, NoReturn
 
 from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 
 MODULE: Final = "utf8cert.differences"
 """The module the exception classes claim: a stable name in the crash text."""

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from utf8cert.harness.check.baseline import Baseline, BaselineError, load_baseline
 from utf8cert.harness.check.breaker import Guard, Note
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.coverage import CapabilityCoverage, Coverage
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.fatal import enabled_to_stderr
 from utf8cert.harness.check.interrupt import Stop
 from utf8cert.harness.check.prefetch import prefetched

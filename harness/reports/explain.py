@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import plural
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.recheck import VARIANT as ASKED_AGAIN
 from utf8cert.harness.reports.places import shown_origin
 from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet

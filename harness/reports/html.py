@@ -17,7 +17,7 @@ from html import escape
 from typing import Final
 
 from utf8cert.harness.check.behaviour import Group
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.reports.explain import explain, grouped
 from utf8cert.harness.reports.view import View, counted_differences, plural
 from utf8cert.harness.vectors.model import LEVELS

@@ -9,7 +9,7 @@ from importlib.resources import files
 from typing import Any, Final
 
 from utf8cert.harness.check.behaviour import Group
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.reports.coverage import extra_json
 from utf8cert.harness.reports.explain import focus
 from utf8cert.harness.reports.view import View

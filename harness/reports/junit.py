@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from typing import Final
 
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.run import capabilities_for
 from utf8cert.harness.reports.explain import explain, grouped
 from utf8cert.harness.reports.view import View

@@ -15,7 +15,7 @@ from pathlib import PurePath
 from typing import Any
 
 from utf8cert.harness.check.behaviour import behaviour_of
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import DECODING, capabilities_for, vector_index
 from utf8cert.harness.vectors.model import LEVELS, Vector

@@ -15,8 +15,8 @@ from functools import cached_property
 
 from utf8cert.harness.check.baseline import Baseline, Key
 from utf8cert.harness.check.behaviour import Group, group
-from utf8cert.harness.check.compare import Difference
 from utf8cert.harness.check.describe import plural as plural  # where the reports take it
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.codec.interface import Capability

@@ -10,11 +10,12 @@ from __future__ import annotations
 from utf8cert.harness.codec import spec as machinery
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.interface import Codec
-from utf8cert.harness.codec.isolate import ProcessCodec, StartError, isolated_codec
+from utf8cert.harness.codec.isolate import ProcessCodec, isolated_codec
 from utf8cert.harness.codec.python_codec import PythonCodec
 from utf8cert.harness.codec.raised import describe_exception
 from utf8cert.harness.codec.reading import BYTES, C_STRING_NOTE, input_model
 from utf8cert.harness.codec.spec import CodecSpecError, checked_spec
+from utf8cert.harness.codec.start_error import StartError
 from utf8cert.harness.codec.strings import string_model
 
 SERVER_MODULE = "utf8cert.harness.world.serve"

@@ -9,8 +9,9 @@ from functools import cache
 
 import pytest
 
-from utf8cert.harness.check.compare import Difference, compare_decode
+from utf8cert.harness.check.compare import compare_decode
 from utf8cert.harness.check.describe import describe_text
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check

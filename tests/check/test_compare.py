@@ -11,7 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from utf8cert.harness.check.compare import (
-    Difference,
     chunkings,
     compare,
     compare_chunks,
@@ -21,6 +20,7 @@ from utf8cert.harness.check.compare import (
     compare_validate,
 )
 from utf8cert.harness.check.describe import describe_bytes, describe_text
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import (
     Expected,
     ExpectedEncoding,

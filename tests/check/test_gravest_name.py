@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, behaviour_of
-from utf8cert.harness.check.compare import Difference, compare_decode, compare_encode
+from utf8cert.harness.check.compare import compare_decode, compare_encode
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Codec, Refused, Returned
 from utf8cert.harness.world.catalog import registry

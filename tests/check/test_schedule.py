@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.recheck import SOAK
 from utf8cert.harness.check.run import run_check
 from utf8cert.harness.check.schedule import (

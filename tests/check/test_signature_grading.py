@@ -9,8 +9,9 @@ import codecs
 
 import pytest
 
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
+from utf8cert.harness.check.compare import compare, compare_encode
 from utf8cert.harness.check.diagnose import OFFSET_AFTER_SIGNATURE
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.python_codec import PythonCodec

@@ -14,13 +14,9 @@ from pathlib import Path
 import pytest
 from declining_codecs import Declining, any_surrogate, over_64_kib
 
-from utf8cert.harness.check.compare import (
-    Difference,
-    compare_decode,
-    compare_encode,
-    compare_replace,
-)
+from utf8cert.harness.check.compare import compare_decode, compare_encode, compare_replace
 from utf8cert.harness.check.coverage import THRESHOLD
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import ExpectedEncoding, expectation_for
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.check.report import Report

@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 from utf8cert.harness import Refused, load_codec
-from utf8cert.harness.check.compare import Difference, compare, compare_encode
+from utf8cert.harness.check.compare import compare, compare_encode
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.expected import encoding_for, expectation_for
 from utf8cert.harness.codec.interface import Capability, Codec, Returned
 from utf8cert.harness.world.catalog import PYTHON_ADAPTERS

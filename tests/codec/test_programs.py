@@ -21,7 +21,7 @@ from started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.interface import Refused, Returned
-from utf8cert.harness.world.programs import PROGRAMS, ProgramError
+from utf8cert.harness.world.programs import PROGRAMS, Program, ProgramError
 from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS
 from utf8cert.harness.world.programs.libraries import MORE
 from utf8cert.harness.world.programs.more_languages import MORE_LANGUAGES  # C++, Erlang
@@ -241,7 +241,9 @@ def test_a_build_is_cached_by_source_hash_and_a_bad_source_is_one_line(
 
     broken = tmp_path / "broken.rs"
     broken.write_text("fn main() { let x: u8 = ; }\n")
-    rust = PROGRAMS["rust-from-utf8"].runtime
+    program = PROGRAMS["rust-from-utf8"]
+    assert isinstance(program, Program)
+    rust = program.runtime
     with pytest.raises(ProgramError, match=r"^Rust: building broken\.rs failed: .+") as error:
         rust.built(broken, rust.build)  # type: ignore[arg-type]
     assert "\n" not in str(error.value)

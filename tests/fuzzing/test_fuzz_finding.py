@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.check.compare import Difference
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.probe import probe
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget

@@ -1,22 +1,21 @@
-"""The quick way of loading vector files (quick_yaml, quick_schema) accepts nothing the careful
-way refuses, reads the same data with the same lines where it keeps them, and leaves every error
-to the careful way, which names its file and line."""
+"""The quick way of loading vector files (quick_yaml) accepts nothing the careful way refuses,
+reads the same data with the same lines where it keeps them, and leaves every error to the
+careful way, which names its file and line. A user's file is checked against the schema, the
+shipped files (the release's, by their digests) are not checked again."""
 
 from __future__ import annotations
 
-import copy
-import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from utf8cert.harness.vectors.load import _validator, builtin_files, load_vectors
-from utf8cert.harness.vectors.quick_schema import draft7, quick_valid
+from utf8cert.harness.vectors.load import builtin_files, load_vectors
 from utf8cert.harness.vectors.quick_yaml import quick_parse
 from utf8cert.harness.vectors.reader import VectorLoadError, parse_yaml
+from utf8cert.harness.vectors.schema import validator
 
 
 def typed(value: Any) -> Any:
@@ -41,8 +40,7 @@ def test_a_shipped_file_reads_the_same_quickly_with_the_same_lines_kept(entry: A
         assert careful.value_lines[path] == line
     ids = {path for path in careful.key_lines if len(path) == 3 and path[2] == "id"}
     assert {path for path in ids if path[0] in ("decode", "encode")} <= set(quick.key_lines)
-    valid = quick_valid()
-    assert valid is not None and valid(quick.data)
+    assert validator().is_valid(quick.data)  # what the load builds a shipped file from
 
 
 HOSTILE = [
@@ -63,98 +61,6 @@ HOSTILE = [
 @pytest.mark.parametrize("text", HOSTILE)
 def test_the_quick_reader_gives_up_on_what_the_careful_one_must_look_at(text: str) -> None:
     assert quick_parse("f.yaml", text) is None
-
-
-def test_the_rewrite_refuses_what_it_cannot_carry_over() -> None:
-    with pytest.raises(ValueError, match="prefixItems"):
-        draft7({"prefixItems": [{}]})
-    with pytest.raises(ValueError, match="unevaluatedProperties"):
-        draft7({"unevaluatedProperties": False})  # no $ref to close over
-
-
-def shipped_data() -> dict[str, Any]:
-    """Return the truncated vectors' file (errors marked incomplete, flags, notes) with the
-    encoding vectors added to it: every kind of value the schema checks, in one valid file."""
-    data: dict[str, Any] = {}
-    for entry in builtin_files():
-        if entry.name in ("ill-formed-truncated.yaml", "encoding.yaml"):
-            document = parse_yaml(entry.name, entry.read_text(encoding="utf-8"))
-            data = document.data | data if entry.name == "encoding.yaml" else data | document.data
-    # A few of each: every value is changed in turn below, each change checked by jsonschema.
-    data["decode"] = [v for v in data["decode"] if any("incomplete" in e for e in v["errors"])][:2]
-    data["encode"] = [v for v in data["encode"] if "error" in v][:1] + data["encode"][:1]
-    assert len(data["decode"]) == 2 and _validator().is_valid(data)
-    return data
-
-
-SHIPPED = shipped_data()
-VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 5)
-    | st.floats(-1, 4, allow_nan=False)
-    | st.sampled_from(["", "C0 80", "c0 80", "U+0041", "U+D800", "x\ny", "ovl-1", "A" * 201])
-    | st.sampled_from(["truncated", "overlong", "must", "should", "maybe", "RFC 3629"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
-    max_leaves=6,
-)
-
-
-def places(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Return the path of every value in `data` (the root excepted)."""
-    found: list[tuple[Any, ...]] = []
-    if isinstance(data, dict | list):
-        for key, value in data.items() if isinstance(data, dict) else enumerate(data):
-            found.append((*path, key))
-            found.extend(places(value, (*path, key)))
-    return found
-
-
-PLACES = places(SHIPPED)
-
-
-TRICKY: list[Any] = [1, 0, -1, True, False, 1.0, 2.5, None, "", "x\ny", "U+0041", [], {}, ["a"] * 2]
-"""Values a compiled check may take for others (1 for true, 1.0 for 1, a list for a set)."""
-
-
-@pytest.mark.parametrize("value", TRICKY, ids=repr)
-def test_no_value_anywhere_passes_the_compiled_check_and_not_jsonschema(value: Any) -> None:
-    valid = quick_valid()
-    assert valid is not None
-    for place in PLACES:
-        changed = replaced(place, value)
-        if valid(changed):
-            assert _validator().is_valid(changed), (place, value)
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.sampled_from(PLACES), VALUES, st.text(max_size=6) | st.sampled_from(["id", "kind"]))
-def test_the_compiled_check_accepts_nothing_jsonschema_refuses(
-    place: tuple[Any, ...], value: Any, key: str
-) -> None:
-    for changed in (replaced(place, value), added(place, key, value)):
-        if changed is not None and quick_valid()(changed):  # type: ignore[misc]
-            assert _validator().is_valid(changed), json.dumps(changed)[:300]
-
-
-def replaced(place: tuple[Any, ...], value: Any) -> Any:
-    data = copy.deepcopy(SHIPPED)
-    parent = data
-    for step in place[:-1]:
-        parent = parent[step]
-    parent[place[-1]] = value
-    return data
-
-
-def added(place: tuple[Any, ...], key: str, value: Any) -> Any:
-    data = copy.deepcopy(SHIPPED)
-    target = data
-    for step in place:
-        target = target[step]
-    if not isinstance(target, dict):
-        return None
-    target[key] = value
-    return data
 
 
 MANY = """schema_version: "1.0"
@@ -207,3 +113,27 @@ def test_many_valid_vectors_load_with_the_line_of_each(tmp_path: Path) -> None:
     loaded = list(load_vectors([path], builtin=False))
     assert [vector.id for vector in loaded] == [f"v-{index}" for index in range(1000)]
     assert [vector.origin.line for vector in loaded] == list(range(7, 1007))
+
+
+def test_a_user_file_the_schema_refuses_is_refused_though_it_builds(tmp_path: Path) -> None:
+    """An unknown field is the schema's alone to refuse (the vectors build without it)."""
+    path = tmp_path / "many.yaml"
+    path.write_text(many(3, 1, "unknown field"), encoding="utf-8")
+    assert quick_parse(str(path), path.read_text(encoding="utf-8")) is not None
+    with pytest.raises(VectorLoadError, match=r":8: decode\[1\]\.colour: unknown field"):
+        load_vectors([path], builtin=False)
+
+
+def test_the_shipped_files_load_without_the_schema_check() -> None:
+    """Their digests are the release's: jsonschema, which a user's file needs, is never imported
+    (a tenth of a second of every `utf8cert check`), nor the schema checked (most of a load)."""
+    probe = (
+        "import sys\n"
+        "from utf8cert.harness.vectors.load import load_vectors\n"
+        "assert len(load_vectors()) > 1000\n"
+        "print(sorted(name for name in sys.modules if 'jsonschema' in name))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]"

@@ -17,8 +17,9 @@ import jsonschema
 import pytest
 import yaml
 
-from utf8cert.harness.vectors.load import SCHEMA_VERSION, builtin_files, load_vectors
+from utf8cert.harness.vectors.load import builtin_files, load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
+from utf8cert.harness.vectors.schema import SCHEMA_VERSION
 
 SCHEMA: Final = json.loads((files("utf8cert.vectors") / "schema.json").read_text())
 FILES: Final = {entry.name: yaml.safe_load(entry.read_text()) for entry in builtin_files()}

@@ -16,54 +16,21 @@ c_protocol.h) speaking version 2, built with gcc on first use (c_libraries.py).
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
-from importlib import import_module
 from types import MappingProxyType
 
-from utf8cert.harness.codec.reading import BYTES, InputModel
-from utf8cert.harness.codec.strings import StringModel
+from utf8cert.harness.codec.reading import BYTES
 from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
-from utf8cert.harness.world.programs.runtimes import JAVA, NODE, RUST, ProgramError, Runtime
+from utf8cert.harness.world.programs.libraries import MORE, NpmProgram
+from utf8cert.harness.world.programs.more_languages import MORE_LANGUAGES
+from utf8cert.harness.world.programs.program import Program
+from utf8cert.harness.world.programs.runtimes import JAVA, NODE, RUST, ProgramError
 from utf8cert.harness.world.programs.scripting import SCRIPTED
 
 __all__ = ["PROGRAMS", "Program", "ProgramError"]
 
 
-@dataclass(frozen=True)
-class Program:
-    """One shipped program: a runtime's codec, in one mode of that runtime's source file."""
-
-    name: str
-    description: str
-    runtime: Runtime
-    mode: str
-    reads: InputModel = BYTES
-    """What the API it wraps reads (codec/reading.py): "c-string" when it stops at a NUL."""
-
-    @property
-    def strings(self) -> StringModel:
-        """Return what the runtime's strings hold: UTF-16 in JavaScript and Java (each program
-        declares it in its handshake too), code points elsewhere."""
-        return self.runtime.strings
-
-    def version(self) -> str:
-        """Return the runtime's version line (e.g. 'v20.20.2'), or 'unknown'."""
-        return self.runtime.version()
-
-    def unavailable(self) -> str | None:
-        """Return None when the program can run here, else why not (e.g. 'node not found on
-        PATH'), without building anything."""
-        return self.runtime.unavailable()
-
-    def spec(self) -> str:
-        """Return the `cmd:` spec that runs the program, building it first if needed; raise
-        ProgramError (one line) when it cannot be built or its runtime is missing."""
-        return "cmd:" + shlex.join(self.runtime.command(self.mode))
-
-
-_ALL = (
+_ALL: tuple[Program | NpmProgram, ...] = (
     Program(
         "node-textdecoder",
         "Node.js: new TextDecoder() (U+FFFD replacement; drops a leading signature)",
@@ -135,15 +102,15 @@ _ALL = (
     Program("rust-from-utf8-lossy", "Rust: String::from_utf8_lossy", RUST, "from-utf8-lossy"),
 )
 
-_ALL += import_module(f"{__package__}.libraries").MORE  # npm, Java's and Rust's encoders
+_ALL += MORE  # npm, Java's and Rust's encoders
 _SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
-_SCRIPTED += import_module(f"{__package__}.more_languages").MORE_LANGUAGES  # C++, Erlang
+_SCRIPTED += MORE_LANGUAGES  # C++, Erlang
 _C = tuple(
     Program(name, description, library, name, "c-string" if name in C_STRING_APIS else BYTES)
     for library, name, description in C_PROGRAMS
 )
 
-PROGRAMS: Mapping[str, Program] = MappingProxyType(
+PROGRAMS: Mapping[str, Program | NpmProgram] = MappingProxyType(
     {program.name: program for program in _ALL + _SCRIPTED + _C}
 )
 """Every shipped program by name: Node.js, Java, Rust, the libraries of libraries.py, those of

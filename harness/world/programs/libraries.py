@@ -17,7 +17,7 @@ from typing import Final
 
 from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.strings import StringModel
-from utf8cert.harness.world.programs import Program
+from utf8cert.harness.world.programs.program import Program
 from utf8cert.harness.world.programs.runtimes import (
     JAVA,
     NODE,
@@ -180,7 +180,7 @@ NPM: Final = (
     ),
 )
 
-MORE: Final = (
+MORE: Final[tuple[Program | NpmProgram, ...]] = (
     *NPM,
     Program(
         "java-writeutf",

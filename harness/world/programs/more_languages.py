@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from utf8cert.harness.world.programs import Program
+from utf8cert.harness.world.programs.program import Program
 from utf8cert.harness.world.programs.scripting import Installable
 
 __all__ = ["CXX", "CXX_UTF16", "ERLANG", "MORE_LANGUAGES"]
