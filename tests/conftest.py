@@ -65,6 +65,6 @@ def _children_may_write_the_test_directories(tmp_path_factory: pytest.TempPathFa
 @pytest.fixture(autouse=True, scope="session")
 def _children_get_the_tests_variables() -> None:
     """Name TEST_VARIABLES for the codecs' children (utf8cert's own processes, started by the
-    tests, inherit the naming); tests/sandbox/test_environment.py shows a variable not named
+    tests, inherit the naming); tests/sandbox/test_child_environment.py shows a variable not named
     kept from them."""
     os.environ[NAMED_VARIABLE] = os.pathsep.join(TEST_VARIABLES)
