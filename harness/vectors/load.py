@@ -6,8 +6,9 @@ Each file is parsed (reader), checked against `vectors/schema.json` (schema.py),
 immutable objects of `model` (build), and then checked as a set: ids unique across all files and
 never a retired one. Any problem stops the load with one `VectorLoadError` whose message is
 `file:line: field: problem`. A file is first read the quick way (quick_yaml: no line kept but
-its vectors'), and read again the careful way (the line of every value, for the error's) only
-when that finds something wrong. The shipped files are the release's (their digests: release.py)
+its vectors', and the schema checked by a compiled validator), and read again the careful way
+(the line of every value, jsonschema's own messages, for the error's) only when that finds
+something wrong. The shipped files are the release's (their digests: release.py)
 and were checked against the schema when it was made, so only a user's file is checked at load.
 """
 
@@ -24,7 +25,7 @@ from utf8cert.harness.vectors.named_file import read_named
 from utf8cert.harness.vectors.quick_yaml import quick_parse
 from utf8cert.harness.vectors.reader import VectorLoadError, YamlDocument, parse_yaml
 from utf8cert.harness.vectors.release import released_files
-from utf8cert.harness.vectors.schema import check_schema, validator
+from utf8cert.harness.vectors.schema import check_schema, quick_validator
 
 __all__ = ["VectorLoadError", "builtin_files", "load_vectors"]
 
@@ -78,7 +79,7 @@ def _quickly_built(document: YamlDocument, release: bool) -> VectorFile | None:
     line)."""
     if not isinstance(document.data, dict):
         return None  # an empty file, or one that is no mapping: check_schema says so
-    if not release and not validator().is_valid(document.data):
+    if not release and not quick_validator().is_valid(document.data):
         return None
     try:
         return build_file(document)

@@ -2,6 +2,7 @@
 against it, whose error names the file and line of the value at fault.
 
     check_schema(document)   # VectorLoadError 'file:line: field: problem' at the topmost error
+    quick_validator().is_valid(data)   # the same verdict, compiled: fast on a valid file
 
 The files shipped in `utf8cert.vectors` are not checked at load time: their digests are the
 release's (release.py), and each was checked against this schema when the digests were made
@@ -21,6 +22,7 @@ from utf8cert.harness.vectors.release import PACKAGE
 
 if TYPE_CHECKING:
     import jsonschema
+    import jsonschema_rs
 
 SCHEMA_VERSION: Final = "1.0"
 """The schema version this loader writes to and reads (it reads every 1.x file)."""
@@ -41,6 +43,16 @@ def validator() -> jsonschema.Draft202012Validator:
     import jsonschema
 
     return jsonschema.Draft202012Validator(schema())
+
+
+@cache
+def quick_validator() -> jsonschema_rs.Validator:
+    """Return the schema compiled by jsonschema-rs, made once: it says whether a file is valid
+    in a fraction of jsonschema's time (a file of 200,000 vectors: seconds, not a minute), and
+    only a file it finds invalid is walked by jsonschema, for the error at its line."""
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(schema())
 
 
 def check_schema(document: YamlDocument) -> None:
