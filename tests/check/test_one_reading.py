@@ -23,6 +23,7 @@ from utf8cert.harness.check.run import check_one_input, run_check
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector
+from utf8cert.reference import ErrorKind
 
 Walks = dict[bytes, list[str]]
 """Each byte string walked, and where from: 'module.py:line function' per walk."""
@@ -34,7 +35,7 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> Walks:
     seen: Walks = defaultdict(list)
     real = decoder.pieces
 
-    def counted(data: bytes) -> Iterator[str | tuple[int, int, decoder.ErrorKind]]:
+    def counted(data: bytes) -> Iterator[str | tuple[int, int, ErrorKind]]:
         caller = sys._getframe(1)
         if caller.f_code.co_name == "errors" and caller.f_back is not None:
             caller = caller.f_back  # decoder.errors walks for its caller
