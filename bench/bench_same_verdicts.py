@@ -1,7 +1,7 @@
 """Same verdicts before and after a change: `utf8cert check --json` of many codecs, compared.
 
-    python bench/bench_same_verdicts.py record BEFORE_DIR [--utf8cert PATH]
-    python bench/bench_same_verdicts.py record AFTER_DIR [--utf8cert PATH]
+    python bench/bench_same_verdicts.py record BEFORE_DIR [--utf8cert PATH] [--only NAME ...]
+    python bench/bench_same_verdicts.py record AFTER_DIR [--utf8cert PATH] [--only NAME ...]
     python bench/bench_same_verdicts.py compare BEFORE_DIR AFTER_DIR
 
 `record` runs every check of RUNS (shipped adapters whose library this machine has, the hand-made
@@ -67,7 +67,7 @@ RUNS: dict[str, list[str]] = {
     "merges-into-fffd": ["broken_codecs:MergesIntoFffd", "--in-process"],
     "late-error": ["broken_codecs:LateErrorDecoder", "--in-process"],
     "one-byte-errors": ["broken_codecs:OneByteErrors", "--in-process"],
-    "forgetful-chunks": ["broken_codecs:ForgetfulChunkDecoder", "--in-process"],
+    "chunk-boundary": ["broken_codecs:ChunkBoundaryDecoder", "--in-process"],
     "lookahead": ["broken_codecs:LookaheadDecoder", "--in-process"],
     "cesu-encoder": ["lying_codecs:CesuEncoder", "--in-process"],
     "crash-on-c0": ["hostile_codecs:CrashOnC0"],
@@ -81,11 +81,13 @@ VOLATILE = ("date",)
 """Top-level fields that change from run to run whatever the code does."""
 
 
-def record(directory: Path, utf8cert: str) -> None:
-    """Write the JSON report of every run in RUNS to `directory`."""
+def record(directory: Path, utf8cert: str, only: list[str] | None = None) -> None:
+    """Write the JSON report of every run in RUNS (or those named in `only`) to `directory`."""
     directory.mkdir(parents=True, exist_ok=True)
     environment = {**os.environ, "PYTHONPATH": str(TESTS)}
     for name, arguments in RUNS.items():
+        if only and name not in only:
+            continue
         output = directory / f"{name}.json"
         start = time.perf_counter()
         command = [utf8cert, "check", *arguments, "--json", str(output), "-q"]
@@ -131,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     recording = commands.add_parser("record")
     recording.add_argument("directory", type=Path)
     recording.add_argument("--utf8cert", default=shutil.which("utf8cert") or "utf8cert")
+    recording.add_argument("--only", action="append", help="record only this run (repeatable)")
     comparing = commands.add_parser("compare")
     comparing.add_argument("before", type=Path)
     comparing.add_argument("after", type=Path)
     arguments = parser.parse_args(argv)
     if arguments.command == "record":
-        record(arguments.directory, arguments.utf8cert)
+        record(arguments.directory, arguments.utf8cert, arguments.only)
         return 0
     differing = compare(arguments.before, arguments.after)
     print(f"{len(RUNS) - differing} of {len(RUNS)} runs the same")

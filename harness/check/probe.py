@@ -217,6 +217,7 @@ def probe(
     code_points: Sequence[int] | None = None,
     profile: Profile = RFC3629,
     held: HeldMode | None = None,
+    reference: Expected | None = None,
 ) -> list[Difference]:
     """Return the differences of the codec from the reference on one input ([] if none).
 
@@ -225,11 +226,12 @@ def probe(
     `cut_points`, with a final b'' when a checksum bit says so); encode on `code_points`
     (default: `encoder_request`). Each answer is judged against the reference's expectation as
     `profile` rereads it (default: RFC 3629 itself), an incremental answer in the mode `held`
-    (modes.py; None: either mode).
+    (modes.py; None: either mode). `reference` is `expectation_for(data)` when the caller has
+    it already (its reading of `data` is then not made again).
     """
     wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
     offered = wanted & codec.capabilities
-    expected = expectation_for(data)
+    expected = expectation_for(data) if reference is None else reference
     differences: list[Difference] = []
     if "decode" in offered:
         differences += compare_decode(codec, expected, LABEL, profile)

@@ -15,12 +15,15 @@ from __future__ import annotations
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 
 import pytest
 
 import utf8cert.reference.decoder as decoder
 from utf8cert.harness.check.run import check_one_input, run_check
 from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.fuzzing.conformance import assert_conforms
+from utf8cert.harness.fuzzing.screen import conforms
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector
 from utf8cert.reference import ErrorKind
@@ -91,3 +94,17 @@ def test_one_input_is_walked_once_for_every_capability_and_its_answers(
     report = check_one_input(load_codec("codec:utf-8:surrogatepass"), data)
     assert report.answers
     assert over(walks, lambda _: 1) == []
+
+
+@pytest.mark.parametrize(
+    "spec", ["codec:utf-8", "codec:utf-8:surrogatepass", "broken_codecs:LateErrorDecoder"]
+)
+def test_the_property_and_the_fuzzers_screen_walk_each_input_once(spec: str, walks: Walks) -> None:
+    # The property asks the input and its parts with one kind of error each (kinds.py); the
+    # screen asks every capability, an incremental decoder's calls judged for timeliness.
+    codec = load_codec(spec)
+    for data in (b"A\xed\xa0\x80\xc0\xaf\xf4\x90\x80\x80\xe2\x82", b"\xe2\x82\xacA\xe2"):
+        with suppress(AssertionError):  # a difference: walked all the same
+            assert_conforms(codec, data, fail_on="should")
+        conforms(codec, data)
+    assert over(walks, lambda _: 2) == []  # the property's walk, and the screen's
