@@ -107,7 +107,12 @@ def compare(before: Path, after: Path) -> int:
     differing = 0
     for name in RUNS:
         paths = [before / f"{name}.json", after / f"{name}.json"]
-        exits = [(side / f"{name}.exit").read_text() for side in (before, after)]
+        records = [side / f"{name}.exit" for side in (before, after)]
+        if not all(record.exists() for record in records):
+            print(f"{name}: NOT RECORDED on both sides")
+            differing += 1
+            continue
+        exits = [record.read_text() for record in records]
         if not all(path.exists() for path in paths):
             same = exits[0] == exits[1]
             print(f"{name}: no report ({'same exit' if same else 'exits differ'})")

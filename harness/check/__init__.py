@@ -1,4 +1,6 @@
-"""The check engine: what the reference expects of one input, the variants a vector is run in,
+"""The check engine: what the reference expects of one input (`expected`, carrying the
+reference's one reading of it, `reading`, walked once and handed to every judge, with when each
+character is decided, `decided`), the variants a vector is run in,
 the comparison that defines a difference (one definition, shared by check, plugin and fuzzer),
 its judgement, diagnosis and description (`describe`), the behaviour a difference shows (one
 key a bug, shared by reports and fuzzer), dialect profiles that transform the expectation,
