@@ -56,6 +56,7 @@ class Expected:
     """The reference's reading of `data` (UNREAD: a reading of its own, made here)."""
 
     def __post_init__(self) -> None:
+        # Frozen, and a field's default cannot see `data`: the reading is set once, here.
         if self.reading is UNREAD:
             object.__setattr__(self, "reading", Reading(self.data))
         elif self.reading.data is not self.data and self.reading.data != self.data:

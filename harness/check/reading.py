@@ -116,8 +116,8 @@ class Reading:
         slice is read as the whole is (the walk is one step at a time from left to right, and
         each step reads only its own bytes and the one after it). The step that `end` cuts or
         ends, whose kind may have been read off the byte after it, is read again alone: the
-        reference's `sequence_at` on at most three bytes. tests/check/test_reading.py proves
-        this equal to the reference's walk of the slice.
+        reference's `sequence_at` on at most three bytes. tests/check/test_reading_of_input.py
+        proves this equal to the reference's walk of the slice, on every slice.
         """
         data = self.data
         end = min(end, len(data))
