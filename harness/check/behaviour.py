@@ -45,6 +45,7 @@ from typing import Final, Literal
 
 from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
@@ -171,7 +172,8 @@ def _offset_behaviour(difference: Difference) -> tuple[str, str]:
     if offset < end:
         return OFFSET, "inside the ill-formed bytes"
     if offset > end:
-        starts, run_end = later_errors(difference.input, end)
+        data = difference.input
+        starts, run_end = later_errors(Reading(data) if isinstance(data, bytes) else None, end)
         if offset in starts or offset > run_end:
             return LET_THROUGH, _error_kind(difference)
     return OFFSET, "after the ill-formed bytes"

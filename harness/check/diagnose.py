@@ -10,6 +10,7 @@ from typing import Any, Final
 from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding, as_code_points
 from utf8cert.harness.check.parting import replaced_run, run_at
+from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.unencodable import DROPPED, JOINED, fate
 from utf8cert.harness.codec.interface import Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
@@ -19,7 +20,6 @@ from utf8cert.reference import (
     DecodeError,
     decode_legacy,
     encode_legacy,
-    errors,
     validate,
 )
 
@@ -117,19 +117,20 @@ def offset_mismatch(expected: Expected, offset: int) -> Finding:
         # A decoder that strips a leading signature counts from after it (RFC 3629 §6).
         return SIGNATURE_LEVEL, OFFSET_AFTER_SIGNATURE, marks
     if offset > marks[0][1]:
-        starts, run_end = later_errors(expected.data, marks[0][1])
+        starts, run_end = later_errors(expected.reading, marks[0][1])
         if offset in starts or offset > run_end:
             return expected.levels["valid"], REFUSED_LATE, marks
     return expected.levels["errors"], "wrong error offset", marks
 
 
-def later_errors(data: bytes | tuple[int, ...], end: int) -> tuple[set[int], int]:
-    """Return where the ill-formed sequences of `data` start, and where the run of them that
-    goes on at `end` ends (`end` itself when well-formed input, or the end of input, follows;
-    (set(), end) for code points, which hold no ill-formed bytes)."""
-    if not isinstance(data, bytes):
+def later_errors(reading: Reading | None, end: int) -> tuple[set[int], int]:
+    """Return where the ill-formed sequences of an input start, as the reference's `reading`
+    of it says, and where the run of them that goes on at `end` ends (`end` itself when
+    well-formed input, or the end of input, follows; (set(), end) for None: code points, which
+    hold no ill-formed bytes)."""
+    if reading is None:
         return set(), end
-    ends = {error.offset: error.offset + error.length for error in errors(data)}
+    ends = {offset: offset + length for offset, length, _ in reading.errors}
     while end in ends:
         end = ends[end]
     return set(ends), end

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
+from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.vectors.model import (
     DEFAULT_DECODE_LEVELS,
     DecodeExpectation,
@@ -18,16 +20,25 @@ from utf8cert.harness.vectors.model import (
     Level,
 )
 from utf8cert.reference import REPLACEMENT_CHARACTER, EncodeError, ErrorKind, encode
-from utf8cert.reference.decoder import pieces
 
 Decoded = str | tuple[int, ...]
 """Decoded text: a str, or its code points when some lie above U+10FFFF (no str holds them; a
 dialect profile such as RFC 2279 reads such values, and a codec answers them so: interface.py)."""
 
+UNREAD: Final = Reading(b"")
+"""What an Expected is given when its maker has no reading of its bytes: it then makes its own,
+walked only if a judge asks."""
+
 
 @dataclass(frozen=True)
 class Expected:
-    """The bytes to decode and everything a conformant decoder must (or should) make of them."""
+    """The bytes to decode and everything a conformant decoder must (or should) make of them.
+
+    The values compared (text, errors, replaced) are a vector's own, or a dialect profile's, or
+    the reference's; `reading` is always the reference's reading of `data` (reading.py), walked
+    at most once for the input and its variants and shared by every judge and profile: none
+    walks the input again.
+    """
 
     data: bytes
     text: Decoded | None
@@ -41,6 +52,15 @@ class Expected:
     )
     window: tuple[int, int] | None = None
     """Where the bytes under test lie in `data` (the vector inside its padding); None: all."""
+    reading: Reading = field(default=UNREAD, compare=False, repr=False)
+    """The reference's reading of `data` (UNREAD: a reading of its own, made here)."""
+
+    def __post_init__(self) -> None:
+        # Frozen, and a field's default cannot see `data`: the reading is set once, here.
+        if self.reading is UNREAD:
+            object.__setattr__(self, "reading", Reading(self.data))
+        elif self.reading.data is not self.data and self.reading.data != self.data:
+            raise ValueError("an Expected's reading is of other bytes than its own")
 
     @property
     def valid(self) -> bool:
@@ -104,9 +124,11 @@ def expectation_for(
     """Return the expectation for any byte string, computed by the reference (b'' is valid).
 
     This is how fuzz inputs and `utf8cert check --input HEX` are judged: the same structure a
-    vector gives, so the same comparison applies.
+    vector gives, so the same comparison applies. The reference walks `data` here, once: the
+    expectation carries that reading to every judge.
     """
-    return expected_from_pieces(data, pieces(data), levels)
+    reading = Reading(data)
+    return expected_from_pieces(data, reading.pieces, levels, reading)
 
 
 @dataclass(frozen=True)
@@ -125,9 +147,11 @@ def expected_from_pieces(
     data: bytes,
     walked: Iterable[Piece],
     levels: Mapping[DecodeExpectation, Level] = DEFAULT_DECODE_LEVELS,
+    reading: Reading = UNREAD,
 ) -> Expected:
     """Return the expectation for `data` read as `walked` says (the reference's walk, or a
-    dialect profile's): its text when no piece is ill-formed, one U+FFFD per maximal subpart."""
+    dialect profile's): its text when no piece is ill-formed, one U+FFFD per maximal subpart.
+    `reading` is the reference's reading of `data`, when the caller has it."""
     replaced: list[str] = []
     beyond: dict[int, CodePoints] = {}
     """Where in `replaced` code points no str holds stand (a dialect's reading, seldom)."""
@@ -144,7 +168,7 @@ def expected_from_pieces(
             replaced.append(REPLACEMENT_CHARACTER)
     output = _code_points(replaced, beyond) if beyond else "".join(replaced)
     # Well-formed input: the text and the replaced output are one string, held once.
-    return Expected(data, None if errors else output, tuple(errors), output, levels)
+    return Expected(data, None if errors else output, tuple(errors), output, levels, None, reading)
 
 
 def _code_points(texts: list[str], beyond: dict[int, CodePoints]) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from utf8cert.harness.check.compare import (
     compare_replace,
     compare_validate,
 )
+from utf8cert.harness.check.decided import Walked
 from utf8cert.harness.check.difference import Difference, Label
 from utf8cert.harness.check.expected import (
     Expected,
@@ -32,10 +33,10 @@ from utf8cert.harness.check.expected import (
 from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.vectors.model import LEVELS, Level
 from utf8cert.reference import DecodeError, EncodeError, ErrorKind, decode_legacy, encode
-from utf8cert.reference.decoder import pieces
 
 LABEL: Final = ("input", "as-is")
 """What a difference found on a fuzz input is called: no vector, the input as it came."""
@@ -99,18 +100,13 @@ def chunking(data: bytes) -> tuple[list[int], list[bytes], bool]:
     return cuts, chunks_at(data, cuts), ends_with_empty_chunk(data)
 
 
-Piece = str | tuple[int, int, ErrorKind]
-"""What the reference's walk (`pieces`) yields: a run of text, or a maximal subpart (offset,
-length, kind)."""
-
-
-def code_points_of(data: bytes, walked: Iterable[Piece] | None = None) -> tuple[int, ...]:
+def code_points_of(data: bytes, walked: Iterable[Walked] | None = None) -> tuple[int, ...]:
     """Return the code points to offer an encoder for a byte string (() for b'').
 
     The well-formed characters as they are; and a sequence ill-formed only for its value read
     the RFC 2279 way, so that ED A0 80 gives U+D800 and F4 90 80 80 gives 0x110000: values an
     RFC 3629 encoder must refuse (§3). Other ill-formed bytes contribute nothing. `walked` is
-    the reference's walk of `data`, when already made.
+    the reference's walk of `data` (an Expected's `reading.pieces`), when already made.
 
     Such a sequence starts with a lead byte and the rest of its RFC 2279 form are UTF8-tail
     bytes, which no run of text starts with: its bytes are all maximal subparts, and skipping
@@ -118,7 +114,7 @@ def code_points_of(data: bytes, walked: Iterable[Piece] | None = None) -> tuple[
     """
     values: list[int] = []
     position = 0
-    for piece in pieces(data) if walked is None else walked:
+    for piece in Reading(data).pieces if walked is None else walked:
         if isinstance(piece, str):
             values += map(ord, piece)
             continue
@@ -155,7 +151,7 @@ def encoder_request(expected: Expected) -> ExpectedEncoding:
     included); otherwise the characters of its U+FFFD-replaced text.
     """
     if expected.text is None and any(error.kind in VALUE_ONLY for error in expected.errors):
-        return encoding_expectation(code_points_of(expected.data))
+        return encoding_expectation(code_points_of(expected.data, expected.reading.pieces))
     text = expected.replaced  # the text itself, for well-formed input
     if isinstance(text, tuple):  # values above U+10FFFF, read by a dialect
         return encoding_expectation(text)
@@ -173,7 +169,9 @@ def encoder_requests(expected: Expected) -> Iterator[tuple[ExpectedEncoding, Lab
     """
     value_only = expected.text is None and any(e.kind in VALUE_ONLY for e in expected.errors)
     # The replaced output is the text itself for well-formed input (encoder_request).
-    values: Sequence[int] | str = code_points_of(expected.data) if value_only else expected.replaced
+    values: Sequence[int] | str = (
+        code_points_of(expected.data, expected.reading.pieces) if value_only else expected.replaced
+    )
     if len(values) <= ENCODE_PIECE:
         yield encoder_request(expected), ENCODE_LABEL
         return
@@ -218,6 +216,7 @@ def probe(
     code_points: Sequence[int] | None = None,
     profile: Profile = RFC3629,
     held: HeldMode | None = None,
+    reference: Expected | None = None,
 ) -> list[Difference]:
     """Return the differences of the codec from the reference on one input ([] if none).
 
@@ -226,11 +225,12 @@ def probe(
     `cut_points`, with a final b'' when a checksum bit says so); encode on `code_points`
     (default: `encoder_request`). Each answer is judged against the reference's expectation as
     `profile` rereads it (default: RFC 3629 itself), an incremental answer in the mode `held`
-    (modes.py; None: either mode).
+    (modes.py; None: either mode). `reference` is `expectation_for(data)` when the caller has
+    it already (its reading of `data` is then not made again).
     """
     wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
     offered = wanted & codec.capabilities
-    expected = expectation_for(data)
+    expected = expectation_for(data) if reference is None else reference
     differences: list[Difference] = []
     if "decode" in offered:
         differences += compare_decode(codec, expected, LABEL, profile)

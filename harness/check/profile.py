@@ -20,7 +20,8 @@ reads them although `accepts` would match a part,
 D93b applied to the dialect's own table); `refuses` matches lead bytes of sequences RFC 3629
 reads that the dialect does not (each is then ill-formed alone, and the bytes after it are stray
 continuation bytes); `strips_signature` drops a leading U+FEFF. Everything between matches is
-the reference's reading.
+the reference's reading, read off the one the expectation carries (reading.py): a profile never
+walks the input again.
 Encoding: `write` gives the bytes of one value (None: refuse it); `joins_pairs` first joins a
 high surrogate followed by a low one into the supplementary character they stand for in UTF-16.
 """
@@ -42,9 +43,9 @@ from utf8cert.harness.check.expected import (
     Piece,
     expected_from_pieces,
 )
+from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.reference import SIGNATURE, ErrorKind
-from utf8cert.reference.decoder import pieces
 
 HIGH_SURROGATES: Final = range(0xD800, 0xDC00)
 LOW_SURROGATES: Final = range(0xDC00, 0xE000)
@@ -134,21 +135,25 @@ class Profile:
         stripped = self.strips_signature and data.startswith(SIGNATURE)
         if not matches and not stripped:
             return expected
-        walked = self._walk(data, matches) if matches else list(pieces(data))
+        reading = expected.reading  # the reference's, walked once for every profile
+        walked: list[Piece] = self._walk(reading, matches) if matches else list(reading.pieces)
         if stripped and walked and isinstance(walked[0], str):
             walked[0] = walked[0][1:]  # WHATWG "UTF-8 decode": a leading BOM is skipped
-        dialect = expected_from_pieces(data, walked, expected.levels)
+        dialect = expected_from_pieces(data, walked, expected.levels, reading)
         return dataclasses.replace(dialect, window=expected.window)
 
-    def _walk(self, data: bytes, matches: list[re.Match[bytes]]) -> list[Piece]:
-        """Return the dialect's reading of `data`: its matches, the reference's elsewhere."""
+    def _walk(self, reading: Reading, matches: list[re.Match[bytes]]) -> list[Piece]:
+        """Return the dialect's reading of the input: its matches, the reference's elsewhere
+        (each stretch between them read as if alone: a sequence cut short by a match is not
+        truncated, reading.py's `between`)."""
+        data = reading.data
         walked: list[Piece] = []
         position = 0
         for match in matches:
-            walked += _reference_pieces(data, position, match.start())
+            walked += reading.between(position, match.start())
             start, end = match.span()
             if match.lastgroup == "keeps":
-                walked += _reference_pieces(data, start, end)
+                walked += reading.between(start, end)
             elif match.lastgroup == "accepts":
                 read = self.read(match.group())
                 walked.append(read if isinstance(read, str) else CodePoints(read))
@@ -158,7 +163,7 @@ class Profile:
             else:
                 walked.append((start, 1, ErrorKind.INVALID_BYTE))
             position = match.end()
-        walked += _reference_pieces(data, position, len(data))
+        walked += reading.between(position, len(data))
         return walked
 
     def expect_encoding(self, expected: ExpectedEncoding) -> ExpectedEncoding:
@@ -191,21 +196,3 @@ class Profile:
             return dataclasses.replace(expected, encoded=None, error_index=error)
         whole = bytes(scalars[:first]) + bytes(written) + bytes(scalars[last:])
         return dataclasses.replace(expected, encoded=whole, error_index=None)
-
-
-def _reference_pieces(data: bytes, start: int, end: int) -> list[Piece]:
-    """Return the reference's reading of data[start:end], offsets in `data`.
-
-    A sequence cut short at `end` was cut by the byte the dialect reads next, not by the end of
-    the input: its kind says so (it is not incomplete).
-    """
-    walked: list[Piece] = []
-    for piece in pieces(data[start:end]):
-        if isinstance(piece, str):
-            walked.append(piece)
-            continue
-        offset, length, kind = piece
-        if kind is ErrorKind.TRUNCATED and end < len(data):
-            kind = ErrorKind.MISSING_CONTINUATION
-        walked.append((offset + start, length, kind))
-    return walked

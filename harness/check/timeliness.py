@@ -32,109 +32,24 @@ such as surrogatepass, is not judged on timeliness). A leading signature
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
+from utf8cert.harness.check.decided import Schedule
 from utf8cert.harness.check.diagnose import Finding
 from utf8cert.harness.check.expected import Expected
+from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.codec.interface import Outcome, Refused, Stream
-from utf8cert.reference import SIGNATURE, ErrorKind
-from utf8cert.reference.decoder import pieces
+from utf8cert.reference import SIGNATURE
 
 HELD_CHARACTER: Final = "held back a character"
 HELD_ERROR: Final = "held back an error"
 LET_THROUGH: Final = "decoded ill-formed bytes as characters"
 
 
-@dataclass(frozen=True)
-class Schedule:
-    """When each character of one input is decided: the characters (U+FFFD included) fall in
-    segments, each decided one character a byte from `first` to `last` (a run of ASCII) or all
-    at `first` (== `last`), after `before` characters; `error`: the first error's place in the
-    segments, if any, and `before` of it."""
-
-    first: tuple[int, ...]
-    last: tuple[int, ...]
-    before: tuple[int, ...]
-    error: int | None
-    error_offset: int | None
-    """Where the first error starts in the input (None: well-formed)."""
-
-    def owed(self, fed: int) -> int:
-        """Return how many characters the first `fed` bytes decide."""
-        at = bisect_right(self.first, fed) - 1
-        if at < 0:
-            return 0
-        return self.before[at] + min(fed, self.last[at]) - self.first[at] + 1
-
-    def before_error(self, fed: int) -> int | None:
-        """Return how many characters come before the first error, when the first `fed` bytes
-        make it certain (None: they do not)."""
-        if self.error is None or self.first[self.error] > fed:
-            return None
-        return self.before[self.error]
-
-
-_ASCII_OR_ONE: Final = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]")
-
-
-def _subpart_decided(data: bytes, offset: int, length: int, kind: ErrorKind) -> int | None:
-    """Return how many bytes must be fed for a maximal subpart to be certain (None: only the
-    end of input makes it so)."""
-    end = offset + length
-    if not 0xC2 <= data[offset] <= 0xF4:
-        return end  # a byte that can never start a sequence: certain at once
-    if kind is ErrorKind.TRUNCATED:
-        return None
-    if data[offset] == 0xED and length == 1 and kind is ErrorKind.SURROGATE:
-        return end + 2  # an encoded surrogate's first two bytes: see the module
-    return end + 1  # a sequence cut short: certain once the byte that cuts it is seen
-
-
-@lru_cache(maxsize=2048)
 def schedule(data: bytes) -> Schedule:
-    """Return when each character of `data` is decided, read off the reference's pieces: a
-    character is decided by its last byte, a maximal subpart by the byte after it (or at once,
-    or by the end of input), and none before the one ahead of it."""
-    first: list[int] = []
-    last: list[int] = []
-    before: list[int] = []
-    error: int | None = None
-    error_offset: int | None = None
-    count = position = latest = 0
-
-    def add(start: int, stop: int, characters: int) -> None:
-        nonlocal count, latest
-        start = max(start, latest)
-        first.append(start)
-        last.append(max(stop, start))
-        before.append(count)
-        count += characters
-        latest = last[-1]
-
-    for piece in pieces(data):
-        if isinstance(piece, str):
-            for run in _ASCII_OR_ONE.finditer(piece):
-                text = run.group()
-                if text.isascii():
-                    add(position + 1, position + len(text), len(text))
-                    position += len(text)
-                else:
-                    position += len(text.encode("utf-8", "surrogatepass"))
-                    add(position, position, 1)
-            continue
-        offset, length, kind = piece
-        decided_at = _subpart_decided(data, offset, length, kind)
-        position = offset + length
-        if decided_at is None:
-            break  # truncated by the end of input: only the final call decides it
-        if error is None:
-            error, error_offset = len(first), offset
-        add(decided_at, decided_at, 1)
-    return Schedule(tuple(first), tuple(last), tuple(before), error, error_offset)
+    """Return when each character of `data` alone is decided (decided.py): for a byte string
+    no Expected carries; a judge reads its expectation's `reading.schedule`, worked out once."""
+    return Reading(data).schedule
 
 
 def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
@@ -146,7 +61,7 @@ def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
     data = expected.data
     if data.startswith(SIGNATURE):
         return None
-    timing = schedule(data)
+    timing = expected.reading.schedule  # the reference's, whatever profile `expected` is of
     if timing.error_offset != expected.first_error:
         return None  # a dialect profile's expectation (RFC 2279, surrogatepass): not judged here
     return late(timing, stream, isinstance(outcome, Refused))
@@ -154,7 +69,7 @@ def held_back(expected: Expected, outcome: Outcome) -> Finding | None:
 
 def late(timing: Schedule, stream: Stream, strict: bool) -> Finding | None:
     """Return the first call on which a decoder held back a character or an error, given when
-    RFC 3629 decides each character of its input (`schedule(data)`): held_back, less what it
+    RFC 3629 decides each character of its input (`Reading.schedule`): held_back, less what it
     checks first; the fuzzer's screen asks it too."""
     fed, returned = stream.fed, stream.returned
     answered = len(returned) if strict else len(returned) - 1

@@ -5,7 +5,8 @@ every alignment of a machine word or SIMD register, and across the 64-, 4096- an
 blocks that buffered and vectorised decoders work in. Each variant pads the vector with ASCII,
 which never changes its meaning (RFC 3629 §1: bytes 00..7F are always characters of their own and
 never part of a multi-byte sequence), so its expectation follows from the vector's hand-written
-one by shifting offsets and padding the text; the codec under test is never asked.
+one by shifting offsets and padding the text, and the reference's reading of it from the
+vector's (reading.py); the codec under test is never asked.
 """
 
 from __future__ import annotations
@@ -147,8 +148,9 @@ def embed(expected: Expected, layout: Layout) -> Expected:
         # RFC 3629 §6: only a leading EF BB BF may be taken for a signature; after padding it is
         # an ordinary U+FEFF, so a vector's relaxed levels for its signature no longer apply.
         levels = {**DEFAULT, "valid": levels["valid"]}
+    data = before + expected.data + after
     return Expected(
-        data=before + expected.data + after,
+        data=data,
         # For well-formed input the replaced output is the text itself: share it.
         text=(
             None
@@ -163,6 +165,8 @@ def embed(expected: Expected, layout: Layout) -> Expected:
         replaced=replaced,
         levels=levels,
         window=(start + layout.before, end + layout.before),
+        # The vector's reading moved: the reference walks a vector once, not each variant.
+        reading=expected.reading.padded(data, layout.before, layout.after),
     )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.probe import at_or_above, probe
 from utf8cert.harness.codec.interface import Codec
 from utf8cert.harness.fuzzing.kinds import one_kind_each
@@ -65,11 +66,16 @@ def assert_conforms(
     """
     loaded = _codec(codec)
     binding = at_or_above(fail_on)
-    for each in [data, *one_kind_each(data)]:
+    expected = expectation_for(data)  # the reference reads `data` once, for both uses
+    for each in [data, *one_kind_each(data, expected.reading.pieces)]:
         # The chunks and code points given are those of `data`; its parts get their own.
         own = each is data
         found = probe(
-            loaded, each, chunks=chunks if own else None, code_points=code_points if own else None
+            loaded,
+            each,
+            chunks=chunks if own else None,
+            code_points=code_points if own else None,
+            reference=expected if own else None,
         )
         differences = [difference for difference in found if difference.level in binding]
         if differences:

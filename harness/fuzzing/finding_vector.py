@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from utf8cert.harness.check.difference import Difference
-from utf8cert.harness.check.expected import as_code_points, expectation_for
+from utf8cert.harness.check.expected import Expected, as_code_points, expectation_for
 from utf8cert.harness.check.probe import code_points_of, encoding_expectation
 from utf8cert.harness.fuzzing.finding import Finding, spaced_hex
 from utf8cert.reference.encoder import refusal
@@ -35,8 +35,9 @@ def _scalars(values: Sequence[int]) -> list[str]:
     return written
 
 
-def _decode_vector(finding: Finding, vector_id: str, description: str) -> dict[str, Any]:
-    expected = expectation_for(finding.data)
+def _decode_vector(
+    finding: Finding, expected: Expected, vector_id: str, description: str
+) -> dict[str, Any]:
     vector: dict[str, Any] = {
         "id": vector_id,
         "description": description,
@@ -57,11 +58,14 @@ def _decode_vector(finding: Finding, vector_id: str, description: str) -> dict[s
     return vector
 
 
-def _encode_vector(finding: Finding, difference: Difference, vector_id: str) -> dict[str, Any]:
+def _encode_vector(
+    finding: Finding, expected: Expected, difference: Difference, vector_id: str
+) -> dict[str, Any]:
     description = _described(difference)
     values = difference.input
-    values = values if isinstance(values, tuple) else code_points_of(finding.data)
-    expected = encoding_expectation(values)
+    if not isinstance(values, tuple):
+        values = code_points_of(finding.data, expected.reading.pieces)
+    encoding = encoding_expectation(values)
     vector: dict[str, Any] = {
         "id": vector_id,
         "description": description,
@@ -69,12 +73,12 @@ def _encode_vector(finding: Finding, difference: Difference, vector_id: str) -> 
         "flags": ["fuzz-finding", finding.stem],
         "scalars": [f"U+{value:04X}" for value in values],
     }
-    if expected.encoded is not None:
-        vector["bytes"] = spaced_hex(expected.encoded)
+    if encoding.encoded is not None:
+        vector["bytes"] = spaced_hex(encoding.encoded)
     else:
-        assert expected.error_index is not None
-        kind = refusal(values[expected.error_index])
-        vector["error"] = {"index": expected.error_index, "kind": str(kind)}
+        assert encoding.error_index is not None
+        kind = refusal(values[encoding.error_index])
+        vector["error"] = {"index": encoding.error_index, "kind": str(kind)}
     return vector
 
 
@@ -109,11 +113,12 @@ def vector_document(finding: Finding) -> str:
         "sources": ["RFC 3629 §4"] * bool(decoding) + ["RFC 3629 §3"] * bool(encoding),
         "notes": notes,
     }
+    expected = expectation_for(finding.data)  # the reference reads the input once, for both
     if decoding:
-        document["decode"] = [_decode_vector(finding, vector_id, _described(decoding[0]))]
+        document["decode"] = [_decode_vector(finding, expected, vector_id, _described(decoding[0]))]
     if encoding:
         encode_id = vector_id + "-encode" if decoding else vector_id
-        document["encode"] = [_encode_vector(finding, encoding[0], encode_id)]
+        document["encode"] = [_encode_vector(finding, expected, encoding[0], encode_id)]
     header = (
         f"# Found by `utf8cert fuzz {finding.spec}`: {d.capability} {d.what} ({d.level}).\n"
         "# Expected values are the reference's (utf8cert.reference). Put this file in your\n"

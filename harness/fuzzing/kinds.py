@@ -10,20 +10,26 @@ well-formed, so no new error appears).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from utf8cert.harness.check.decided import Walked
 from utf8cert.harness.check.probe import VALUE_ONLY, legacy_reading
+from utf8cert.harness.check.reading import Reading
 from utf8cert.reference import ErrorKind
-from utf8cert.reference.decoder import pieces
 
 REPLACEMENT_BYTES = "\ufffd".encode()
 
 
-def error_spans(data: bytes) -> list[tuple[int, int, ErrorKind]]:
+def error_spans(
+    data: bytes, walked: Iterable[Walked] | None = None
+) -> list[tuple[int, int, ErrorKind]]:
     """Return (start, end, kind) of each ill-formed unit of `data`, in order ([] for
     well-formed input): each maximal subpart, except that a sequence ill-formed only for its
-    value (ED A0 80, F4 90 80 80) is one unit, its RFC 2279 reading, tails included."""
+    value (ED A0 80, F4 90 80 80) is one unit, its RFC 2279 reading, tails included. `walked`
+    is the reference's walk of `data` (an Expected's `reading.pieces`), when already made."""
     spans: list[tuple[int, int, ErrorKind]] = []
     covered = 0
-    for piece in pieces(data):
+    for piece in Reading(data).pieces if walked is None else walked:
         if isinstance(piece, str):
             continue
         offset, length, kind = piece
@@ -38,12 +44,12 @@ def error_spans(data: bytes) -> list[tuple[int, int, ErrorKind]]:
     return spans
 
 
-def one_kind_each(data: bytes) -> list[bytes]:
+def one_kind_each(data: bytes, walked: Iterable[Walked] | None = None) -> list[bytes]:
     """Return, for ill-formed `data`, `data` with every error replaced by EF BF BD (well-formed:
     a decoder wrong on its text is caught even if it is strict), and when it holds errors of two
     kinds or more, for each kind `data` with only that kind's units kept and every other unit
-    replaced; [] for well-formed input."""
-    spans = error_spans(data)
+    replaced; [] for well-formed input. `walked`: as for `error_spans`."""
+    spans = error_spans(data, walked)
     kinds = sorted({kind for _, _, kind in spans}, key=list(ErrorKind).index)
     if not kinds:
         return []

@@ -25,7 +25,8 @@ from typing import Final
 
 from utf8cert.harness.check.modes import HeldMode, Mode
 from utf8cert.harness.check.probe import VALUE_ONLY, chunking, code_points_of, encoding_expectation
-from utf8cert.harness.check.timeliness import late, schedule
+from utf8cert.harness.check.reading import Reading
+from utf8cert.harness.check.timeliness import late
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
     Capability,
@@ -46,7 +47,7 @@ from utf8cert.reference import (
     encode,
     validate,
 )
-from utf8cert.reference.decoder import pieces, sequence_at
+from utf8cert.reference.decoder import sequence_at
 from utf8cert.reference.table import NOT_A_LEAD, ROWS, TAIL
 
 
@@ -71,6 +72,10 @@ class Answer:
     """Their UTF-8; None when the encoder must refuse them."""
     encode_error: int | None
     """The index of the first value the encoder must refuse."""
+    reading: Reading
+    """The reference's reading of the input (check/reading.py), walked only when asked: for the
+    encoder's code points of a sequence ill-formed for its value, and for the timeliness points
+    of an incremental decoder's calls."""
 
 
 WALKED: Final[frozenset[Capability]] = frozenset({"replace", "incremental", "encode"})
@@ -114,29 +119,30 @@ def reference_answer(
     """
     wanted = frozenset(wanted)
     encodes = "encode" in wanted
+    reading = Reading(data)
     if validate(data):
         text = decode(data)
-        return Answer(text, None, text, text, encode(text) if encodes else None, None)
+        return Answer(text, None, text, text, encode(text) if encodes else None, None, reading)
     if not wanted & WALKED:
-        return Answer(None, first_error_of(data), None, None, None, None)
+        return Answer(None, first_error_of(data), None, None, None, None, reading)
     if not encodes or VALUE_ONLY_START.search(data) is None:
         # The U+FFFD text is all that is asked (the encoder is offered it): `decode_replace`
         # makes it in C-sized steps, several times faster than the walk below.
         replaced = decode_replace(data)
         encoded = encode(replaced) if encodes else None
-        return Answer(None, first_error_of(data), replaced, replaced, encoded, None)
-    walked = list(pieces(data))
+        return Answer(None, first_error_of(data), replaced, replaced, encoded, None, reading)
+    walked = reading.pieces
     replaced = "".join(p if isinstance(p, str) else REPLACEMENT_CHARACTER for p in walked)
     first = next(piece[0] for piece in walked if not isinstance(piece, str))
     values = code_points_of(data, walked)
     if max(values, default=0) > LARGEST_CODE_POINT:
         if str_encoder:  # not asked: the encoding of values above U+10FFFF is not worked out
-            return Answer(None, first, replaced, values, None, None)
+            return Answer(None, first, replaced, values, None, None, reading)
         refused = encoding_expectation(values)
-        return Answer(None, first, replaced, values, refused.encoded, refused.error_index)
+        return Answer(None, first, replaced, values, refused.encoded, refused.error_index, reading)
     request = encoding_expectation(values)
     to_encode = "".join(map(chr, values))
-    return Answer(None, first, replaced, to_encode, request.encoded, request.error_index)
+    return Answer(None, first, replaced, to_encode, request.encoded, request.error_index, reading)
 
 
 def first_error_of(data: bytes) -> int:
@@ -235,13 +241,13 @@ def _python_incremental_conforms(
                 mode != "replace"
                 and _refusal_conforms(offset, answer.first_error)
                 and _end_conforms(error, offset, data)
-                and late(schedule(data), Stream(tuple(fed), tuple(returned)), True) is None
+                and late(answer.reading.schedule, Stream(tuple(fed), tuple(returned)), True) is None
             )
         if not isinstance(piece, str):
             return False
         texts.append(piece)
         returned.append((returned[-1] if returned else 0) + len(piece))
-    if late(schedule(data), Stream(tuple(fed), tuple(returned)), False) is not None:
+    if late(answer.reading.schedule, Stream(tuple(fed), tuple(returned)), False) is not None:
         return False
     if answer.text is None:  # text for ill-formed input: right in replace mode only
         return mode == "replace" and "".join(texts) == answer.replaced
@@ -296,11 +302,11 @@ def _outcome_extent_conforms(outcome: Refused, answer: Answer, data: bytes) -> b
     return first < len(data) and outcome.end == first + sequence_at(data, first)[0]
 
 
-def _on_time(outcome: Outcome, data: bytes) -> bool:
+def _on_time(outcome: Outcome, answer: Answer) -> bool:
     """Return True unless an in-process incremental decoder held something back (timeliness.py)."""
     if not isinstance(outcome, Returned | Refused) or outcome.stream is None:
         return True
-    return late(schedule(data), outcome.stream, isinstance(outcome, Refused)) is None
+    return late(answer.reading.schedule, outcome.stream, isinstance(outcome, Refused)) is None
 
 
 def _outcomes_conform(
@@ -333,7 +339,7 @@ def _outcomes_conform(
             return False
         _, chunks, final_empty = chunking(data)
         outcome = codec.decode_chunks(chunks, final_empty)
-        if not _on_time(outcome, data):
+        if not _on_time(outcome, answer):
             return False
         # Ill-formed input: a strict decoder refuses it, a replacing one gives the U+FFFD text.
         replacing = text is None and mode == "replace"
