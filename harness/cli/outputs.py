@@ -89,7 +89,7 @@ def check_paths(paths: Iterable[tuple[str, str | None]], *, stdout_closed: bool 
             raise UsageFailure(f"{option} {path}: {problem}")
 
 
-def _file_identity(path: str) -> tuple[object, ...]:
+def file_identity(path: str) -> tuple[object, ...]:
     """Return what names one file whatever the spelling of `path`: its device and inode when it
     exists (a hard link is the same file), else its absolute path, directories resolved."""
     try:
@@ -104,7 +104,7 @@ def _refuse_shared_files(given: list[tuple[str, str]]) -> None:
     silently replace the first (`--json r --markdown r`)."""
     seen: dict[tuple[object, ...], tuple[str, str]] = {}
     for option, path in given:
-        identity = _file_identity(path)
+        identity = file_identity(path)
         if identity in seen:
             first, first_path = seen[identity]
             raise UsageFailure(

@@ -14,12 +14,19 @@ vectors are read) and the boundary the codec would have run behind, as every rep
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 from typing import Final
 
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.cli.main import UsageFailure
-from utf8cert.harness.cli.outputs import FILE_OPTIONS, STDOUT, output_problem, write_outputs
+from utf8cert.harness.cli.outputs import (
+    FILE_OPTIONS,
+    STDOUT,
+    file_identity,
+    output_problem,
+    write_outputs,
+)
 from utf8cert.harness.codec import sandbox
 from utf8cert.harness.reports.view import View
 from utf8cert.harness.vectors.identity import suite_of
@@ -54,13 +61,20 @@ def write_placeholders(
     spec: str, asked: VectorSet, arguments: argparse.Namespace, why: str = UNFINISHED
 ) -> list[str]:
     """Write the INCOMPLETE report at each report file `arguments` names that can take one (not
-    standard output, which holds only what the run ends with; not a path `output_problem`
-    refuses, such as a symbolic link, which is never replaced); return one line per file that
-    could not be written (each is tried)."""
+    standard output, which holds only what the run ends with; not a path the run refuses: one
+    `output_problem` names, such as a symbolic link, or one file named by two options); return
+    one line per file that could not be written (each is tried)."""
     to_files = argparse.Namespace(**vars(arguments))
+    named = Counter(
+        file_identity(path)
+        for name in FILE_OPTIONS
+        if (path := getattr(arguments, name, None)) not in (None, STDOUT)
+    )
     for name in FILE_OPTIONS:
         path = getattr(to_files, name, None)
-        if path is not None and (path == STDOUT or output_problem(Path(path)) is not None):
+        if path is None:
+            continue
+        if path == STDOUT or output_problem(Path(path)) or named[file_identity(path)] > 1:
             setattr(to_files, name, None)
     return write_outputs(placeholder_view(spec, asked, arguments, why), to_files)
 
