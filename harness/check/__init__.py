@@ -11,6 +11,6 @@ that stops asking a codec what it crashed or hung on (`breaker`), stopping a run
 signal or deadline (`interrupt`) with a note for a codec that kills the interpreter (`fatal`),
 and baselines of known differences.
 
-It may import the codec and vectors wings and `utf8cert.reference`, never reports, fuzzing,
-the plugin or the command line.
+It may import the codec and vectors wings and `utf8cert.reference`, never the world (which
+codecs utf8cert ships), reports, fuzzing, the plugin or the command line.
 """
