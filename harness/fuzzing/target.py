@@ -35,7 +35,7 @@ from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.vectors.model import LEVELS
 
 NATIVE: Final = "native:"
-ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
+ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]'"
 
 
 def import_atheris() -> ModuleType:
