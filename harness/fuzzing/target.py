@@ -36,7 +36,7 @@ from utf8cert.harness.vectors.model import LEVELS
 from utf8cert.harness.world.spec import load_codec
 
 NATIVE: Final = "native:"
-ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]' (Python 3.11 or 3.12)"
+ATHERIS_MISSING = "atheris is not installed: pip install 'utf8cert[fuzz]'"
 
 
 def import_atheris() -> ModuleType:
