@@ -10,8 +10,8 @@ import codecs
 import independent
 import pytest
 from each_case import each
+from shipped_vectors import shipped_vectors
 
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeExpectation, DecodeVector, EncodeVector
 from utf8cert.reference import (
     DecodeError,
@@ -26,7 +26,7 @@ from utf8cert.reference import (
     validate,
 )
 
-VECTORS = load_vectors()
+VECTORS = shipped_vectors()
 DECODE = [v for v in VECTORS if isinstance(v, DecodeVector)]
 ENCODE = [v for v in VECTORS if isinstance(v, EncodeVector)]
 PYTHON_STR_LIMIT = 0x10FFFF  # chr() takes nothing above; larger values are tested as ints only

@@ -14,12 +14,12 @@ from typing import Final
 import peers
 import pytest
 from each_case import each
+from shipped_vectors import shipped_vectors
 
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector
 
 BY_BYTES: Final[dict[bytes, list[DecodeVector]]] = defaultdict(list)
-for _vector in load_vectors():
+for _vector in shipped_vectors():
     if isinstance(_vector, DecodeVector):
         BY_BYTES[_vector.data].append(_vector)
 
