@@ -120,6 +120,7 @@ def cells_of(data: dict[str, Any]) -> tuple[dict[str, str], set[str], dict[str, 
     return versions, skipped, data["behaviours"]
 
 
+@pytest.mark.slow  # docs/adapters.md's command run as shown: every adapter on every vector
 def test_the_committed_matrix_is_what_the_python_adapters_do_here(tmp_path: Path) -> None:
     """Run docs/adapters.md's command; a cell that changed for a library whose version did not is an
     unexplained change (a version that differs, or a library missing here, explains it)."""
