@@ -1,18 +1,16 @@
 """What a peer suite says about one input: `PeerCase`, and where the peer files are.
 
-`SHARED` is None on a fresh clone without ../shared; `peer_path` then calls `pytest.skip`, and
-`as_params` turns a reader of peers.py into pytest parameters that skip cleanly.
+`SHARED` is None on a fresh clone without ../shared; `peer_path` then calls `pytest.skip`, so
+that a test reading a peer file is skipped with the reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 import pytest
-from _pytest.mark.structures import ParameterSet
 
 _CANDIDATE = Path(__file__).resolve().parents[1].parent / "shared"
 SHARED: Path | None = _CANDIDATE if _CANDIDATE.is_dir() else None
@@ -72,18 +70,3 @@ def peer_path(name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"peer file {path} is absent")
     return path
-
-
-def as_params(
-    read: Callable[[], Sequence[PeerCase]],
-) -> list[ParameterSet]:
-    """Return one pytest.param per case of `read()`, or one skipped param if its file is absent."""
-    try:
-        cases = read()
-    except pytest.skip.Exception as absent:
-        return [
-            pytest.param(
-                None, id="peer-file-absent", marks=pytest.mark.skip(reason=str(absent.msg))
-            )
-        ]
-    return [pytest.param(case, id=case.case_id) for case in cases]

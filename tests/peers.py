@@ -24,7 +24,6 @@ from peer_case import (
     BomHandling,
     PeerCase,
     PeerFormatError,
-    as_params,
     peer_path,
 )
 
@@ -32,7 +31,6 @@ __all__ = [
     "PeerCase",
     "PeerFormatError",
     "all_cases",
-    "as_params",
     "flenniken_cases",
     "kuhn_cases",
     "unicode_table_cases",

@@ -1,4 +1,5 @@
-"""Splits a long parametrized sample between the slow and the exhaustive test tiers."""
+"""Splits a long parametrized sample between the test tiers: one of each kind in the default tier
+and the rest slow (first_of_each), or one of each kind slow and the rest exhaustive (tiered)."""
 
 from __future__ import annotations
 
@@ -19,4 +20,19 @@ def tiered(values: Sequence[Any], ids: Sequence[str], kinds: Sequence[Hashable])
         tier = pytest.mark.exhaustive if kind in seen else pytest.mark.slow
         seen.add(kind)
         parameters.append(pytest.param(value, id=name, marks=tier))
+    return parameters
+
+
+def first_of_each(
+    values: Sequence[tuple[Any, ...]], ids: Sequence[str], kinds: Sequence[Hashable]
+) -> list[Any]:
+    """Return `values` (each a tuple of a test's arguments) as pytest parameters named by `ids`:
+    the first value of each kind in the default tier, so that `python -m pytest` judges one of
+    every kind, the rest marked slow (.ci/run judges them all); an empty list for no values."""
+    seen: set[Hashable] = set()
+    parameters = []
+    for value, name, kind in zip(values, ids, kinds, strict=True):
+        marks = [pytest.mark.slow] if kind in seen else []
+        seen.add(kind)
+        parameters.append(pytest.param(*value, id=name, marks=marks))
     return parameters

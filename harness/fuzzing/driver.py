@@ -103,8 +103,6 @@ def fuzz(
     env = dict(os.environ if environment is None else environment, PYTHONHASHSEED="0")
     progress = Progress()
     workers = Workers(campaign, env, log, lambda: progress.elapsed, die_with_parent())
-    workers.start()
-    show(progress)
     ended = threading.Event()
 
     def poll() -> None:
@@ -112,9 +110,13 @@ def fuzz(
             progress.refresh(campaign)
             show(progress)
 
-    poller = threading.Thread(target=poll, daemon=True)
-    poller.start()
+    # Signals are passed on from before the first process starts: one that came after it
+    # started but before the handler was set waited, unseen, for the whole campaign.
     with forwarding(workers, progress, campaign):
+        workers.start()
+        show(progress)
+        poller = threading.Thread(target=poll, daemon=True)
+        poller.start()
         try:
             status = workers.wait()
         finally:

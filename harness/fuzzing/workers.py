@@ -68,11 +68,21 @@ class Workers:
         self._lock = threading.Lock()
         self._ended: queue.Queue[tuple[int, subprocess.Popen[str]]] = queue.Queue()
         self._started = 0
+        self.started = False
+        """Set once start() has returned: until then no process has ended."""
+        self.passed_on: int | None = None
+        """The signal interrupt() last passed on."""
 
     def start(self) -> None:
-        """Start `campaign.jobs` processes."""
+        """Start `campaign.jobs` processes, none more once interrupt() has come (its signal
+        handler runs between any two steps here)."""
         for job in range(1, self.campaign.jobs + 1):
+            if self.stopping:
+                break
             self._start(job)
+            if self.passed_on is not None:  # it may have come before the process was listed
+                self.signal(self.running[job], self.passed_on)
+        self.started = True
 
     def _start(self, job: int) -> None:
         """Start job `job`'s process (the `self._started`-th process of the campaign)."""
@@ -185,6 +195,7 @@ class Workers:
         GRACE seconds after a SIGTERM); none is started again."""
         self.stopping = True
         self._interrupting.add(signum)
+        self.passed_on = signum
         if signum == signal.SIGTERM:
             self._terminated = time.monotonic()
         for process in list(self.running.values()):
@@ -197,8 +208,9 @@ class Workers:
             os.killpg(process.pid, signum)
 
     def ended(self) -> bool:
-        """Return True once every process has ended."""
-        return all(process.poll() is not None for process in list(self.running.values()))
+        """Return True once every process started has ended (False while they start)."""
+        running = list(self.running.values())
+        return self.started and all(process.poll() is not None for process in running)
 
 
 def _status(statuses: list[int]) -> int:

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from shipped_vectors import shipped_vectors
 
 from utf8cert.harness.cli.main import main
-from utf8cert.harness.vectors.load import load_vectors
 
 pytest_plugins = ["pytester"]
 
@@ -20,7 +20,7 @@ SURROGATES = "codec:utf-8:surrogatepass"
 
 SURROGATE_VECTORS: Final = tuple(
     option
-    for vector in load_vectors()
+    for vector in shipped_vectors()
     if vector.id.startswith("sur-")
     for option in ("--vector", vector.id)
 )

@@ -1,7 +1,8 @@
 """The later Python adapters of the catalog (test_adapters.py's MORE) against the real
 libraries: each library called directly (the independent evidence) and the adapter's outcome
 agree, and utf8cert finds each library's known defect at its level, or passes what the library
-does right. A missing library is skipped."""
+does right. A missing library is skipped: each test asks the adapter first (`available`), then
+imports the library through importorskip."""
 
 from __future__ import annotations
 
@@ -62,9 +63,8 @@ def test_expat_refuses_at_the_byte_its_column_names() -> None:
 
 
 def test_lxml_html_replaces_byte_by_byte() -> None:
-    from lxml import etree
-
     codec = available("lxml-html")
+    etree = pytest.importorskip("lxml.etree")
     document = b'<meta charset="utf-8"><p>x\xe2\x82</p>'
     direct = etree.fromstring(document, etree.HTMLParser(encoding="utf-8")).find(".//p").text
     assert codec.decode_replace(b"x\xe2\x82") == Returned(direct) == Returned("x\ufffd\ufffd")
@@ -72,9 +72,8 @@ def test_lxml_html_replaces_byte_by_byte() -> None:
 
 
 def test_pysimdjson_places_every_error_at_position_zero() -> None:
-    import simdjson
-
     codec = available("pysimdjson")
+    simdjson = pytest.importorskip("simdjson")
     with pytest.raises(UnicodeDecodeError) as direct:
         simdjson.Parser().parse(b'"abc\xff"')
     assert direct.value.start == 0  # the byte at fault is the string's fourth
@@ -92,9 +91,8 @@ def test_sqlite3_on_a_utf8_database_refuses_through_cpythons_codec() -> None:
 
 
 def test_ujson_dumps_writes_a_lone_surrogate() -> None:
-    import ujson
-
     codec = available("ujson-dumps")
+    ujson = pytest.importorskip("ujson")
     assert ujson.dumps("A\ud800", ensure_ascii=False) == '"A\ud800"'
     assert codec.encode([0x41, 0xD800]) == Returned(b"A\xed\xa0\x80")
     assert check_encode(codec, 0x41, 0xD800) == {("encode", "must", "encoded a surrogate")}
@@ -125,9 +123,8 @@ def test_sqlite_encoder_joins_a_lone_high_surrogate_with_the_next_character() ->
 
 
 def test_icu_substitutes_for_a_lone_surrogate() -> None:
-    import icu
-
     codec = available("pyicu-encode")
+    icu = pytest.importorskip("icu")
     assert bytes(icu.UnicodeString("A\ud800").encode("utf-8")) == b"A\xef\xbf\xbd"
     assert codec.encode([0x41, 0xD800]) == Returned(b"A\xef\xbf\xbd")
     assert check_encode(codec, 0x41, 0xD800) == {
@@ -150,7 +147,7 @@ def test_sqlite_decoder_loses_the_character_before_a_stray_continuation_byte() -
 
 def test_pyjson5_reads_an_overlong_nul_a_surrogate_and_crashes_above_u_10ffff() -> None:
     codec = available("pyjson5")
-    import pyjson5
+    pyjson5 = pytest.importorskip("pyjson5")
 
     assert pyjson5.decode_utf8(b'"\xc0\x80"') == "\x00"  # the library itself
     assert pyjson5.decode_utf8(b'"\xed\xa0\x80"') == "\ud800"

@@ -221,7 +221,8 @@ def test_a_signal_after_the_campaign_ended_by_itself_is_for_the_making_of_findin
 
 
 def watching(campaign: Campaign, process: subprocess.Popen[str]) -> Workers:
-    """Return the campaign's Workers with `process` as its one running process."""
+    """Return the campaign's Workers with `process` as its one running process, started."""
     workers = Workers(campaign, {}, io.StringIO(), lambda: 0.0)
     workers.running[1] = process
+    workers.started = True
     return workers

@@ -156,7 +156,10 @@ def test_a_json_path_that_cannot_be_written_is_refused_before_the_campaign(tmp_p
 
 def campaign_processes(pid: int, artifacts: Path) -> list[int]:
     """Return the children of `pid` (started by any of its threads) running the campaign's
-    script, which lives under `artifacts`."""
+    script, which lives under `artifacts`: its first argument, not anywhere in the command line,
+    for a child forked but not yet started shows the command line of `pid` (`--artifacts`
+    too), and under load the SIGINT meant for the campaign reached utf8cert as it started the
+    codec's process, long before the campaign."""
     found = []
     for children in Path(f"/proc/{pid}/task").glob("*/children"):
         try:
@@ -168,7 +171,8 @@ def campaign_processes(pid: int, artifacts: Path) -> list[int]:
                 command = Path(f"/proc/{child}/cmdline").read_bytes()
             except OSError:
                 continue
-            if str(artifacts).encode() in command:
+            arguments = command.split(b"\0")
+            if len(arguments) > 1 and arguments[1].startswith(f"{artifacts}/".encode()):
                 found.append(child)
     return found
 

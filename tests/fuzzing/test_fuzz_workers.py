@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import io
 import signal
+import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +151,26 @@ def test_an_interrupted_process_stuck_after_sigterm_is_killed_and_counts_as_inte
     assert running.wait() == INTERRUPTED
     assert time.monotonic() - started < 30
     assert "job 1 had not ended 0 s after SIGTERM: killed" in log.getvalue()
+
+
+def test_a_signal_as_the_first_process_starts_reaches_it_and_no_other_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: a signal between a process's start and the driver's handler waited, unseen, for
+    # the whole campaign. Here it comes inside Popen, before the process is listed.
+    campaign = campaign_of(tmp_path, "exec sleep 60", jobs=2)
+    running = Workers(campaign, {"CALLS": str(tmp_path / "calls")}, io.StringIO(), lambda: 0.0)
+    popen = subprocess.Popen
+
+    def popen_then_signal(*arguments: Any, **options: Any) -> Any:
+        process = popen(*arguments, **options)
+        running.interrupt(signal.SIGTERM)
+        return process
+
+    monkeypatch.setattr(subprocess, "Popen", popen_then_signal)
+    assert not running.ended()  # none started yet: not "the campaign has ended by itself"
+    started = time.monotonic()
+    running.start()
+    assert running.wait() == INTERRUPTED
+    assert time.monotonic() - started < 30  # the sleeping process was stopped, not awaited
+    assert len(running.statuses) == 1  # the second was never started

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 import pytest
+from each_case import each
 from independent import ABNF, Reading, encode_scalar, read
 
 from utf8cert.reference import (
@@ -180,7 +181,7 @@ def test_the_first_and_last_scalar_of_every_plane_round_trips() -> None:
     check_round_trips(edges)
 
 
-@pytest.mark.parametrize("surrogate", range(0xD800, 0xE000), ids=lambda v: f"U+{v:04X}")
+@each(range(0xD800, 0xE000), lambda value: f"U+{value:04X}")
 def test_every_surrogate_is_refused_as_an_int_and_inside_a_str(surrogate: int) -> None:
     with pytest.raises(EncodeError) as as_int:
         encode([0x41, surrogate, 0x42])

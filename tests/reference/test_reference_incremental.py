@@ -4,7 +4,8 @@ For every input below (boundary cases, every string of up to two class-boundary 
 peer case when ../shared is there), in strict and replace mode: every split point, every pair of
 split points of short inputs, one-byte feeding, each with and without a final empty chunk. The
 output of every single call, and the bytes held back, are also those of CPython's own
-incremental UTF-8 decoder fed the same chunks.
+incremental UTF-8 decoder fed the same chunks. Each test checks all its inputs as one item
+(each_case.py).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from peers import PeerCase, all_cases, as_params
+from each_case import each
+from peers import PeerCase, all_cases
 
 from utf8cert.reference import (
     DecodeError,
@@ -134,16 +136,31 @@ def check_every_cut(data: bytes, mode: str) -> None:
         assert got == expected, f"{data.hex(' ')} cut as {[c.hex() for c in chunks]}"
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("data", INPUTS, ids=lambda data: data.hex() or "empty")
-def test_every_cut_of_the_input_decodes_as_in_one_piece(data: bytes, mode: str) -> None:
-    check_every_cut(data, mode)
+def in_each_mode(inputs: Sequence[bytes]) -> list[tuple[bytes, str]]:
+    """Return each input with each mode."""
+    return [(data, mode) for data in inputs for mode in MODES]
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("case", as_params(all_cases))
-def test_every_cut_of_a_peer_case_decodes_as_in_one_piece(case: PeerCase, mode: str) -> None:
-    check_every_cut(case.data, mode)
+def named(case: tuple[bytes, str]) -> str:
+    """Return the input's bytes in hex and the mode, which name it in a failure."""
+    data, mode = case
+    return f"{data.hex(' ') or 'empty'} ({mode})"
+
+
+@each(in_each_mode(INPUTS), named)
+def test_every_cut_of_the_input_decodes_as_in_one_piece(case: tuple[bytes, str]) -> None:
+    check_every_cut(*case)
+
+
+def peer_cases_in_each_mode() -> list[tuple[PeerCase, str]]:
+    """Return each peer case with each mode; skip when the peer files are absent."""
+    return [(case, mode) for case in all_cases() for mode in MODES]
+
+
+@each(peer_cases_in_each_mode, lambda case: f"{case[0].case_id} ({case[1]})")
+def test_every_cut_of_a_peer_case_decodes_as_in_one_piece(case: tuple[PeerCase, str]) -> None:
+    peer_case, mode = case
+    check_every_cut(peer_case.data, mode)
 
 
 @pytest.mark.slow

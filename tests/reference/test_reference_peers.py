@@ -1,15 +1,16 @@
 """The reference agrees with every case of the peer suites in ../shared/peers/ (skipped if absent).
 
 Kuhn's stress test (80 cases, judged by maximal subparts), the Unicode §3.9 tables, the
-manakai/wakaba decoder cases and flenniken's cases (its skip and replace columns).
+manakai/wakaba decoder cases and flenniken's cases (its skip and replace columns). Each test
+checks every case of its suite as one item (each_case.py).
 """
 
 from __future__ import annotations
 
 import pytest
+from each_case import each
 from peers import (
     PeerCase,
-    as_params,
     flenniken_cases,
     kuhn_cases,
     unicode_table_cases,
@@ -27,6 +28,11 @@ from utf8cert.reference import (
     strip_signature,
     validate,
 )
+
+
+def by_case_id(case: PeerCase) -> str:
+    """Return the peer's name for the case, which names it in a failure."""
+    return case.case_id
 
 
 def subparts_of(data: bytes) -> tuple[tuple[int, int], ...]:
@@ -67,7 +73,7 @@ def test_the_peer_suites_hold_the_documented_number_of_cases() -> None:
     assert len(wakaba_cases()) == 173
 
 
-@pytest.mark.parametrize("case", as_params(kuhn_cases))
+@each(kuhn_cases, by_case_id)
 def test_kuhn_case_is_judged_by_its_maximal_subparts(case: PeerCase) -> None:
     check_verdict_and_text(case, case.data)
     assert subparts_of(case.data) == case.maximal_subparts
@@ -85,14 +91,14 @@ def test_kuhn_case_is_judged_by_its_maximal_subparts(case: PeerCase) -> None:
         assert raised.value.length == error_len
 
 
-@pytest.mark.parametrize("case", as_params(unicode_table_cases))
+@each(unicode_table_cases, by_case_id)
 def test_unicode_table_example_gets_one_replacement_per_maximal_subpart(case: PeerCase) -> None:
     check_verdict_and_text(case, case.data)
     assert subparts_of(case.data) == case.maximal_subparts
     assert decode_replace(case.data).count(REPLACEMENT_CHARACTER) == case.fffd_count
 
 
-@pytest.mark.parametrize("case", as_params(flenniken_cases))
+@each(flenniken_cases, by_case_id)
 def test_flenniken_case_agrees_in_both_its_skip_and_replace_columns(case: PeerCase) -> None:
     check_verdict_and_text(case, case.data)
     if case.skipped is not None:
@@ -100,7 +106,7 @@ def test_flenniken_case_agrees_in_both_its_skip_and_replace_columns(case: PeerCa
         assert skipping(case.data) == case.skipped
 
 
-@pytest.mark.parametrize("case", as_params(wakaba_cases))
+@each(wakaba_cases, by_case_id)
 def test_wakaba_case_decodes_alike_in_one_piece_and_in_its_chunks(case: PeerCase) -> None:
     assert case.chunks is not None and case.maximal_subparts is not None
     if case.bom == "sniffed":

@@ -143,6 +143,7 @@ def test_the_summary_tables_are_read_back_as_written() -> None:
     assert levels["pass"]["ill-formed-surrogates"] == "must"
 
 
+@pytest.mark.slow  # docs/adapters.md's command run as shown: every Python adapter, every vector
 def test_the_committed_summary_is_what_the_python_adapters_do_here(tmp_path: Path) -> None:
     """Run docs/adapters.md's command; a verdict, fingerprint or level that changed for a
     library whose version did not is an unexplained change (a version that differs, or a

@@ -1,6 +1,7 @@
 """Every hand-written vector agrees with the reference, with CPython's codec, and with the
 second formulation in tests/independent.py: three independent readings of RFC 3629 check the
-hand-written expectations, and the expectations check them."""
+hand-written expectations, and the expectations check them. Each test checks every vector as
+one item (each_case.py), naming each vector that fails."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import codecs
 
 import independent
 import pytest
+from each_case import each
+from shipped_vectors import shipped_vectors
 
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeExpectation, DecodeVector, EncodeVector
 from utf8cert.reference import (
     DecodeError,
@@ -24,17 +26,18 @@ from utf8cert.reference import (
     validate,
 )
 
-VECTORS = load_vectors()
+VECTORS = shipped_vectors()
 DECODE = [v for v in VECTORS if isinstance(v, DecodeVector)]
 ENCODE = [v for v in VECTORS if isinstance(v, EncodeVector)]
 PYTHON_STR_LIMIT = 0x10FFFF  # chr() takes nothing above; larger values are tested as ints only
 
 
-DECODE_IDS = [vector.id for vector in DECODE]
-ENCODE_IDS = [vector.id for vector in ENCODE]
+def by_id(vector: DecodeVector | EncodeVector) -> str:
+    """Return the vector's id, which names it in a failure."""
+    return vector.id
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_the_reference_decodes_as_the_vector_says(vector: DecodeVector) -> None:
     assert validate(vector.data) is vector.valid
     assert decode_replace(vector.data) == vector.replaced
@@ -53,14 +56,14 @@ def test_the_reference_decodes_as_the_vector_says(vector: DecodeVector) -> None:
         )
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_the_references_incremental_decoder_fed_byte_by_byte_agrees(vector: DecodeVector) -> None:
     decoder = IncrementalDecoder("replace")
     pieces = [decoder.decode(vector.data[i : i + 1]) for i in range(len(vector.data))]
     assert "".join(pieces) + decoder.decode(b"", final=True) == vector.replaced
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_the_legacy_reading_is_rfc_2279s(vector: DecodeVector) -> None:
     """`legacy` is given exactly where RFC 2279 reads what RFC 3629 rejects."""
     if vector.valid:
@@ -72,7 +75,7 @@ def test_the_legacy_reading_is_rfc_2279s(vector: DecodeVector) -> None:
             decode_legacy(vector.data)
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_cpython_decodes_as_the_vector_says(vector: DecodeVector) -> None:
     """CPython's codec follows Unicode §3.9 maximal subparts: offsets, lengths and U+FFFDs."""
     assert vector.data.decode("utf-8", "replace") == vector.replaced
@@ -85,7 +88,7 @@ def test_cpython_decodes_as_the_vector_says(vector: DecodeVector) -> None:
     assert (raised.value.start, raised.value.end) == (first.offset, first.offset + first.length)
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_the_independent_formulation_decodes_as_the_vector_says(vector: DecodeVector) -> None:
     reading = independent.read(vector.data)
     assert reading.valid is vector.valid
@@ -108,7 +111,7 @@ def differences_under_utf_8_sig(vector: DecodeVector) -> dict[DecodeExpectation,
     }
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_a_signature_stripping_codec_differs_only_where_the_level_is_may(
     vector: DecodeVector,
 ) -> None:
@@ -118,7 +121,7 @@ def test_a_signature_stripping_codec_differs_only_where_the_level_is_may(
     assert all(level == "may" for level in levels.values()), levels
 
 
-@pytest.mark.parametrize("vector", DECODE, ids=DECODE_IDS)
+@each(DECODE, by_id)
 def test_may_is_used_only_for_a_leading_signature(vector: DecodeVector) -> None:
     """The one thing RFC 3629 leaves open for decoding is a leading EF BB BF (§6)."""
     graded_may = {name for name, level in vector.levels.items() if level == "may"}
@@ -130,7 +133,7 @@ def test_may_is_used_only_for_a_leading_signature(vector: DecodeVector) -> None:
         assert not vector.has_flag("signature")
 
 
-@pytest.mark.parametrize("vector", ENCODE, ids=ENCODE_IDS)
+@each(ENCODE, by_id)
 def test_the_reference_encodes_as_the_vector_says(vector: EncodeVector) -> None:
     if vector.error is None:
         assert encode(vector.scalars) == vector.expected
@@ -140,7 +143,7 @@ def test_the_reference_encodes_as_the_vector_says(vector: EncodeVector) -> None:
         assert (raised.value.index, raised.value.kind) == (vector.error.index, vector.error.kind)
 
 
-@pytest.mark.parametrize("vector", ENCODE, ids=ENCODE_IDS)
+@each(ENCODE, by_id)
 def test_the_legacy_encoding_is_rfc_2279s(vector: EncodeVector) -> None:
     """`legacy` is given exactly where RFC 2279 writes what RFC 3629 refuses."""
     if vector.error is None:
@@ -152,7 +155,7 @@ def test_the_legacy_encoding_is_rfc_2279s(vector: EncodeVector) -> None:
             encode_legacy(vector.scalars)
 
 
-@pytest.mark.parametrize("vector", ENCODE, ids=ENCODE_IDS)
+@each(ENCODE, by_id)
 def test_cpython_encodes_as_the_vector_says(vector: EncodeVector) -> None:
     if any(value > PYTHON_STR_LIMIT for value in vector.scalars):
         assert vector.error is not None  # no str holds it: only the ints encoder can be asked
@@ -166,7 +169,7 @@ def test_cpython_encodes_as_the_vector_says(vector: EncodeVector) -> None:
     assert raised.value.start == vector.error.index
 
 
-@pytest.mark.parametrize("vector", ENCODE, ids=ENCODE_IDS)
+@each(ENCODE, by_id)
 def test_the_independent_formulation_encodes_as_the_vector_says(vector: EncodeVector) -> None:
     pieces = [independent.encode_scalar(value) for value in vector.scalars]
     refused = [index for index, piece in enumerate(pieces) if piece is None]

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import Final
 
 import pytest
+from shipped_vectors import shipped_vectors
 
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
 from utf8cert.reference.table import NOT_A_LEAD, ROW_OF_BYTE, ROWS, TAIL, Row
 
-VECTORS = load_vectors()
+VECTORS = shipped_vectors()
 INPUTS: Final = [v.data for v in VECTORS if isinstance(v, DecodeVector)]
 
 

@@ -12,6 +12,8 @@ from pathlib import Path, PurePath
 from types import MappingProxyType
 from typing import Any
 
+from shipped_vectors import shipped_vectors
+
 from utf8cert.harness.vectors.export import export_json
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import (
@@ -27,7 +29,7 @@ from utf8cert.harness.vectors.model import (
 )
 from utf8cert.reference import ErrorKind
 
-VECTORS = load_vectors()
+VECTORS = shipped_vectors()
 
 
 def read_back(document: dict[str, Any]) -> VectorSet:

@@ -13,12 +13,13 @@ from typing import Final
 
 import peers
 import pytest
+from each_case import each
+from shipped_vectors import shipped_vectors
 
-from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector
 
 BY_BYTES: Final[dict[bytes, list[DecodeVector]]] = defaultdict(list)
-for _vector in load_vectors():
+for _vector in shipped_vectors():
     if isinstance(_vector, DecodeVector):
         BY_BYTES[_vector.data].append(_vector)
 
@@ -55,15 +56,10 @@ def without_signature(vector: DecodeVector, text: str) -> str:
     return text[1:] if vector.data.startswith(codecs.BOM_UTF8) else text
 
 
-def shared_params() -> list[object]:
-    """Return a pytest param per peer case that shares its bytes with a vector (or the skip)."""
-    params: list[object] = []
-    for reader in READERS.values():
-        for param in peers.as_params(reader):
-            case = param.values[0]
-            if not isinstance(case, peers.PeerCase) or matching(case):
-                params.append(param)
-    return params
+def shared_cases() -> list[peers.PeerCase]:
+    """Return every peer case that shares its bytes with a vector; skip when a peer file is
+    absent."""
+    return [case for read in READERS.values() for case in read() if matching(case)]
 
 
 @pytest.mark.parametrize("suite", sorted(READERS))
@@ -75,14 +71,11 @@ def test_the_peer_suites_share_many_inputs_with_the_vectors(suite: str) -> None:
     assert sum(1 for case in cases if matching(case)) >= MATCHED_AT_LEAST[suite]
 
 
-@pytest.mark.parametrize("case", shared_params())
-def test_a_peer_case_agrees_with_every_vector_of_the_same_bytes(
-    case: peers.PeerCase | None,
-) -> None:
-    assert case is not None
+@each(shared_cases, lambda case: case.case_id)
+def test_a_peer_case_agrees_with_every_vector_of_the_same_bytes(case: peers.PeerCase) -> None:
     vectors = matching(case)
     if case.bom == "sniffed":
-        pytest.skip("the peer leaves UTF-8 for the encoding its BOM names")
+        return  # the peer leaves UTF-8 for the encoding its BOM names: nothing to compare
     for vector in vectors:
         where = f"{case.case_id} ({case.where}) against {vector.id} ({vector.origin})"
         assert case.valid == vector.valid, where

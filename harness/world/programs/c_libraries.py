@@ -40,11 +40,14 @@ UNISTRING_VERSION: Final = (
 """libunistring ships no pkg-config file: its version is its header's _LIBUNISTRING_VERSION."""
 UTF8PROC_VERSION: Final = (
     "printf '#include <utf8proc.h>\\nUTF8PROC_VERSION_MAJOR UTF8PROC_VERSION_MINOR"
-    " UTF8PROC_VERSION_PATCH\\n' | gcc -E -P $(pkg-config --cflags libutf8proc) - 2>/dev/null"
+    " UTF8PROC_VERSION_PATCH\\n' | gcc -E -P $(pkg-config --cflags libutf8proc 2>/dev/null) -"
+    " 2>/dev/null"
     " | tail -n 1 | grep -E '^[0-9]+ [0-9]+ [0-9]+$' | tr ' ' ."
 )
 """utf8proc's pkg-config file lags behind its releases (Debian's 2.8.0 says 2.6.0): its
-version is its header's UTF8PROC_VERSION_* macros."""
+version is its header's UTF8PROC_VERSION_* macros. pkg-config's complaint when it has no file
+is kept out of the output: printed with the pipeline's status 0, it was taken for a version, and
+utf8proc for present without its header."""
 
 
 @dataclass(frozen=True)
