@@ -5,7 +5,7 @@
 
 speed: executions per second of `utf8cert fuzz` (its target script: mutator, seeds, dictionary,
 length schedule) on a pure-Python byte-at-a-time codec with all five capabilities
-(tests/hand_rolled.py HandRolled), at max-len 64 and at the default max-len, against the
+(tests/support/hand_rolled.py HandRolled), at max-len 64 and at the default max-len, against the
 same-questions minimal target: plain atheris running the same differential target (the same
 five questions compared with the reference), with no custom mutator, seeds or dictionary and
 libFuzzer's own length control. Targets: >= 2,000 exec/s at default settings; ratio >= 0.6
@@ -30,7 +30,7 @@ five. Target: <= 0.5 s.
 
 findings: seconds from the start of fuzzing (libFuzzer's `INFO: Seed:` line, after imports and
 instrumentation; Hypothesis' first example) to the first difference, for each codec of
-tests/fuzz_codecs.py, median of --seeds seeds: (a) plain atheris on raw bytes (the same
+tests/support/fuzz_codecs.py, median of --seeds seeds: (a) plain atheris on raw bytes (the same
 differential target, no mutator, seeds or dictionary, the same -max_len), (b) the campaign
 `utf8cert fuzz` runs (its target script: mutator, seeds, dictionary), (c) Hypothesis
 `st.binary()` and (d) Hypothesis `utf8_inputs()`, each with `assert_conforms`. Also (b'): the
@@ -66,7 +66,7 @@ from utf8cert.harness.vectors.load import load_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
-ALL_FIVE = "hand_rolled:HandRolled"
+ALL_FIVE = "support.hand_rolled:HandRolled"
 """A pure-Python codec with all five capabilities, decoding a byte at a time (WHATWG steps)."""
 CODECS = (
     "AlignedAsciiFastPath",
@@ -219,7 +219,7 @@ def speed(seconds: int, spec: str = ALL_FIVE) -> None:
 
 def block(seeds: int, cap: int) -> None:
     """Print the seconds to the first finding on a 4096-byte page bug, at default settings."""
-    spec = "broken_codecs:Page4096Decoder"
+    spec = "support.broken_codecs:Page4096Decoder"
     runs: list[Run] = []
     with tempfile.TemporaryDirectory() as scratch_name:
         for seed in range(1, seeds + 1):
@@ -256,13 +256,13 @@ def past_seeds(seeds: int) -> None:
     """Print the seconds to the first finding, and the finding's size, on bugs no seed shows."""
     print(f"\nbugs no seed shows, default settings, one process, cap {PAST_SEEDS_CAP} s\n")
     print(
-        "| codec (tests/fuzz_codecs.py) | block | first finding (s), per seed | median | "
+        "| codec (tests/support/fuzz_codecs.py) | block | first finding (s), per seed | median | "
         "minimized finding (bytes) |"
     )
     print("|---|--:|---|--:|---|")
     with tempfile.TemporaryDirectory() as scratch_name:
         for name, size in PAST_SEEDS:
-            spec = f"fuzz_codecs:{name}"
+            spec = f"support.fuzz_codecs:{name}"
             if seeds_showing(spec, DEFAULT_MAX_LEN):
                 raise RuntimeError(f"a seed shows the bug of {spec}")
             runs: list[Run] = []
@@ -399,7 +399,7 @@ def findings(seeds: int, cap: int) -> None:
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         for name in CODECS:
-            spec = f"fuzz_codecs:{name}"
+            spec = f"support.fuzz_codecs:{name}"
             plain = script(
                 scratch, f"plain_{name}_fuzzer.py", PLAIN.replace("{spec!r}", repr(spec))
             )

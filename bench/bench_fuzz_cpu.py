@@ -12,8 +12,8 @@ dictionary, length schedule) for --seconds each, one after the other, and counts
 wall-clock rates measure the load, CPU time the work. Prints the median of the rounds per codec
 and the ratio campaign/plain, as a markdown table for bench/README.md. Target: >= 0.8.
 
-Codecs (tests/): hand_rolled:HandRolled, correct, all five capabilities, byte at a time;
-broken_codecs:OneFffdPerByte, the same with one U+FFFD per byte of a maximal subpart, a
+Codecs (tests/): support.hand_rolled:HandRolled, correct, all five capabilities, byte at a time;
+support.broken_codecs:OneFffdPerByte, the same with one U+FFFD per byte of a maximal subpart, a
 `should` deviation (Unicode §3.9's practice), no finding at --fail-on must.
 """
 
@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the rep
 from bench.bench_fuzz import PLAIN, campaign_argv, environment, script  # noqa: E402
 from utf8cert.harness.fuzzing.campaign import DEFAULT_MAX_LEN  # noqa: E402
 
-CODECS = ("hand_rolled:HandRolled", "broken_codecs:OneFffdPerByte")
+CODECS = ("support.hand_rolled:HandRolled", "support.broken_codecs:OneFffdPerByte")
 
 
 def executions_per_cpu_second(argv: Sequence[str], directory: Path) -> float:

@@ -4,8 +4,9 @@
 
 Times `utf8cert check` as a user runs it on a codec that hangs on every input holding byte C0
 (21 built-in vectors; correct otherwise, CPython's codec): the Python codec
-tests/hostile_codecs.py:HangOnC0 under `--isolate`, and the five-capability protocol program
-`python tests/hostile_programs.py hang` (which imports nothing of utf8cert, so it starts as a
+tests/support/hostile_codecs.py:HangOnC0 under `--isolate`, and the five-capability protocol program
+`python tests/support/hostile_programs.py hang` (which imports nothing of utf8cert, so it starts as
+a
 small native program would). Each is timed at the default settings, then with each `--timeout`
 given. Target at the default settings: 120 s each (wall time: a hang costs time, not CPU; the
 first hang waits the whole 10 s `--timeout`, since a slow codec is not a hung one, and the
@@ -27,10 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 RUNS = [
-    ("hostile_codecs:HangOnC0 --isolate", ["hostile_codecs:HangOnC0", "--isolate"], 120.0),
     (
-        '"cmd:python tests/hostile_programs.py hang"',
-        [f"cmd:{sys.executable} {TESTS / 'hostile_programs.py'} hang"],
+        "support.hostile_codecs:HangOnC0 --isolate",
+        ["support.hostile_codecs:HangOnC0", "--isolate"],
+        120.0,
+    ),
+    (
+        '"cmd:python tests/support/hostile_programs.py hang"',
+        [f"cmd:{sys.executable} {TESTS / 'support' / 'hostile_programs.py'} hang"],
         120.0,
     ),
 ]

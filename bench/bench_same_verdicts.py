@@ -62,19 +62,24 @@ RUNS: dict[str, list[str]] = {
     "utf-8-as-wtf-8": ["codec:utf-8", "--profile", "wtf-8", "--in-process"],
     "sig-as-whatwg": ["adapter:cpython-utf-8-sig", "--profile", "whatwg"],
     # Hand-made broken, lying and hostile codecs (tests/).
-    "naive-bit": ["broken_codecs:NaiveBitDecoder", "--in-process"],
-    "cesu-8-decoder": ["broken_codecs:Cesu8Decoder", "--in-process"],
-    "merges-into-fffd": ["broken_codecs:MergesIntoFffd", "--in-process"],
-    "late-error": ["broken_codecs:LateErrorDecoder", "--in-process"],
-    "one-byte-errors": ["broken_codecs:OneByteErrors", "--in-process"],
-    "chunk-boundary": ["broken_codecs:ChunkBoundaryDecoder", "--in-process"],
-    "lookahead": ["broken_codecs:LookaheadDecoder", "--in-process"],
-    "cesu-encoder": ["lying_codecs:CesuEncoder", "--in-process"],
-    "crash-on-c0": ["hostile_codecs:CrashOnC0"],
+    "naive-bit": ["support.broken_codecs:NaiveBitDecoder", "--in-process"],
+    "cesu-8-decoder": ["support.broken_codecs:Cesu8Decoder", "--in-process"],
+    "merges-into-fffd": ["support.broken_codecs:MergesIntoFffd", "--in-process"],
+    "late-error": ["support.broken_codecs:LateErrorDecoder", "--in-process"],
+    "one-byte-errors": ["support.broken_codecs:OneByteErrors", "--in-process"],
+    "chunk-boundary": ["support.broken_codecs:ChunkBoundaryDecoder", "--in-process"],
+    "lookahead": ["support.broken_codecs:LookaheadDecoder", "--in-process"],
+    "cesu-encoder": ["support.lying_codecs:CesuEncoder", "--in-process"],
+    "crash-on-c0": ["support.hostile_codecs:CrashOnC0"],
     # One input (`--input HEX`): an encoded surrogate, a value above U+10FFFF, a cut sequence.
     "input-surrogate": ["adapter:cpython-surrogatepass", "--input", "41eda080f4908080e282"],
     "input-rfc2279": ["codec:utf-8", "--profile", "rfc2279", "--input", "f8888080804142e2"],
-    "input-late": ["broken_codecs:LateErrorDecoder", "--in-process", "--input", "e282ac41c0af"],
+    "input-late": [
+        "support.broken_codecs:LateErrorDecoder",
+        "--in-process",
+        "--input",
+        "e282ac41c0af",
+    ],
 }
 
 VOLATILE = ("date",)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from heartbeat import Heartbeat
 from hypothesis import HealthCheck, settings
+from support.heartbeat import Heartbeat
 
 from utf8cert.harness.codec.child_environment import NAMED_VARIABLE
 from utf8cert.harness.codec.sandbox import WRITABLE_VARIABLE

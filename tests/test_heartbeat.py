@@ -28,7 +28,7 @@ CONFTEST = f"""
 import sys
 
 sys.path.insert(0, {str(Path(__file__).parent)!r})  # in the xdist workers too
-from heartbeat import Heartbeat
+from support.heartbeat import Heartbeat
 
 
 def pytest_configure(config):

@@ -133,7 +133,8 @@ def choice(expected: Outcome, actual: Outcome, text: str) -> bool:
     codec: both refuse `text` at the same surrogate, the mutant's error ending sooner inside the
     run of surrogates the original's error covers. A surrogate has no UTF-8 form (RFC 3629 §3)
     and a string of code points has no maximal subpart longer than one, so a run may be one
-    error (CPython) or one a surrogate (tests/hand_rolled.py); utf8cert's check accepts both."""
+    error (CPython) or one a surrogate (tests/support/hand_rolled.py); utf8cert's check accepts
+    both."""
     if expected[:3] != actual[:3] or expected[:2] != ("raises", "UnicodeEncodeError"):
         return False
     start, end, sooner = expected[2], expected[3], actual[3]

@@ -14,7 +14,7 @@ is wrong makes the next decoding resume in the wrong place.
   sequence, CPython surrogatepass's ED A0) is the granularity of U+FFFD, which replace mode
   judges (`wrong U+FFFD count`) and no dialect profile models: not judged here.
 - Encoding: each value that cannot be encoded is an error of its own, and a codec may report a
-  run of them at once, as CPython does, or one at a time (tests/hand_rolled.py does): an end
+  run of them at once, as CPython does, or one at a time (tests/support/hand_rolled.py does): an end
   anywhere from the first value after `start` up to the end of that run is right. An end at or
   before `start`, past the text, or over a value that can be encoded is wrong: `should`.
 

@@ -59,7 +59,8 @@ runs and maximal subparts and its text assembly reward inputs for their number o
 chunks, and the corpus drifts to longer, slower inputs; these four functions, 8,400 exec/s (48
 edges, 231 features); nothing instrumented, 18,600 exec/s, but no new coverage ever, so libFuzzer
 keeps a one-byte corpus and the mutator works from that alone. Seconds to the first finding of
-each codec of tests/fuzz_codecs.py (median of 5 seeds), these four functions against the earlier
+each codec of tests/support/fuzz_codecs.py (median of 5 seeds), these four functions against the
+earlier
 design (the whole of utf8cert instrumented, every input fully probed): 0.04 / 0.05, 0.16 / 0.70,
 0.10 / 0.08, 0.04 / 0.04, 0.03 / 0.04 (bench/README.md, "## fuzz"). The harness itself is never
 instrumented: its branches say how utf8cert compares, not how one input differs from another.

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tiers import tiered  # noqa: E402
+from support.tiers import tiered  # noqa: E402
 
 from bench.mutation.equivalence import choice  # noqa: E402
 from bench.mutation.mutate import mutants  # noqa: E402
@@ -193,7 +193,7 @@ def encode_outcome(text: str, end: int | None = None) -> tuple[object, ...]:
 @pytest.mark.parametrize(
     ("text", "end", "is_choice"),
     [
-        ("\ud800\ud800", 1, True),  # each surrogate its own error (tests/hand_rolled.py)
+        ("\ud800\ud800", 1, True),  # each surrogate its own error (tests/support/hand_rolled.py)
         ("a\udc00\udfff\ud800b", 2, True),
         ("a\udc00\udfff\ud800b", 3, True),
         ("\ud800\ud800", 0, False),  # an error that covers nothing

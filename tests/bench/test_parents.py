@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tiers import tiered  # noqa: E402
+from support.tiers import tiered  # noqa: E402
 
 from bench.mutants import probes  # noqa: E402
 from bench.mutation.mutate import mutants  # noqa: E402

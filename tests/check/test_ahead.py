@@ -1,7 +1,7 @@
 """Copies of a failing program asking the vectors ahead (harness/check/ahead.py): the report is
 the one asking the program itself one question at a time gives, copies start only once the codec
 has failed, and a run stopped while they ask leaves no process behind. Real programs
-(tests/hostile_programs.py: correct until an input holds byte C0), real signals."""
+(tests/support/hostile_programs.py: correct until an input holds byte C0), real signals."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hostile_codecs import MARK, c0_vectors
-from leftovers import survivors, tagged_environment
+from support.hostile_codecs import MARK, c0_vectors
+from support.leftovers import survivors, tagged_environment
 
 from utf8cert.harness.check.ahead import COPIES
 from utf8cert.harness.check.prefetch import asked_ahead
@@ -30,7 +30,7 @@ from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import EncodeVector, VectorSet
 
 TESTS = Path(__file__).resolve().parents[1]
-PROGRAM = TESTS / "hostile_programs.py"
+PROGRAM = TESTS / "support" / "hostile_programs.py"
 TIMEOUT = 300  # seconds a run may take on a loaded 2-core machine before the test gives up
 
 

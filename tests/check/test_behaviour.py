@@ -1,4 +1,5 @@
-"""Differences grouped by behaviour: each deliberately broken codec (tests/broken_codecs.py) is
+"""Differences grouped by behaviour: each deliberately broken codec
+(tests/support/broken_codecs.py) is
 one group per bug it has, and the group's first example is its simplest vector."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from broken_codecs import OneFffdPerByte, SurrogateWritingEncoder, TruncatedTailDropper
+from support.broken_codecs import OneFffdPerByte, SurrogateWritingEncoder, TruncatedTailDropper
 
 from utf8cert.harness.check.behaviour import (
     LET_THROUGH,
@@ -45,7 +46,7 @@ def vectors() -> VectorSet:
 
 @cache
 def groups(spec: str) -> list[Group]:
-    codec = load_codec(spec if ":" in spec else f"broken_codecs:{spec}")
+    codec = load_codec(spec if ":" in spec else f"support.broken_codecs:{spec}")
     try:
         return group(run_check(codec, vectors()).differences, vector_index(vectors()))
     finally:
@@ -121,7 +122,7 @@ def test_a_naive_decoder_lets_overlongs_and_surrogates_through_as_two_behaviours
 
 
 def test_refusing_after_the_ill_formed_bytes_is_letting_them_through() -> None:
-    codec = load_codec("broken_codecs:NaiveBitDecoder")
+    codec = load_codec("support.broken_codecs:NaiveBitDecoder")
     # C0 AF then a lone continuation: the naive decoder reads C0 AF as '/' and refuses at 2.
     (difference,) = compare_decode(codec, expectation_for(b"\xc0\xaf\x80"), ("input", "as-is"))
     # Named and levelled by the graver of its two departures (issue 33): the overlong let

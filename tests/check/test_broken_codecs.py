@@ -1,4 +1,4 @@
-"""Each deliberately broken codec (tests/broken_codecs.py) is caught with the difference its
+"""Each deliberately broken codec (tests/support/broken_codecs.py) is caught with the difference its
 defect must cause, and nothing else; the correct codecs pass with no difference at all."""
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ def by_id(vector_id: str) -> Vector:
 
 @cache
 def report(name: str, capabilities: tuple[Capability, ...]) -> Report:
-    """Return the check of broken_codecs:NAME on some capabilities (the others are not at fault)."""
-    codec = load_codec(f"broken_codecs:{name}")
+    """Return the check of support.broken_codecs:NAME on some capabilities (the others are not at
+    fault)."""
+    codec = load_codec(f"support.broken_codecs:{name}")
     return run_check(codec, vectors(), only=capabilities)
 
 
@@ -215,7 +216,7 @@ def test_a_decoder_that_returns_bytes_is_a_wrong_type_difference() -> None:
 
 
 def test_a_hanging_decoder_times_out_in_its_child_process_and_the_next_call_works() -> None:
-    codec = load_codec("broken_codecs:HangingDecoder", isolate=True, timeout=2.0)
+    codec = load_codec("support.broken_codecs:HangingDecoder", isolate=True, timeout=2.0)
     try:
         hung = compare_decode(codec, expectation_for(b"a\x80b"), ("input", "as-is"))
         assert kinds(hung) == {("decode", "must", "timed out")}

@@ -35,7 +35,7 @@ def findings(spec: str, *capabilities: Capability) -> set[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize(
-    "spec", ["codec:utf-8", "codec:utf-8:replace", "broken_codecs:CPythonUtf8"]
+    "spec", ["codec:utf-8", "codec:utf-8:replace", "support.broken_codecs:CPythonUtf8"]
 )
 def test_cpythons_codec_and_incremental_decoder_are_not_flagged(spec: str) -> None:
     whats = {what for _, _, what in findings(spec, "decode", "incremental", "encode")}
@@ -45,19 +45,21 @@ def test_cpythons_codec_and_incremental_decoder_are_not_flagged(spec: str) -> No
 def test_an_error_end_short_of_the_maximal_subpart_is_a_should() -> None:
     # Its incremental decoder has no getstate(), so its refusals' place in the stream, and with
     # it their end, is unknown: only the one-shot decoder is judged.
-    assert findings("broken_codecs:OneByteErrors", "decode", "incremental") == {
+    assert findings("support.broken_codecs:OneByteErrors", "decode", "incremental") == {
         ("decode", "should", WRONG_END)
     }
     difference = next(
         d
-        for d in report("broken_codecs:OneByteErrors", ("decode", "incremental")).differences
+        for d in report(
+            "support.broken_codecs:OneByteErrors", ("decode", "incremental")
+        ).differences
         if d.vector == "edge-9" and d.variant == "as-is" and d.capability == "decode"
     )
     assert difference.marks == ((0, 2),)  # E0 A0 7F: the subpart is E0 A0
 
 
 def test_an_encode_error_end_past_the_surrogates_is_a_should() -> None:
-    assert findings("broken_codecs:RestOfTextEncodeError", "encode") == {
+    assert findings("support.broken_codecs:RestOfTextEncodeError", "encode") == {
         ("encode", "should", WRONG_END)
     }
 
@@ -65,24 +67,26 @@ def test_an_encode_error_end_past_the_surrogates_is_a_should() -> None:
 def test_one_error_per_surrogate_is_not_flagged() -> None:
     """HandRolled reports each surrogate of a run on its own (end = start + 1), CPython the run
     at once: both ends lie within the run, and both are right."""
-    assert findings("broken_codecs:HandRolled", "encode") == set()
+    assert findings("support.broken_codecs:HandRolled", "encode") == set()
 
 
 def test_a_character_held_back_to_the_next_call_is_a_should() -> None:
-    assert findings("broken_codecs:LookaheadDecoder", "incremental") == {
+    assert findings("support.broken_codecs:LookaheadDecoder", "incremental") == {
         ("incremental", "should", HELD_CHARACTER)
     }
 
 
 def test_an_error_held_back_to_the_final_call_is_a_should() -> None:
-    assert findings("broken_codecs:LateErrorDecoder", "incremental") == {
+    assert findings("support.broken_codecs:LateErrorDecoder", "incremental") == {
         ("incremental", "should", HELD_ERROR)
     }
 
 
 def test_a_plain_value_error_from_an_operation_is_a_may() -> None:
     """docs/mutation.md's m158: the refusal is right, only its place is lost."""
-    assert findings("broken_codecs:ChrOfAnErrorDecoder", "decode") == {("decode", "may", UNPLACED)}
+    assert findings("support.broken_codecs:ChrOfAnErrorDecoder", "decode") == {
+        ("decode", "may", UNPLACED)
+    }
 
 
 def test_ill_formed_bytes_returned_on_an_early_call_are_let_through_though_the_end_refuses() -> (
@@ -91,7 +95,7 @@ def test_ill_formed_bytes_returned_on_an_early_call_are_let_through_though_the_e
     """NaiveBitDecoder takes ED A0 80 for a character: fed ED A0 80 | ED B0, it returns the
     surrogate on the first call and refuses only the truncated ED B0 at the end. That is
     decoding ill-formed bytes (must), not merely an error held back."""
-    differences = report("broken_codecs:NaiveBitDecoder", ("incremental",)).differences
+    differences = report("support.broken_codecs:NaiveBitDecoder", ("incremental",)).differences
     cut = next(d for d in differences if d.vector == "sur-23" and d.variant == "as-is, cut at 3")
     assert (cut.level, cut.what) == ("must", "decoded ill-formed bytes as characters")
     assert HELD_ERROR not in {d.what for d in differences}

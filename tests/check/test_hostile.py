@@ -1,8 +1,10 @@
-"""Hostile codecs (tests/hostile_codecs.py, tests/hostile_programs.py: correct until given byte
+"""Hostile codecs (tests/support/hostile_codecs.py, tests/support/hostile_programs.py: correct
+until given byte
 C0, then they hang, crash, exit, raise KeyboardInterrupt or segfault) through the check engine
 and real `utf8cert check` processes: each fault is reported once per vector and capability,
 against the vectors holding C0 and no other; the rest of the suite is still evaluated; the exit
-status is right; utf8cert prints no traceback; and no process is left behind (tests/leftovers.py
+status is right; utf8cert prints no traceback; and no process is left behind
+(tests/support/leftovers.py
 lists the processes that carry the run's tag)."""
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_codecs import MARK, c0_vectors
-from leftovers import survivors, tagged_environment
+from support.hostile_codecs import MARK, c0_vectors
+from support.leftovers import survivors, tagged_environment
 
 from utf8cert.harness.check.coverage import THRESHOLD, Coverage
 from utf8cert.harness.check.interrupt import Stop, watching
@@ -34,7 +36,7 @@ from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import EncodeVector, VectorSet
 
 TESTS = Path(__file__).resolve().parents[1]
-PROGRAM = TESTS / "hostile_programs.py"
+PROGRAM = TESTS / "support" / "hostile_programs.py"
 DECODING: tuple[Capability, ...] = ("decode", "replace", "validate", "incremental")
 TIMEOUT = 300  # seconds a run may take on a loaded 2-core machine before the test gives up
 FAILURE = {"HangOnC0": "timed out", "hang": "timed out"}
@@ -63,7 +65,7 @@ def selected(ids: tuple[str, ...]) -> tuple[str, ...]:
 @cache
 def checked(name: str, ids: tuple[str, ...] | None = None) -> Report:
     chosen = vectors() if ids is None else only_these(vectors(), ids)
-    return run_check(load_codec(f"hostile_codecs:{name}"), chosen)
+    return run_check(load_codec(f"support.hostile_codecs:{name}"), chosen)
 
 
 @cache
@@ -71,7 +73,7 @@ def asked(ids: tuple[str, ...]) -> Coverage:
     """Return the questions a run of every vector asks the vectors `ids`, in all (each in the
     variants the whole set's schedule gives it), of a codec that never fails."""
     plans, coverage = schedule(vectors()), Coverage()
-    codec = coverage.watch(load_codec("hostile_codecs:NoFault"))
+    codec = coverage.watch(load_codec("support.hostile_codecs:NoFault"))
     for vector in vectors():
         if vector.id in ids:
             capabilities = capabilities_for(vector, codec.capabilities)
@@ -130,7 +132,9 @@ def test_skipped_questions_count_against_the_share_and_the_crash_is_not_certifie
 def test_a_keyboard_interrupt_of_the_codec_is_a_crash_while_signals_are_watched() -> None:
     stop = Stop()
     with watching(stop):
-        interrupted = run_check(load_codec("hostile_codecs:InterruptOnC0"), vectors(), stop=stop)
+        interrupted = run_check(
+            load_codec("support.hostile_codecs:InterruptOnC0"), vectors(), stop=stop
+        )
     assert set(blamed(interrupted.differences)) == {
         (vector, capability) for vector in c0_vectors() for capability in DECODING
     }
@@ -140,7 +144,7 @@ def test_a_keyboard_interrupt_of_the_codec_is_a_crash_while_signals_are_watched(
 def test_unwatched_a_keyboard_interrupt_no_sigint_came_with_is_a_crash_too() -> None:
     # No SIGINT arrived (harness/codec/interrupts.py counts them), so the codec raised it: a
     # crash. A real Ctrl-C during a call still stops the run (tests/codec/test_python_codec.py).
-    interrupted = run_check(load_codec("hostile_codecs:InterruptOnC0"), vectors())
+    interrupted = run_check(load_codec("support.hostile_codecs:InterruptOnC0"), vectors())
     assert set(blamed(interrupted.differences)) == {
         (vector, capability) for vector in c0_vectors() for capability in DECODING
     }
@@ -154,7 +158,7 @@ def test_a_stopped_run_reports_the_vectors_it_finished_and_nothing_else() -> Non
         if done == 7:
             stop.request("a test")  # between two questions: the next one stops the run
 
-    report = run_check(load_codec("hostile_codecs:NoFault"), vectors(), progress, stop=stop)
+    report = run_check(load_codec("support.hostile_codecs:NoFault"), vectors(), progress, stop=stop)
     first = tuple(vector.id for vector in vectors())[:7]
     assert report.incomplete == f"stopped by a test after 7 of {len(vectors())} vectors"
     assert [vector.id for vector in report.vectors] == list(first)
@@ -221,7 +225,9 @@ def test_in_process_a_raising_codec_is_reported_on_the_c0_vectors_alone(
     tmp_path: Path, name: str
 ) -> None:
     env, tag = environment()
-    done = utf8cert(f"hostile_codecs:{name}", "--in-process", "--json", "-", cwd=tmp_path, env=env)
+    done = utf8cert(
+        f"support.hostile_codecs:{name}", "--in-process", "--json", "-", cwd=tmp_path, env=env
+    )
     assert done.returncode == 1, done.stderr
     document = json.loads(done.stdout)
     assert_blames_exactly(document, set(c0_vectors()), "crashed")
@@ -244,7 +250,7 @@ def test_isolated_each_fault_is_reported_on_the_c0_vectors_alone(
     tmp_path: Path, name: str, options: tuple[str, ...]
 ) -> None:
     env, tag = environment()
-    spec, ids = f"hostile_codecs:{name}", few(name == "HangOnC0")
+    spec, ids = f"support.hostile_codecs:{name}", few(name == "HangOnC0")
     done = utf8cert(
         spec, "--isolate", *options, *selected(ids), "--json", "-", cwd=tmp_path, env=env
     )
@@ -274,7 +280,7 @@ def test_isolated_every_vector_each_fault_on_the_c0_vectors_alone(
     tmp_path: Path, name: str, options: tuple[str, ...]
 ) -> None:
     env, tag = environment()
-    spec = f"hostile_codecs:{name}"
+    spec = f"support.hostile_codecs:{name}"
     done = utf8cert(spec, "--isolate", *options, "--json", "-", cwd=tmp_path, env=env)
     assert done.returncode == 1, done.stderr
     document = json.loads(done.stdout)
@@ -287,7 +293,7 @@ def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
     tmp_path: Path,
 ) -> None:
     env, tag = environment()
-    done = utf8cert("hostile_codecs:SegfaultOnC0", "--in-process", cwd=tmp_path, env=env)
+    done = utf8cert("support.hostile_codecs:SegfaultOnC0", "--in-process", cwd=tmp_path, env=env)
     assert done.returncode == -signal.SIGSEGV
     assert "Fatal Python error: Segmentation fault" in done.stderr
     [note] = [line for line in done.stderr.splitlines() if "the codec was asked" in line]
@@ -297,7 +303,7 @@ def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
     command = note.split("in a child process that is a finding: ")[1].split('", line')[0]
     words = command.split()
     # isolated is the default: the command names no option for it
-    assert words[:4] == ["utf8cert", "check", "hostile_codecs:SegfaultOnC0", "--vector"]
+    assert words[:4] == ["utf8cert", "check", "support.hostile_codecs:SegfaultOnC0", "--vector"]
     again = utf8cert(*words[2:], "--json", "-", cwd=tmp_path, env=env)
     assert again.returncode == 1, again.stderr
     assert_blames_exactly(json.loads(again.stdout), {vector}, "crashed")
@@ -308,7 +314,7 @@ def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path:
     # os._exit takes no signal, so faulthandler sees nothing: the note is written by the
     # os._exit utf8cert puts in place while it asks an in-process codec.
     env, tag = environment()
-    done = utf8cert("hostile_codecs:ExitOnC0", "--in-process", cwd=tmp_path, env=env)
+    done = utf8cert("support.hostile_codecs:ExitOnC0", "--in-process", cwd=tmp_path, env=env)
     assert done.returncode == 3
     lines = done.stderr.splitlines()
     called = lines.index("utf8cert: the codec called os._exit(3)")
@@ -318,7 +324,7 @@ def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path:
     assert vector in c0_vectors()
     assert " on decode in this process" in note
     command = note.split("in a child process that is a finding: ")[1]
-    assert command.startswith("utf8cert check hostile_codecs:ExitOnC0 --vector ")
+    assert command.startswith("utf8cert check support.hostile_codecs:ExitOnC0 --vector ")
     assert "Traceback" not in done.stderr
     assert survivors(tag) == []
 
@@ -330,7 +336,7 @@ def test_by_default_a_codec_calling_os_exit_0_fails_the_check(
     # In process, os._exit(0) would end utf8cert with status 0, a pass: by default (and with
     # --isolate, the default said) the codec runs in a child, whose death fails its questions.
     env, tag = environment()
-    spec, ids = "hostile_codecs:ExitZeroOnC0", few()
+    spec, ids = "support.hostile_codecs:ExitZeroOnC0", few()
     done = utf8cert(spec, *isolation, *selected(ids), "--json", "-", cwd=tmp_path, env=env)
     assert done.returncode == 1, done.stderr
     document = json.loads(done.stdout)
@@ -342,7 +348,7 @@ def test_by_default_a_codec_calling_os_exit_0_fails_the_check(
 def test_in_process_a_codec_calling_os_exit_0_ends_the_run_as_it_asks(tmp_path: Path) -> None:
     # What --in-process trusts: the codec can end the process, here with status 0.
     env, tag = environment()
-    done = utf8cert("hostile_codecs:ExitZeroOnC0", "--in-process", cwd=tmp_path, env=env)
+    done = utf8cert("support.hostile_codecs:ExitZeroOnC0", "--in-process", cwd=tmp_path, env=env)
     assert done.returncode == 0
     assert "utf8cert: the codec called os._exit(0)" in done.stderr.splitlines()
     assert survivors(tag) == []
@@ -370,8 +376,8 @@ def test_a_program_that_never_reads_its_input_fails_once_and_the_rest_is_skipped
 
 
 MODES = {
-    "in process": ["hostile_codecs:HangOnC0", "--in-process"],
-    "isolated": ["hostile_codecs:HangOnC0", "--isolate", "--timeout", "120"],
+    "in process": ["support.hostile_codecs:HangOnC0", "--in-process"],
+    "isolated": ["support.hostile_codecs:HangOnC0", "--isolate", "--timeout", "120"],
     "program": [program("hang"), "--timeout", "120"],
 }
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from leftovers import survivors, tagged_environment
+from support.leftovers import survivors, tagged_environment
 
 MODULES = Path(__file__).resolve().parents[1] / "hostile_imports"
 TIMEOUT = 300  # seconds a run may take on a loaded 2-core machine before the test gives up

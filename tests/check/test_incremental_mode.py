@@ -22,7 +22,7 @@ def checked(spec: str) -> Report:
 
 
 def test_a_strict_codec_whose_streaming_path_replaces_is_not_certified() -> None:
-    report = checked("mode_codecs:StrictButStreamReplaces")
+    report = checked("support.mode_codecs:StrictButStreamReplaces")
     assert report.incremental_mode is not None
     assert report.incremental_mode.describe() == "strict (its one-shot decoder is strict)"
     whats = {(d.capability, d.level, d.what) for d in report.differences}
@@ -31,19 +31,19 @@ def test_a_strict_codec_whose_streaming_path_replaces_is_not_certified() -> None
 
 
 def test_a_declared_replacing_incremental_decoder_is_judged_as_replacing() -> None:
-    report = checked("mode_codecs:DeclaredReplacing")
+    report = checked("support.mode_codecs:DeclaredReplacing")
     assert report.incremental_mode is not None
     assert report.incremental_mode.describe() == "replace (declared by the codec)"
     assert report.differences == []
 
 
 def test_the_mode_of_an_undeclared_replacing_decoder_is_its_first_answer_then_held() -> None:
-    report = checked("mode_codecs:ReplacingAlone")
+    report = checked("support.mode_codecs:ReplacingAlone")
     assert report.incremental_mode is not None
     assert report.incremental_mode.mode == "replace"
     assert report.incremental_mode.source.startswith("taken from its first answer")
     assert report.differences == []
-    flipping = checked("mode_codecs:FlipFlop")
+    flipping = checked("support.mode_codecs:FlipFlop")
     whats = {(d.level, d.what) for d in flipping.differences}
     assert whats == {("must", "refused ill-formed input in replace mode")}
     assert all(b"\xc0" in d.input for d in flipping.differences if isinstance(d.input, bytes))
@@ -51,7 +51,7 @@ def test_the_mode_of_an_undeclared_replacing_decoder_is_its_first_answer_then_he
 
 def test_a_declaration_that_is_no_mode_is_a_one_line_load_error() -> None:
     with pytest.raises(CodecSpecError, match="incremental_mode must be 'strict' or 'replace'"):
-        load_codec("mode_codecs:BadDeclaration")
+        load_codec("support.mode_codecs:BadDeclaration")
 
 
 def test_a_program_declares_its_mode_in_its_handshake() -> None:

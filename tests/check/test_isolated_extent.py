@@ -41,11 +41,11 @@ def _sorted(differences: list[dict[str, Any]]) -> list[str]:
 @pytest.mark.parametrize(
     ("spec", "capability", "level", "what"),
     [
-        ("broken_codecs:OneByteErrors", "decode", "should", WRONG_END),
-        ("broken_codecs:RestOfTextEncodeError", "encode", "should", WRONG_END),
-        ("broken_codecs:LookaheadDecoder", "incremental", "should", HELD_CHARACTER),
-        ("broken_codecs:LateErrorDecoder", "incremental", "should", HELD_ERROR),
-        ("broken_codecs:ChrOfAnErrorDecoder", "decode", "may", UNPLACED),
+        ("support.broken_codecs:OneByteErrors", "decode", "should", WRONG_END),
+        ("support.broken_codecs:RestOfTextEncodeError", "encode", "should", WRONG_END),
+        ("support.broken_codecs:LookaheadDecoder", "incremental", "should", HELD_CHARACTER),
+        ("support.broken_codecs:LateErrorDecoder", "incremental", "should", HELD_ERROR),
+        ("support.broken_codecs:ChrOfAnErrorDecoder", "decode", "may", UNPLACED),
     ],
 )
 def test_a_codec_in_a_child_is_flagged_for_its_extent_and_timeliness_as_in_process(
@@ -59,7 +59,9 @@ def test_a_codec_in_a_child_is_flagged_for_its_extent_and_timeliness_as_in_proce
 
 
 def program(mode: str, *options: str) -> str:
-    return " ".join([f"cmd:{sys.executable}", str(TESTS / "extent_program.py"), mode, *options])
+    return " ".join(
+        [f"cmd:{sys.executable}", str(TESTS / "support" / "extent_program.py"), mode, *options]
+    )
 
 
 def test_a_program_that_sends_a_wrong_error_end_is_judged_on_it() -> None:

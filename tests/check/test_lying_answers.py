@@ -44,7 +44,7 @@ def check(spec: str, *options: str, **environ: str) -> dict[str, Any]:
 def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
     options: tuple[str, ...],
 ) -> None:
-    document = check("lying_codecs:CesuEncoder", *options)
+    document = check("support.lying_codecs:CesuEncoder", *options)
     assert document["summary"]["conformant"] is False
     assert all(d["capability"] == "encode" for d in document["differences"])
     # U+10000 is written as its surrogate pair, ED A0 80 ED B0 80, whatever it says of itself.
@@ -57,7 +57,7 @@ def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
 def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
     options: tuple[str, ...],
 ) -> None:
-    document = check("lying_codecs:Latin1Decoder", *options)
+    document = check("support.lying_codecs:Latin1Decoder", *options)
     whats = {d["what"] for d in document["differences"]}
     assert "accepted ill-formed input" in whats  # C0 AF and the rest read as Latin-1
     assert "wrong text" in whats  # é (C3 A9) read as "Ã©"
@@ -72,7 +72,7 @@ def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
     # questions asked again at the end of the run (check/recheck.py) can see it.
     honest = check_status("codec:utf-8", 0)
     calls = honest["coverage"]["decode"]["asked"]
-    document = check("lying_codecs:wears_out", *options, WEAR_OUT_AFTER=str(calls))
+    document = check("support.lying_codecs:wears_out", *options, WEAR_OUT_AFTER=str(calls))
     assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
     first = document["differences"][0]
     assert first["variant"] == "asked again at the end of the run"
@@ -86,12 +86,12 @@ def test_a_decoder_right_for_its_first_5000_calls_is_caught_at_the_default_depth
 ) -> None:
     # Issue 23's wear-out: the run itself asks decode far fewer than 5,000 times; the rounds
     # of questions asked again (check/recheck.py) bring every capability to recheck.SOAK.
-    document = check("lying_codecs:wears_out", *options, WEAR_OUT_AFTER="5000")
+    document = check("support.lying_codecs:wears_out", *options, WEAR_OUT_AFTER="5000")
     assert document["coverage"]["decode"]["asked"] < 5000
     assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
     assert all(d["variant"] == "asked again at the end of the run" for d in document["differences"])
     # One question alone would be answered right: what reproduces it is the whole run.
-    whole_run = " ".join(["utf8cert check lying_codecs:wears_out", *options])
+    whole_run = " ".join(["utf8cert check support.lying_codecs:wears_out", *options])
     assert {d["reproduce"] for d in document["differences"]} == {whole_run}
     assert document["summary"]["conformant"] is False
 
@@ -113,13 +113,15 @@ def test_a_decoder_that_breaks_after_5000_calls_fails_asked_again(
     # A leak of some resource on every call: right for 5,000 calls, broken on every call after.
     # The run's own questions all come before that; a question answered once and failed when
     # asked again is that failure, `must`, and the reproducer is the whole run again.
-    document = check("lying_codecs:breaks", *options, BREAK_AFTER="5000", BREAK_HOW=how)
+    document = check("support.lying_codecs:breaks", *options, BREAK_AFTER="5000", BREAK_HOW=how)
     assert document["coverage"]["decode"]["asked"] < 5000
     (difference,) = document["differences"]
     assert (difference["what"], difference["level"]) == (what, "must")
     assert difference["variant"] == "asked again at the end of the run"
     assert difference["expected"].startswith("the first answer again: ")
-    assert difference["reproduce"] == " ".join(["utf8cert check lying_codecs:breaks", *options])
+    assert difference["reproduce"] == " ".join(
+        ["utf8cert check support.lying_codecs:breaks", *options]
+    )
     assert document["summary"]["conformant"] is False
 
 
@@ -128,7 +130,7 @@ def test_refusals_whose_messages_differ_each_time_are_one_answer(
     options: tuple[str, ...],
 ) -> None:
     # Asked again, a refusal at the same offset is the same answer, whatever its words.
-    document = check_status("lying_codecs:numbers_its_refusals", 0, *options)
+    document = check_status("support.lying_codecs:numbers_its_refusals", 0, *options)
     assert document["differences"] == []
 
 

@@ -97,7 +97,7 @@ def test_one_input_is_walked_once_for_every_capability_and_its_answers(
 
 
 @pytest.mark.parametrize(
-    "spec", ["codec:utf-8", "codec:utf-8:surrogatepass", "broken_codecs:LateErrorDecoder"]
+    "spec", ["codec:utf-8", "codec:utf-8:surrogatepass", "support.broken_codecs:LateErrorDecoder"]
 )
 def test_the_property_and_the_fuzzers_screen_walk_each_input_once(spec: str, walks: Walks) -> None:
     # The property asks the input and its parts with one kind of error each (kinds.py); the

@@ -55,7 +55,7 @@ def shown(report: Report) -> list[tuple[str, str, str, str, str, str]]:
     ]
 
 
-@pytest.mark.parametrize("spec", ["codec:utf-8", "broken_codecs:NaiveBitDecoder"])
+@pytest.mark.parametrize("spec", ["codec:utf-8", "support.broken_codecs:NaiveBitDecoder"])
 def test_every_question_of_a_check_is_asked_ahead_and_the_report_is_unchanged(spec: str) -> None:
     asked = Asked(load_codec(spec))
     prefetching = run_check(asked, vectors())

@@ -109,7 +109,7 @@ def test_probe_asks_only_the_capabilities_wanted() -> None:
 
 def test_an_incremental_difference_names_how_the_input_was_cut() -> None:
     [difference] = probe(
-        load_codec("fuzz_codecs:ForgetfulIncremental"),
+        load_codec("support.fuzz_codecs:ForgetfulIncremental"),
         "€".encode(),
         chunks=[b"\xe2", b"\x82", b"\xac"],
         final_empty=False,

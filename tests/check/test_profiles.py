@@ -1,5 +1,5 @@
 """Dialect profiles: each published definition's own examples, and codecs written by hand from
-those definitions (tests/dialect_codecs.py) that pass their profile, fail RFC 3629 with a
+those definitions (tests/support/dialect_codecs.py) that pass their profile, fail RFC 3629 with a
 fingerprint naming it, and fail the profile on exactly one added deviation."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def touched() -> VectorSet:
 
 @cache
 def report(codec: str, profile: str, every_vector: bool = True) -> Report:
-    loaded = load_codec(f"dialect_codecs:{codec}")
+    loaded = load_codec(f"support.dialect_codecs:{codec}")
     chosen = vectors() if every_vector else touched()
     return run_check(loaded, chosen, only=ONE_SHOT, profile=PROFILES[profile])
 
@@ -211,7 +211,7 @@ def test_a_dialect_with_one_more_deviation_is_closest_to_its_profile_with_the_re
 
 
 def test_a_codec_no_dialect_explains_is_told_so() -> None:
-    codec = load_codec("broken_codecs:NormalizingDecoder")  # no dialect normalizes text
+    codec = load_codec("support.broken_codecs:NormalizingDecoder")  # no dialect normalizes text
     checked = run_check(codec, touched(), only=("decode",))
     assert not checked.conformant
     assert checked.fingerprint().closest is None
@@ -224,7 +224,9 @@ def test_a_codec_no_dialect_explains_is_told_so() -> None:
 def test_a_codec_stricter_than_a_profile_somewhere_is_not_said_to_fit_it() -> None:
     # Every must difference of a reader of RFC 2279's long forms that refuses surrogates is one
     # RFC 2279 allows; but RFC 2279 reads surrogates, so --profile rfc2279 would fail it.
-    checked = run_check(load_codec("dialect_codecs:BeyondUnicode"), touched(), only=("decode",))
+    checked = run_check(
+        load_codec("support.dialect_codecs:BeyondUnicode"), touched(), only=("decode",)
+    )
     likeness = checked.fingerprint()
     assert likeness.total and likeness.fitting == ()
     assert likeness.closest == "rfc2279" and likeness.explained == likeness.total
@@ -236,7 +238,7 @@ def test_a_codec_stricter_than_a_profile_somewhere_is_not_said_to_fit_it() -> No
     assert re.search(rb"\xed[\xa0-\xbf][\x80-\xbf]", named.data), "an encoded surrogate"
     assert "does as RFC 3629 where RFC 2279 UTF-8 differs" in checked.verdict()
     under = run_check(
-        load_codec("dialect_codecs:BeyondUnicode"),
+        load_codec("support.dialect_codecs:BeyondUnicode"),
         touched(),
         only=("decode",),
         profile=PROFILES["rfc2279"],

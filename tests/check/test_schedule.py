@@ -31,25 +31,25 @@ from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector, Vector, VectorSet
 
 BROKEN = [
-    ("broken_codecs:AlignedFastPath", ("decode", "replace", "validate")),
-    ("broken_codecs:Block64Decoder", ("decode",)),
-    ("broken_codecs:BomStripper", ("decode",)),
-    ("broken_codecs:BytesReturningDecoder", ("decode",)),
-    ("broken_codecs:Cesu8Decoder", ("decode",)),
-    ("broken_codecs:ChunkBoundaryDecoder", ("incremental",)),
-    ("broken_codecs:CrashingDecoder", ("decode",)),
-    ("broken_codecs:LaxRangeValidator", ("validate",)),
-    ("broken_codecs:NaiveBitDecoder", ("decode",)),
-    ("broken_codecs:NormalizingDecoder", ("decode",)),
-    ("broken_codecs:OneFffdPerBadRun", ("replace",)),
-    ("broken_codecs:OneFffdPerByte", ("replace",)),
-    ("broken_codecs:Page4096Decoder", ("decode", "replace")),
-    ("broken_codecs:SurrogateWritingEncoder", ("encode",)),
-    ("broken_codecs:TruncatedTailDropper", ("decode", "replace")),
-    ("fuzz_codecs:AlignedAsciiFastPath", ("decode",)),
-    ("fuzz_codecs:BlockBufferedDecoder", ("decode",)),
-    ("fuzz_codecs:ForgetfulIncremental", ("incremental",)),
-    ("fuzz_codecs:LongInputValidator", ("decode",)),
+    ("support.broken_codecs:AlignedFastPath", ("decode", "replace", "validate")),
+    ("support.broken_codecs:Block64Decoder", ("decode",)),
+    ("support.broken_codecs:BomStripper", ("decode",)),
+    ("support.broken_codecs:BytesReturningDecoder", ("decode",)),
+    ("support.broken_codecs:Cesu8Decoder", ("decode",)),
+    ("support.broken_codecs:ChunkBoundaryDecoder", ("incremental",)),
+    ("support.broken_codecs:CrashingDecoder", ("decode",)),
+    ("support.broken_codecs:LaxRangeValidator", ("validate",)),
+    ("support.broken_codecs:NaiveBitDecoder", ("decode",)),
+    ("support.broken_codecs:NormalizingDecoder", ("decode",)),
+    ("support.broken_codecs:OneFffdPerBadRun", ("replace",)),
+    ("support.broken_codecs:OneFffdPerByte", ("replace",)),
+    ("support.broken_codecs:Page4096Decoder", ("decode", "replace")),
+    ("support.broken_codecs:SurrogateWritingEncoder", ("encode",)),
+    ("support.broken_codecs:TruncatedTailDropper", ("decode", "replace")),
+    ("support.fuzz_codecs:AlignedAsciiFastPath", ("decode",)),
+    ("support.fuzz_codecs:BlockBufferedDecoder", ("decode",)),
+    ("support.fuzz_codecs:ForgetfulIncremental", ("incremental",)),
+    ("support.fuzz_codecs:LongInputValidator", ("decode",)),
 ]
 """Every broken codec of the test suite that runs in process, on the capabilities its defect
 is in (the hanging and the dying ones are caught the same at any depth: on their first
@@ -179,7 +179,7 @@ class Counting:
     """A correct codec with every capability, counting the calls, bytes and code points fed."""
 
     def __init__(self) -> None:
-        self.inner = load_codec("hand_rolled:HandRolled")
+        self.inner = load_codec("support.hand_rolled:HandRolled")
         self.spec, self.description = "counting", "HandRolled, counting"
         self.capabilities = self.inner.capabilities
         self.calls = self.bytes = self.code_points = 0

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from declining_codecs import Declining, any_surrogate, over_64_kib
+from support.declining_codecs import Declining, any_surrogate, over_64_kib
 
 from utf8cert.harness.check.compare import compare_decode, compare_encode, compare_replace
 from utf8cert.harness.check.coverage import THRESHOLD
@@ -36,7 +36,7 @@ from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, VectorSet
 from utf8cert.reference import SIGNATURE
 
-PROGRAMS = Path(__file__).parent.parent / "scripted_programs.py"
+PROGRAMS = Path(__file__).parent.parent / "support" / "scripted_programs.py"
 LABEL = ("input", "as-is")
 
 
@@ -301,9 +301,9 @@ def test_the_verdict_names_only_what_the_codec_did(name: str) -> None:
     # that dialect differs: the verdict said "rejected well-formed input: bnd-32" of a codec
     # that rejected no well-formed input. It now names the act, which the codec class itself,
     # asked directly, must confirm; and every act the verdict names is one some difference shows.
-    import broken_codecs
+    from support import broken_codecs
 
-    checked = check_with(load_codec(f"broken_codecs:{name}"))
+    checked = check_with(load_codec(f"support.broken_codecs:{name}"))
     verdict = checked.verdict()
     named = set(re.findall(r"([a-z][a-z -]+[a-z]) \(\d+\)", verdict.split("left over: ")[-1]))
     assert named <= {difference.what for difference in checked.differences}, verdict

@@ -11,12 +11,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from cli_runs import check
-from hostile_files import baselines as hostile_baselines
-from hostile_files import vector_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from user_vectors import HEADER
+from support.cli_runs import check
+from support.hostile_files import baselines as hostile_baselines
+from support.hostile_files import vector_files
+from support.user_vectors import HEADER
 
 from utf8cert.harness.check.baseline import BaselineError, load_baseline
 from utf8cert.harness.check.probe import ENCODE_PIECE
@@ -221,7 +221,13 @@ def test_a_hostile_baseline_loads_or_is_refused_in_one_line(content: bytes) -> N
         assert all(isinstance(part, str) for key in baseline for part in key)
 
 
-SAFE_MODULES = ["json", "codecs", "utf8cert.reference", "broken_codecs", "no_such_module_xyz"]
+SAFE_MODULES = [
+    "json",
+    "codecs",
+    "utf8cert.reference",
+    "support.broken_codecs",
+    "no_such_module_xyz",
+]
 """Modules a random MODULE:ATTR spec may name: importing any other module a random name hits
 could do anything (`antigravity` opens a browser)."""
 words = st.text(st.characters(exclude_characters="\x00"), max_size=20)
@@ -325,12 +331,14 @@ def test_vectors_with_one_input_are_refused_not_silently_ignored(option: list[st
 
 
 def test_memory_limits_an_isolated_codec_and_must_be_at_least_one_mib() -> None:
-    hogging = check("hostile_codecs:HogOnC0", "--isolate", "--memory", "256", "--input", "c0af")
+    hogging = check(
+        "support.hostile_codecs:HogOnC0", "--isolate", "--memory", "256", "--input", "c0af"
+    )
     assert hogging.status == 1, hogging.err
     assert "[1] must: decode: ran out of memory — 1 vector, 4 differences" in hogging.out
     assert "crashed" not in hogging.out  # a memory failure, not a crash
     # Under the default 2048 MiB the gigabyte is granted: the reproducer carries the limit.
-    reproduce = "utf8cert check hostile_codecs:HogOnC0 --memory 256"
+    reproduce = "utf8cert check support.hostile_codecs:HogOnC0 --memory 256"
     assert f"reproduce: {reproduce} --input c0af" in hogging.out
     again = check(*reproduce.split()[2:], "--input", "c0af")
     assert (again.status, again.out) == (hogging.status, hogging.out)

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_runs import check
-from user_vectors import EXTRA_VECTOR
+from support.cli_runs import check
+from support.user_vectors import EXTRA_VECTOR
 
 SURROGATEPASS = "codec:utf-8:surrogatepass"
 
@@ -163,7 +163,7 @@ def test_a_known_crash_passes_the_gate_but_the_certificate_still_says_not_certif
 ) -> None:
     # The crash on C0 spares the rest of each C0 vector's questions, which leaves decoding
     # below the coverage threshold; the baseline knows the crash, so the gate excuses them.
-    crashing = "hostile_codecs:CrashOnC0"
+    crashing = "support.hostile_codecs:CrashOnC0"
     baseline = tmp_path / "crash.json"
     assert check(crashing, "--write-baseline", str(baseline)).status == 0
     junit = tmp_path / "j.xml"

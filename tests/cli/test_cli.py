@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from user_vectors import EXTRA_VECTOR
+from support.user_vectors import EXTRA_VECTOR
 
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.vectors import load as vectors_module
@@ -88,12 +88,15 @@ def test_surrogatepass_fails_and_every_difference_is_a_full_record(tmp_path: Pat
 def test_the_terminal_report_explains_a_difference_with_a_marked_hex_dump(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert check("broken_codecs:NaiveBitDecoder", "--input", "2f c0 ae 2e 2f") == 1
+    assert check("support.broken_codecs:NaiveBitDecoder", "--input", "2f c0 ae 2e 2f") == 1
     output = capsys.readouterr().out
     assert "input [decode, as-is] must: accepted ill-formed input" in output
     assert "000000  2F [C0 AE] 2E 2F" in output
     assert "actual:   U+002F U+002E U+002E U+002F" in output
-    assert "reproduce: utf8cert check broken_codecs:NaiveBitDecoder --input 2fc0ae2e2f" in output
+    assert (
+        "reproduce: utf8cert check support.broken_codecs:NaiveBitDecoder --input 2fc0ae2e2f"
+        in output
+    )
 
 
 def test_an_ad_hoc_input_is_judged_by_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,7 +110,7 @@ def test_an_encoding_finding_of_the_fuzzer_reproduces_from_its_input(
 ) -> None:
     # ED A0 80 is U+D800 written the RFC 2279 way: the fuzzer offers that value to the encoder,
     # and so must the reproducer it prints, or an encoder that writes surrogates passes it.
-    assert check("fuzz_codecs:SurrogateWritingEncoder", "--input", "ed a0 80") == 1
+    assert check("support.fuzz_codecs:SurrogateWritingEncoder", "--input", "ed a0 80") == 1
     output = capsys.readouterr().out
     assert "[encode, code points read from it] must" in output
     assert check("codec:utf-8", "--input", "ed a0 80") == 0
@@ -137,7 +140,7 @@ def test_the_markdown_certificate_names_codec_verdict_table_and_differences(
 
 def test_fail_on_chooses_the_least_binding_level_that_fails() -> None:
     # E2 82 41: one U+FFFD for E2 82 (Unicode §3.9); one per byte is a `should` difference.
-    spec, truncated = "broken_codecs:OneFffdPerByte", ["--input", "e28241"]
+    spec, truncated = "support.broken_codecs:OneFffdPerByte", ["--input", "e28241"]
     assert check(spec, *truncated) == 0
     assert check(spec, *truncated, "--fail-on", "should") == 1
     assert check(spec, *truncated, "--fail-on", "may") == 1
@@ -167,7 +170,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 BAD_ARGUMENTS = {
     "unimportable module": (["no_such_module_xyz:decode"], "cannot import module"),
     "missing attribute": (["json:no_such_attribute"], "has no attribute"),
-    "no capability": (["broken_codecs"], "not callable"),
+    "no capability": (["support.broken_codecs"], "not callable"),
     "unknown codec": (["codec:no-such-codec"], "unknown codec"),
     "program that cannot start": (["cmd:/no/such/program"], "cmd:/no/such/program"),
     "hex that is not hex": (["--input", "zz"], "not a hex byte string"),

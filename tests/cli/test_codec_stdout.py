@@ -23,7 +23,9 @@ def check(spec: str, *options: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("where", [("--in-process",), ()], ids=["in process", "isolated"])
-@pytest.mark.parametrize("spec", ["printing_codecs:Printing", "printing_codecs:ClosingStdout"])
+@pytest.mark.parametrize(
+    "spec", ["support.printing_codecs:Printing", "support.printing_codecs:ClosingStdout"]
+)
 def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(
     spec: str, where: tuple[str, ...]
 ) -> None:
@@ -35,6 +37,8 @@ def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(
 
 
 def test_what_the_codec_prints_is_on_stderr() -> None:
-    done = check("printing_codecs:Printing", "--in-process")  # fd 1 diverted in this process
+    done = check(
+        "support.printing_codecs:Printing", "--in-process"
+    )  # fd 1 diverted in this process
     assert '{"forged": "json"}' in done.stderr
     assert "forged" not in done.stdout

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from shipped_vectors import shipped_vectors
+from support.shipped_vectors import shipped_vectors
 
 from utf8cert.harness.cli.main import main
 

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runs import check
-from user_vectors import EXTRA_VECTOR
+from support.cli_runs import check
+from support.user_vectors import EXTRA_VECTOR
 
 from utf8cert.harness.cli.main import BROKEN_PIPE, main
 

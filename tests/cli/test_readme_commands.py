@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from doc_pages import (
+from support.doc_pages import (
     PAGES,
     README,
     REPOSITORY,
@@ -27,7 +27,7 @@ from doc_pages import (
     steps,
     user_codec,
 )
-from user_vectors import EXTRA_VECTOR
+from support.user_vectors import EXTRA_VECTOR
 
 REPORTS = {
     "README.md": ("report.json", "report.html", "utf8cert.xml", "utf8-baseline.json", "utf8.xml"),

@@ -21,8 +21,8 @@ from typing import Any, Final
 
 import jsonschema
 import xmlschema
-from cli_runs import check
-from user_vectors import EXTRA_VECTOR
+from support.cli_runs import check
+from support.user_vectors import EXTRA_VECTOR
 
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.reports.json_report import schema

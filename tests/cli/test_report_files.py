@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_runs import check
+from support.cli_runs import check
 
 from utf8cert.harness.cli.outputs import OutputFailure, open_log, write_report
 

@@ -9,26 +9,37 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runs import check, check_once
-from user_vectors import EXTRA_VECTOR
+from support.cli_runs import check, check_once
+from support.user_vectors import EXTRA_VECTOR
 
 CASES = {
-    "decode": ("broken_codecs:NaiveBitDecoder",),
-    "replace": ("broken_codecs:OneFffdPerByte",),
-    "validate": ("broken_codecs:LaxRangeValidator",),
-    "incremental, cut in chunks": ("broken_codecs:ChunkBoundaryDecoder",),
-    "encode": ("broken_codecs:SurrogateWritingEncoder",),
-    "long input across a page": ("broken_codecs:Page4096Decoder", "--vector", "trunc-1"),
-    "under a profile": ("broken_codecs:NaiveBitDecoder", "--profile", "wtf-8", "--vector", "ovl-1"),
+    "decode": ("support.broken_codecs:NaiveBitDecoder",),
+    "replace": ("support.broken_codecs:OneFffdPerByte",),
+    "validate": ("support.broken_codecs:LaxRangeValidator",),
+    "incremental, cut in chunks": ("support.broken_codecs:ChunkBoundaryDecoder",),
+    "encode": ("support.broken_codecs:SurrogateWritingEncoder",),
+    "long input across a page": ("support.broken_codecs:Page4096Decoder", "--vector", "trunc-1"),
+    "under a profile": (
+        "support.broken_codecs:NaiveBitDecoder",
+        "--profile",
+        "wtf-8",
+        "--vector",
+        "ovl-1",
+    ),
     "a crash in a child process": (
-        "broken_codecs:CrashingDecoder",
+        "support.broken_codecs:CrashingDecoder",
         "--isolate",
         "--timeout",
         "20",
         "--vector",
         "ovl-1",
     ),
-    "a crash in process": ("broken_codecs:CrashingDecoder", "--in-process", "--vector", "ovl-1"),
+    "a crash in process": (
+        "support.broken_codecs:CrashingDecoder",
+        "--in-process",
+        "--vector",
+        "ovl-1",
+    ),
 }
 
 

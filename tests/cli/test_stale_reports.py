@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from cli_runs import check
-from user_vectors import EXTRA_VECTOR
+from support.cli_runs import check
+from support.user_vectors import EXTRA_VECTOR
 
 FORMATS: Final = {
     "--json": "r.json",

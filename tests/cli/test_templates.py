@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runs import check
+from support.cli_runs import check
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

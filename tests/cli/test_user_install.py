@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
-from doc_pages import README, REPOSITORY, USER_INSTALL, WORKFLOW, commands, user_codec
+from support.doc_pages import README, REPOSITORY, USER_INSTALL, WORKFLOW, commands, user_codec
 
 pytestmark = pytest.mark.slow
 

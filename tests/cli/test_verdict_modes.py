@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_runs import Run, check
+from support.cli_runs import Run, check
 
 from utf8cert.harness.vectors.model import LEVELS
 
-MIXED = "broken_codecs:NaiveBitDecoder"
+MIXED = "support.broken_codecs:NaiveBitDecoder"
 """Lets overlong forms and surrogates through (must), counts U+FFFD wrong (should)."""
-SHOULD_ONLY = "broken_codecs:OneFffdPerByte"
+SHOULD_ONLY = "support.broken_codecs:OneFffdPerByte"
 """Conformant, but writes one U+FFFD per ill-formed byte (should)."""
 VECTORS = ["u39-2", "u39-7", "ovl-1", "sur-1", "edge-84"]
 CHOSEN = [word for vector in VECTORS for word in ("--vector", vector)]

@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from started_programs import BEYOND, SURROGATE, Started, check, check_encode, refused_at, started
+from support.started_programs import (
+    BEYOND,
+    SURROGATE,
+    Started,
+    check,
+    check_encode,
+    refused_at,
+    started,
+)
 
 from utf8cert.harness.codec.interface import Failed, Inapplicable, Returned
 from utf8cert.harness.codec.reading import C_STRING_LIMIT

@@ -27,7 +27,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from started_programs import BEYOND, SURROGATE, Started, check, check_encode, refused_at, started
+from support.started_programs import (
+    BEYOND,
+    SURROGATE,
+    Started,
+    check,
+    check_encode,
+    refused_at,
+    started,
+)
 
 from utf8cert.harness.check.run import check_input
 from utf8cert.harness.codec.interface import Inapplicable, Returned

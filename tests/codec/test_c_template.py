@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_runs import check
+from support.cli_runs import check
 
 TEMPLATE = Path(__file__).parents[2] / "examples" / "c" / "utf8_codec.c"
 

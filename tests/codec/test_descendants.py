@@ -1,6 +1,6 @@
 """What a program starts dies with it, even in a session of its own: a grandchild that calls
 setsid on every restart of its program, a daemon started at the program's start. Counted by the
-tag tests/leftovers.py puts in the environment, which every descendant inherits."""
+tag tests/support/leftovers.py puts in the environment, which every descendant inherits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from leftovers import TAG, survivors, tagged, tagged_environment
+from support.leftovers import TAG, survivors, tagged, tagged_environment
 
 from utf8cert.harness.codec.interface import Failed
 from utf8cert.harness.codec.spec import load_codec

@@ -29,7 +29,9 @@ def check(*words: str, files: int | None = None) -> subprocess.CompletedProcess[
 def test_a_program_whose_handshake_changes_when_restarted_is_one_protocol_failure(
     tmp_path: Path,
 ) -> None:
-    program = f"cmd:{sys.executable} {TESTS / 'shifting_program.py'} {tmp_path / 'mark'}"
+    program = (
+        f"cmd:{sys.executable} {TESTS / 'support' / 'shifting_program.py'} {tmp_path / 'mark'}"
+    )
     done = check(program, "--json", "-")
     assert done.returncode == 1, done.stderr
     document: dict[str, Any] = json.loads(done.stdout)
@@ -49,7 +51,7 @@ def test_a_program_whose_handshake_changes_when_restarted_is_one_protocol_failur
 
 
 def test_running_out_of_descriptors_is_utf8certs_own_one_line_error() -> None:
-    program = f"cmd:{sys.executable} {TESTS / 'hostile_programs.py'} exit"
+    program = f"cmd:{sys.executable} {TESTS / 'support' / 'hostile_programs.py'} exit"
     done = check(program, files=16)
     assert done.returncode == 2
     assert done.stdout == ""

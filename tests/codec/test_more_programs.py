@@ -10,7 +10,7 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
-from started_programs import Started, check, check_encode, started
+from support.started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.interface import Refused, Returned

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from no_sandbox import hide_bwrap
+from support.no_sandbox import hide_bwrap
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.interface import Failed

@@ -111,7 +111,7 @@ def test_the_first_answer_may_take_up_to_the_ceiling() -> None:
         codec.close()
 
 
-DEAF = [sys.executable, str(Path(__file__).parents[1] / "hostile_programs.py"), "deaf"]
+DEAF = [sys.executable, str(Path(__file__).parents[1] / "support" / "hostile_programs.py"), "deaf"]
 
 
 def test_a_program_that_never_reads_hangs_once_then_every_question_is_skipped_unasked() -> None:
@@ -132,7 +132,11 @@ def test_a_program_that_never_reads_hangs_once_then_every_question_is_skipped_un
 
 
 def test_a_program_that_reads_its_question_then_hangs_is_not_taken_for_a_deaf_one() -> None:
-    hanging = [sys.executable, str(Path(__file__).parents[1] / "hostile_programs.py"), "hang"]
+    hanging = [
+        sys.executable,
+        str(Path(__file__).parents[1] / "support" / "hostile_programs.py"),
+        "hang",
+    ]
     codec = load_codec(f"cmd:{shlex.join(hanging)}", timeout=1.0)
     assert isinstance(codec, ProcessCodec)
     try:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from started_programs import Started, check, check_encode, started
+from support.started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.interface import Refused, Returned

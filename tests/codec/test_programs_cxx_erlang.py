@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-from started_programs import Started, check, check_encode, started
+from support.started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.codec.interface import Refused, Returned
 from utf8cert.harness.world.programs import PROGRAMS

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from started_programs import Started, check, check_encode, started
+from support.started_programs import Started, check, check_encode, started
 
 from utf8cert.harness.codec.cache import cache_root
 from utf8cert.harness.codec.interface import Failed, Refused, Returned

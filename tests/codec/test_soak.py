@@ -53,7 +53,7 @@ def test_ten_thousand_isolated_calls_with_one_in_a_hundred_crashing_stay_bounded
 ) -> None:
     monkeypatch.syspath_prepend(str(TESTS))  # the child imports hostile_codecs from there
     before = set(child_processes())
-    codec = load_codec("hostile_codecs:SegfaultOnC0", isolate=True)
+    codec = load_codec("support.hostile_codecs:SegfaultOnC0", isolate=True)
     crashes: list[tuple[int, object]] = []
     samples: list[tuple[int, int, int, float]] = []
     try:

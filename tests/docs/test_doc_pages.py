@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from doc_pages import ELSEWHERE, PAGES, README, REPOSITORY, WORKFLOW, commands
+from support.doc_pages import ELSEWHERE, PAGES, README, REPOSITORY, WORKFLOW, commands
 
 from utf8cert.harness.cli.main import build_parser
 

@@ -1,6 +1,6 @@
 """Proof of `utf8cert fuzz`: short deterministic campaigns (-seed, -runs) find each planted bug.
 
-Each broken codec of tests/fuzz_codecs.py hides its bug where the vectors alone do not look
+Each broken codec of tests/support/fuzz_codecs.py hides its bug where the vectors alone do not look
 (alignment, input length, block boundaries, chunking, the encoder); the campaign must stop with
 a finding whose vector file loads, fails the broken codec and passes CPython's, and a conformant
 codec must give none. Campaigns run as `python -m utf8cert.harness fuzz` in a child process.
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tiers import first_of_each
+from support.tiers import first_of_each
 
 from utf8cert.harness.check.run import capabilities_for, check_vector
 from utf8cert.harness.codec.spec import load_codec
@@ -88,7 +88,7 @@ PLANTED = [
 def test_a_short_campaign_finds_the_planted_bug_and_writes_a_vector_that_catches_it(
     tmp_path: Path, name: str, kind: str
 ) -> None:
-    spec = f"fuzz_codecs:{name}"
+    spec = f"support.fuzz_codecs:{name}"
     done = fuzz(tmp_path, spec, "--runs", "30000")
     assert done.returncode == 1, done.stdout + done.stderr
     [vector_file] = (tmp_path / "artifacts").glob("*.yaml")
@@ -116,7 +116,7 @@ def test_a_short_campaign_finds_the_planted_bug_and_writes_a_vector_that_catches
 
 
 def test_a_conformant_codec_gives_no_finding(tmp_path: Path) -> None:
-    done = fuzz(tmp_path, "fuzz_codecs:Conformant", "--runs", "1000")
+    done = fuzz(tmp_path, "support.fuzz_codecs:Conformant", "--runs", "1000")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 finding(s)" in done.stdout
     assert not list((tmp_path / "artifacts").glob("*.yaml"))
@@ -153,7 +153,7 @@ def test_capability_limits_the_campaign(tmp_path: Path) -> None:
 def test_a_codec_that_kills_the_process_is_a_crash_finding_reproduced_in_isolation(
     tmp_path: Path, name: str, death: str
 ) -> None:
-    done = fuzz(tmp_path, f"fuzz_codecs:{name}", "--runs", "2000")
+    done = fuzz(tmp_path, f"support.fuzz_codecs:{name}", "--runs", "2000")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     artifacts = tmp_path / "artifacts"
@@ -173,7 +173,7 @@ def test_a_codec_that_kills_the_process_is_a_crash_finding_reproduced_in_isolati
 def start_campaign(artifacts: Path) -> subprocess.Popen[str]:
     """Start a campaign on a conformant codec (nothing to find: it runs until stopped) and
     return it once libFuzzer has started fuzzing (its INITED line is in the log)."""
-    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "fuzz_codecs:Conformant"]
+    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "support.fuzz_codecs:Conformant"]
     path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
     campaign = subprocess.Popen(
         [*command, "--artifacts", str(artifacts), "--seed", "1", "--max-time", "250"],
@@ -231,7 +231,7 @@ def _command_lines() -> str:
 
 @pytest.mark.slow
 def test_a_codec_that_hangs_is_a_timeout_finding(tmp_path: Path) -> None:
-    done = fuzz(tmp_path, "fuzz_codecs:SignatureLoop", "--runs", "2000", "--timeout", "2")
+    done = fuzz(tmp_path, "support.fuzz_codecs:SignatureLoop", "--runs", "2000", "--timeout", "2")
     assert done.returncode == 1, done.stdout + done.stderr
     assert (tmp_path / "artifacts" / "decode-timed-out.yaml").is_file()
     explained = (tmp_path / "artifacts" / "decode-timed-out.txt").read_text()
@@ -245,13 +245,17 @@ def test_a_codec_that_hangs_is_a_timeout_finding(tmp_path: Path) -> None:
 def test_two_jobs_run_two_processes_of_the_executable_target_script(tmp_path: Path) -> None:
     # With nothing to find, each process runs its share of --runs to the end (libFuzzer's
     # "Done N runs"), its lines in the one log after its job's number.
-    done = fuzz(tmp_path / "clean", "fuzz_codecs:Conformant", "--jobs", "2", "--runs", "2000")
+    done = fuzz(
+        tmp_path / "clean", "support.fuzz_codecs:Conformant", "--jobs", "2", "--runs", "2000"
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     log = (tmp_path / "clean" / "artifacts" / "libfuzzer.log").read_text()
     assert "job 1: Done " in log and "job 2: Done " in log
     # With a bug, the first finding ends the campaign (the other process may be stopped before
     # it prints a line).
-    done = fuzz(tmp_path, "fuzz_codecs:ForgetfulIncremental", "--jobs", "2", "--max-time", "120")
+    done = fuzz(
+        tmp_path, "support.fuzz_codecs:ForgetfulIncremental", "--jobs", "2", "--max-time", "120"
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     log = (tmp_path / "artifacts" / "libfuzzer.log").read_text()
     assert ("job 1: " in log or "job 2: " in log) and "exit 126" not in log
@@ -269,7 +273,7 @@ def test_two_jobs_run_two_processes_of_the_executable_target_script(tmp_path: Pa
         (["codec:utf-8", "--", "-bogus_flag=1"], "libFuzzer has no flag -bogus_flag"),
         (["codec:utf-8", "--artifacts", "/dev/null/artifacts"], "--artifacts /dev/null/artifacts"),
         (["codec:utf-8", "--baseline", "nowhere.json"], "nowhere.json"),
-        (["fuzz_codecs:AlignedAsciiFastPath", "--capability", "encode"], "offers none of"),
+        (["support.fuzz_codecs:AlignedAsciiFastPath", "--capability", "encode"], "offers none of"),
         (["codec:utf-8", "--runs", "0"], "argument --runs: must be from 1 to"),
     ],
 )
@@ -287,7 +291,7 @@ def test_a_known_deviation_lets_the_campaign_go_on(tmp_path: Path) -> None:
     # The encoder writes surrogates, and a baseline of `check` says it is known: the campaign
     # runs its whole course past the seed pass with no finding.
     baseline = tmp_path / "baseline.json"
-    spec = "fuzz_codecs:SurrogateWritingEncoder"
+    spec = "support.fuzz_codecs:SurrogateWritingEncoder"
     checked = utf8cert("check", spec, "--write-baseline", str(baseline), cwd=tmp_path)
     assert baseline.is_file(), checked.stdout + checked.stderr
     done = fuzz(tmp_path, spec, "--runs", "3000", "--baseline", str(baseline))
@@ -299,7 +303,7 @@ def test_a_should_finding_has_a_reproducer_that_fails_at_should(tmp_path: Path) 
     # One U+FFFD per byte of a maximal subpart is a `should` difference (Unicode's practice):
     # at the default level the campaign says how to see it, at `should` it is a finding whose
     # reproducer fails too.
-    spec = "broken_codecs:OneFffdPerByte"
+    spec = "support.broken_codecs:OneFffdPerByte"
     quiet = fuzz(tmp_path / "must", spec, "--runs", "2000")
     assert quiet.returncode == 0, quiet.stdout + quiet.stderr
     assert "rerun with --fail-on should" in quiet.stdout
@@ -311,7 +315,7 @@ def test_a_should_finding_has_a_reproducer_that_fails_at_should(tmp_path: Path) 
 
 
 def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None:
-    done = fuzz(tmp_path, "fuzz_codecs:SurrogateWritingEncoder", "--runs", "3000")
+    done = fuzz(tmp_path, "support.fuzz_codecs:SurrogateWritingEncoder", "--runs", "3000")
     assert done.returncode == 1, done.stdout + done.stderr
     summary = done.stdout.splitlines()[0]
     assert not summary.startswith("0 executions"), summary
@@ -319,7 +323,7 @@ def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None
 
 
 def test_progress_shows_off_a_terminal_and_the_log_is_timestamped(tmp_path: Path) -> None:
-    done = fuzz(tmp_path, "fuzz_codecs:Conformant", "--max-time", "12")
+    done = fuzz(tmp_path, "support.fuzz_codecs:Conformant", "--max-time", "12")
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"^\d\d:\d\d:\d\d \d+ s: [\d,]+ execs, ", done.stderr, re.MULTILINE), (
         done.stderr
@@ -345,7 +349,12 @@ def test_a_codec_true_to_its_profile_gives_no_finding_and_one_more_deviation_doe
     assert true.returncode == 0, true.stdout + true.stderr
     assert true.stdout.startswith("3,000 executions") and "0 finding(s)" in true.stdout
     plus = fuzz(
-        tmp_path / "plus", "dialect_codecs:Cesu8Plus", "--runs", "3000", "--profile", "cesu-8"
+        tmp_path / "plus",
+        "support.dialect_codecs:Cesu8Plus",
+        "--runs",
+        "3000",
+        "--profile",
+        "cesu-8",
     )
     assert plus.returncode == 1, plus.stdout + plus.stderr
     reproducer = reproducer_in(tmp_path / "plus" / "artifacts")

@@ -109,7 +109,7 @@ def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None
     script = example.group(1)
     assert 'run("mycodec:Utf8Codec"' in script
     target = tmp_path / "mycodec_fuzzer.py"
-    target.write_text(script.replace("mycodec:Utf8Codec", "fuzz_codecs:Conformant"))
+    target.write_text(script.replace("mycodec:Utf8Codec", "support.fuzz_codecs:Conformant"))
     target.chmod(0o755)
     environment = dict(os.environ, PYTHONPATH=str(TESTS))
     done = subprocess.run(
@@ -122,7 +122,7 @@ def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr[-2000:]
     broken = target.read_text().replace(
-        "fuzz_codecs:Conformant", "fuzz_codecs:ForgetfulIncremental"
+        "support.fuzz_codecs:Conformant", "support.fuzz_codecs:ForgetfulIncremental"
     )
     target.write_text(broken)
     done = subprocess.run(

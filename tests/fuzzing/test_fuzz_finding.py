@@ -59,7 +59,7 @@ def test_minimize_stops_at_its_budget() -> None:
 
 
 def test_a_decoding_finding_is_a_vector_that_agrees_with_cpython(tmp_path: Path) -> None:
-    finding = finding_of("fuzz_codecs:AlignedAsciiFastPath", b"aaaaaaa\x80bc")
+    finding = finding_of("support.fuzz_codecs:AlignedAsciiFastPath", b"aaaaaaa\x80bc")
     assert slug(finding.difference) == "decode-accepted-ill-formed-input"
     vector_file = save(finding, tmp_path)
     [vector] = list(load_vectors([vector_file], builtin=False))
@@ -75,7 +75,7 @@ def test_a_decoding_finding_is_a_vector_that_agrees_with_cpython(tmp_path: Path)
 
 def test_a_well_formed_finding_lists_its_scalars_with_runs_shortened(tmp_path: Path) -> None:
     data = b"a" * 4094 + "€".encode()
-    finding = finding_of("fuzz_codecs:BlockBufferedDecoder", data)
+    finding = finding_of("support.fuzz_codecs:BlockBufferedDecoder", data)
     vector_file = save(finding, tmp_path)
     assert "U+0061*4094" in vector_file.read_text()
     [vector] = list(load_vectors([vector_file], builtin=False))
@@ -83,7 +83,7 @@ def test_a_well_formed_finding_lists_its_scalars_with_runs_shortened(tmp_path: P
 
 
 def test_an_encoding_finding_is_an_encoding_vector(tmp_path: Path) -> None:
-    finding = finding_of("fuzz_codecs:SurrogateWritingEncoder", b"a\xed\xa0\x80")
+    finding = finding_of("support.fuzz_codecs:SurrogateWritingEncoder", b"a\xed\xa0\x80")
     vector_file = save(finding, tmp_path)
     [vector] = list(load_vectors([vector_file], builtin=False))
     assert isinstance(vector, EncodeVector)
@@ -95,7 +95,9 @@ def test_an_encoding_finding_is_an_encoding_vector(tmp_path: Path) -> None:
 
 
 def test_saving_writes_three_files_and_leaves_no_temporary_one(tmp_path: Path) -> None:
-    finding = finding_of("fuzz_codecs:ForgetfulIncremental", "€".encode(), final_empty=False)
+    finding = finding_of(
+        "support.fuzz_codecs:ForgetfulIncremental", "€".encode(), final_empty=False
+    )
     save(finding, tmp_path)
     stem = "incremental-rejected-well-formed-input"
     assert sorted(path.name for path in tmp_path.iterdir()) == [
@@ -106,13 +108,15 @@ def test_saving_writes_three_files_and_leaves_no_temporary_one(tmp_path: Path) -
     assert (tmp_path / f"{stem}.bin").read_bytes() == "€".encode()
     summary = (tmp_path / f"{stem}.txt").read_text()
     assert summary.splitlines()[-1] == (
-        "reproduce: utf8cert check fuzz_codecs:ForgetfulIncremental --input E282AC"
+        "reproduce: utf8cert check support.fuzz_codecs:ForgetfulIncremental --input E282AC"
     )
-    assert "# Found by `utf8cert fuzz fuzz_codecs:ForgetfulIncremental`" in vector_document(finding)
+    assert "# Found by `utf8cert fuzz support.fuzz_codecs:ForgetfulIncremental`" in vector_document(
+        finding
+    )
 
 
 def test_a_target_without_a_findings_directory_raises_the_difference() -> None:
-    target = DifferentialTarget(load_codec("fuzz_codecs:ForgetfulIncremental"))
+    target = DifferentialTarget(load_codec("support.fuzz_codecs:ForgetfulIncremental"))
     with pytest.raises(CodecDiffers, match=r"rejected well-formed input \(incremental, must\)"):
         target("€".encode())
     target(b"plain ascii")  # no difference, nothing raised
@@ -151,7 +155,7 @@ def test_triage_minimizes_pending_inputs_into_findings(tmp_path: Path) -> None:
     data = b"padding " * 10 + "€".encode() + b" more"
     (tmp_path / PENDING / "incremental-rejected-well-formed-input.bin").write_bytes(data)
     (tmp_path / PENDING / "decode-accepted-ill-formed-input.bin").write_bytes(b"fine")
-    codec = load_codec("fuzz_codecs:ForgetfulIncremental")
+    codec = load_codec("support.fuzz_codecs:ForgetfulIncremental")
     done = list(triage_pending(codec.spec, codec, tmp_path, capabilities=None, fail_on="must"))
     found = [item for item in done if item.finding is not None]
     lost = [item for item in done if item.finding is None]
@@ -169,7 +173,7 @@ def test_triage_replays_libfuzzer_crash_files_in_a_separate_process(tmp_path: Pa
     (crashes / "crash-2").write_bytes(b"nothing wrong here")
     done = list(
         triage_crashes(
-            "fuzz_codecs:NullPointerOnOverlong",
+            "support.fuzz_codecs:NullPointerOnOverlong",
             tmp_path,
             crashes,
             capabilities=None,
@@ -189,7 +193,7 @@ def test_a_long_finding_shows_a_window_at_the_offset_where_the_answers_part() ->
     # A euro sign across the 4096-byte block of BlockBufferedDecoder: CPython decodes it whole.
     data = b"a" * 4094 + "€".encode() + b"xyz"
     assert data.decode("utf-8").endswith("€xyz")
-    finding = finding_of("fuzz_codecs:BlockBufferedDecoder", data)
+    finding = finding_of("support.fuzz_codecs:BlockBufferedDecoder", data)
     [shown] = [line for line in explanation(finding).splitlines() if line.startswith("input:")]
     assert "4100 bytes; at offset 4095:" in shown
     assert "E2 [82] AC 78" in shown  # only the byte pointed at is bracketed

@@ -1,4 +1,5 @@
-"""Hostile codecs (tests/hostile_codecs.py) under `utf8cert fuzz`: every fault (an exception, a
+"""Hostile codecs (tests/support/hostile_codecs.py) under `utf8cert fuzz`: every fault (an
+exception, a
 KeyboardInterrupt, os._exit, a segfault, a hang) is one finding with its input saved and a
 reproducer that reports the fault when pasted: with --isolate for each that takes the fuzzing
 process down (and --timeout for a hang), without for an exception, which `check` survives;
@@ -16,8 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_codecs import MARK, TRIGGER
-from leftovers import survivors, tagged_environment
+from support.hostile_codecs import MARK, TRIGGER
+from support.leftovers import survivors, tagged_environment
 
 TESTS = Path(__file__).resolve().parents[1]
 TIMEOUT = 300
@@ -57,7 +58,7 @@ def test_each_fault_is_one_finding_with_its_input_and_a_reproducer(
 ) -> None:
     env, tag = environment()
     artifacts = tmp_path / "artifacts"
-    arguments = ("fuzz", f"hostile_codecs:{name}", "--artifacts", str(artifacts), *options)
+    arguments = ("fuzz", f"support.hostile_codecs:{name}", "--artifacts", str(artifacts), *options)
     done = utf8cert(*arguments, "--seed", "1", "--runs", "2000", cwd=tmp_path, env=env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
@@ -82,7 +83,7 @@ def test_a_signal_while_the_codec_hangs_stops_libfuzzer_and_prints_the_summary(
 ) -> None:
     mark, artifacts = tmp_path / "hanging", tmp_path / "artifacts"
     env, tag = environment(mark)
-    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "hostile_codecs:HangOnC0"]
+    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "support.hostile_codecs:HangOnC0"]
     command += ["--artifacts", str(artifacts), "--timeout", "200"]  # no --max-time
     with subprocess.Popen(
         command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

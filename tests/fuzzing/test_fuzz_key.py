@@ -3,7 +3,8 @@ got wrong (check/behaviour.py's behaviour, taken on the input localized by culpr
 on the minimized input), so a bug seen through any input is the same finding, a baselined one is
 none, and a baseline of another codec is refused as `check` refuses it.
 
-TwoByteOverlongs (tests/fuzz_codecs.py) reads C0 80 as U+0000 and refuses every other ill-formed
+TwoByteOverlongs (tests/support/fuzz_codecs.py) reads C0 80 as U+0000 and refuses every other
+ill-formed
 byte: on F5 C0 80 the first ill-formed sequence (F5, out of range) is one it gets right. SQLite
 (adapter:sqlite, the real library) reads most ill-formed bytes as characters, each kind its own
 way.
@@ -32,7 +33,7 @@ from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.world.spec import load_codec
 
 TESTS = Path(__file__).resolve().parents[1]
-OVERLONGS = "fuzz_codecs:TwoByteOverlongs"
+OVERLONGS = "support.fuzz_codecs:TwoByteOverlongs"
 
 
 def utf8cert(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from no_sandbox import environment_without_bwrap
+from support.no_sandbox import environment_without_bwrap
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "examples" / "c" / "utf8_codec.c"

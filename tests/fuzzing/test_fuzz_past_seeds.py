@@ -25,13 +25,14 @@ PLANTED = [
     ("Page30000Decoder", 30000),
     ("TwoByteRunDecoder", 16),
 ]
-"""Each planted codec of tests/fuzz_codecs.py with its block (TwoByteRunDecoder: its run of eight
+"""Each planted codec of tests/support/fuzz_codecs.py with its block (TwoByteRunDecoder: its run of
+eight
 two-byte characters)."""
 
 
 @pytest.mark.parametrize(("name", "block"), PLANTED)
 def test_no_seed_shows_the_bug_and_an_input_past_the_block_does(name: str, block: int) -> None:
-    target = DifferentialTarget(load_codec(f"fuzz_codecs:{name}"))
+    target = DifferentialTarget(load_codec(f"support.fuzz_codecs:{name}"))
     seeds = [*named_seeds(load_vectors()).values(), *straddling_seeds(DEFAULT_MAX_LEN).values()]
     assert not [data for data in seeds if target.differences(data)]
     if name == "TwoByteRunDecoder":
@@ -48,7 +49,7 @@ def test_a_campaign_finds_it_by_mutation_and_minimizes_it_to_about_the_block(
 ) -> None:
     path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
     artifacts = tmp_path / "artifacts"
-    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", f"fuzz_codecs:{name}"]
+    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", f"support.fuzz_codecs:{name}"]
     done = subprocess.run(
         [*command, "--artifacts", str(artifacts), "--seed", "1", "--runs", "400000"],
         cwd=tmp_path,

@@ -128,7 +128,7 @@ def run_packaged(fuzzer: Path, *arguments: str, cwd: Path) -> subprocess.Complet
 def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     tmp_path: Path,
 ) -> None:
-    out, _ = build(tmp_path, [["broken_codecs:Page4096Decoder"]])
+    out, _ = build(tmp_path, [["support.broken_codecs:Page4096Decoder"]])
     name = "broken_codecs_fuzzer"
     fuzzer = out / name
     assert fuzzer.is_file() and (out / f"{name}.pkg").is_file()
@@ -152,7 +152,7 @@ def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     assert len(data) > 4096 and 0x80 <= data[4096] <= 0xBF
 
 
-TWO_BUGS = "fuzz_codecs:MergesIntoFffdAndOverlongs"
+TWO_BUGS = "support.fuzz_codecs:MergesIntoFffdAndOverlongs"
 MERGED = b"\xef\xbf\xbd\xc0"  # a literal U+FFFD, then C0 alone: its U+FFFD merged into it
 OVERLONG = b"\xc0\x80"  # read as U+0000
 KINDS = {

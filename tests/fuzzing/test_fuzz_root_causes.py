@@ -1,9 +1,11 @@
 """One finding per root cause, and a baseline hides only its own.
 
-MergesIntoFffd (tests/broken_codecs.py) writes no U+FFFD for an error right after a U+FFFD: the
+MergesIntoFffd (tests/support/broken_codecs.py) writes no U+FFFD for an error right after a U+FFFD:
+the
 kind of that error changes nothing in the bug, so neither `check` nor a kept-going campaign may
 split it by kind (they gave 7 behaviours and 7 findings). MergesIntoFffdAndOverlongs
-(tests/fuzz_codecs.py) adds a second, independent bug (C0 and C1 read as characters): two root
+(tests/support/fuzz_codecs.py) adds a second, independent bug (C0 and C1 read as characters): two
+root
 causes, two findings, and a baseline of either leaves the other to be found. TruncatedTailDropper
 drops a cut-short sequence at the end of input wherever it stands, a U+FFFD before it or not: its
 key stays the kind.
@@ -27,8 +29,8 @@ from utf8cert.harness.fuzzing.finding import Finding, explanation
 from utf8cert.harness.vectors.load import load_vectors
 
 TESTS = Path(__file__).resolve().parents[1]
-MERGES = "broken_codecs:MergesIntoFffd"
-TWO_BUGS = "fuzz_codecs:MergesIntoFffdAndOverlongs"
+MERGES = "support.broken_codecs:MergesIntoFffd"
+TWO_BUGS = "support.fuzz_codecs:MergesIntoFffdAndOverlongs"
 AFTER_FFFD = Behaviour("decode", LET_THROUGH, "after a U+FFFD")
 OVERLONG = Behaviour("decode", LET_THROUGH, "overlong")
 STEMS = {
@@ -109,7 +111,7 @@ def test_a_baseline_of_either_bug_leaves_the_other_found(tmp_path: Path, known: 
 
 
 def test_a_drop_that_needs_no_u_fffd_before_it_is_keyed_on_its_kind(tmp_path: Path) -> None:
-    codec = load_codec("broken_codecs:TruncatedTailDropper")
+    codec = load_codec("support.broken_codecs:TruncatedTailDropper")
     target = DifferentialTarget(codec, capabilities=["replace"])
     data, [difference] = target.localized(b"\xef\xbf\xbd\xe2\x82")
     # Without the literal U+FFFD, the truncated tail is dropped all the same.

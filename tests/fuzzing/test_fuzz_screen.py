@@ -34,38 +34,38 @@ from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.reference import errors
 
 RETURNING_BROKEN = [
-    "fuzz_codecs:AlignedAsciiFastPath",
-    "fuzz_codecs:LongInputValidator",
-    "fuzz_codecs:BlockBufferedDecoder",
-    "fuzz_codecs:ForgetfulIncremental",
-    "fuzz_codecs:SurrogateWritingEncoder",
-    "broken_codecs:NaiveBitDecoder",
-    "broken_codecs:TruncatedTailDropper",
-    "broken_codecs:OneFffdPerByte",
-    "broken_codecs:OneFffdPerBadRun",
-    "broken_codecs:Cesu8Decoder",
-    "broken_codecs:AlignedFastPath",
-    "broken_codecs:ChunkBoundaryDecoder",
-    "broken_codecs:SurrogateWritingEncoder",
-    "broken_codecs:LaxRangeValidator",
-    "broken_codecs:BomStripper",
-    "broken_codecs:NormalizingDecoder",
-    "broken_codecs:Block64Decoder",
-    "broken_codecs:Page4096Decoder",
-    "broken_codecs:CrashingDecoder",
-    "broken_codecs:BytesReturningDecoder",
+    "support.fuzz_codecs:AlignedAsciiFastPath",
+    "support.fuzz_codecs:LongInputValidator",
+    "support.fuzz_codecs:BlockBufferedDecoder",
+    "support.fuzz_codecs:ForgetfulIncremental",
+    "support.fuzz_codecs:SurrogateWritingEncoder",
+    "support.broken_codecs:NaiveBitDecoder",
+    "support.broken_codecs:TruncatedTailDropper",
+    "support.broken_codecs:OneFffdPerByte",
+    "support.broken_codecs:OneFffdPerBadRun",
+    "support.broken_codecs:Cesu8Decoder",
+    "support.broken_codecs:AlignedFastPath",
+    "support.broken_codecs:ChunkBoundaryDecoder",
+    "support.broken_codecs:SurrogateWritingEncoder",
+    "support.broken_codecs:LaxRangeValidator",
+    "support.broken_codecs:BomStripper",
+    "support.broken_codecs:NormalizingDecoder",
+    "support.broken_codecs:Block64Decoder",
+    "support.broken_codecs:Page4096Decoder",
+    "support.broken_codecs:CrashingDecoder",
+    "support.broken_codecs:BytesReturningDecoder",
     "codec:utf-8:surrogatepass",
     "codec:utf-8:ignore",
     "codec:utf-8:replace",
 ]
 HIDDEN = {spec for spec in RETURNING_BROKEN if spec.startswith("fuzz_codecs:")} | {
-    "broken_codecs:Page4096Decoder"
+    "support.broken_codecs:Page4096Decoder"
 }
 CORRECT = [
     "codec:utf-8",
-    "fuzz_codecs:Conformant",
-    "broken_codecs:HandRolled",
-    "broken_codecs:CPythonUtf8",
+    "support.fuzz_codecs:Conformant",
+    "support.broken_codecs:HandRolled",
+    "support.broken_codecs:CPythonUtf8",
     "utf8cert.reference",
 ]
 
@@ -171,7 +171,7 @@ def test_a_python_encoder_is_not_asked_values_no_str_holds() -> None:
 
 
 def test_the_screen_stops_each_planted_bug_at_its_input() -> None:
-    # Each input shows the bug of tests/fuzz_codecs.py named with it (see their docstrings).
+    # Each input shows the bug of tests/support/fuzz_codecs.py named with it (see their docstrings).
     shown = {
         "AlignedAsciiFastPath": b"abcdefg\xc3\xa9",
         "LongInputValidator": b"a" * 64 + b"\xed\xa0\x80",
@@ -180,23 +180,25 @@ def test_the_screen_stops_each_planted_bug_at_its_input() -> None:
         "SurrogateWritingEncoder": b"\xed\xa0\x80",
     }
     for name, data in shown.items():
-        codec = codec_of(f"fuzz_codecs:{name}", False)
+        codec = codec_of(f"support.fuzz_codecs:{name}", False)
         assert not conforms(codec, data), name
-        assert not conforms(codec_of(f"fuzz_codecs:{name}", True), data), name
+        assert not conforms(codec_of(f"support.fuzz_codecs:{name}", True), data), name
         assert probe(codec, data) != [], name
-    assert conforms(codec_of("broken_codecs:Page4096Decoder", False), b"a" * 4094 + b"\xc3\xa9")
-    page = codec_of("broken_codecs:Page4096Decoder", False)
+    assert conforms(
+        codec_of("support.broken_codecs:Page4096Decoder", False), b"a" * 4094 + b"\xc3\xa9"
+    )
+    page = codec_of("support.broken_codecs:Page4096Decoder", False)
     assert not conforms(page, b"a" * 4095 + b"\xc3\xa9")
     assert probe(page, b"a" * 4095 + b"\xc3\xa9") != []
 
 
 def test_the_screen_asks_only_the_capabilities_wanted() -> None:
-    codec = codec_of("fuzz_codecs:ForgetfulIncremental", False)
+    codec = codec_of("support.fuzz_codecs:ForgetfulIncremental", False)
     data = b"abc" + "😀".encode() + b"xyz"  # cut byte by byte through the emoji
     assert {4, 5, 6} <= set(cut_points(data))
     assert not conforms(codec, data)
     assert conforms(codec, data, capabilities=["decode"])
-    assert conforms(codec_of("fuzz_codecs:ForgetfulIncremental", True), data, ["decode"])
+    assert conforms(codec_of("support.fuzz_codecs:ForgetfulIncremental", True), data, ["decode"])
 
 
 def test_only_what_the_offered_capabilities_need_is_worked_out() -> None:

@@ -2,7 +2,7 @@
 type, from its own function (the services group Python crashes by type and top frames), the same
 in every run; and a target written with a baseline crashes on a new behaviour only.
 
-The codec: tests/fuzz_codecs.py MergesIntoFffdAndOverlongs, two bugs (a U+FFFD merged into a
+The codec: tests/support/fuzz_codecs.py MergesIntoFffdAndOverlongs, two bugs (a U+FFFD merged into a
 literal one before it; C0 80 read as U+0000).
 """
 
@@ -25,7 +25,7 @@ from utf8cert.harness.fuzzing.signatures import CodecDiffers
 from utf8cert.harness.vectors.load import load_vectors
 
 TESTS = Path(__file__).resolve().parents[1]
-TWO_BUGS = "fuzz_codecs:MergesIntoFffdAndOverlongs"
+TWO_BUGS = "support.fuzz_codecs:MergesIntoFffdAndOverlongs"
 MERGED = b"\xef\xbf\xbd\xc0"  # the literal U+FFFD, then C0 with no tail: its U+FFFD merged
 OVERLONG = b"\xc0\x80"  # read as U+0000
 CORPUS_TARGET = (sys.executable, "-m", "utf8cert.harness", "corpus", "target", TWO_BUGS)

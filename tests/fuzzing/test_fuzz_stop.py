@@ -43,7 +43,13 @@ def test_a_signal_while_the_finding_is_minimized_stops_it_and_says_what_is_kept(
     tmp_path: Path,
 ) -> None:
     mark, artifacts = tmp_path / "minimizing", tmp_path / "artifacts"
-    command = [sys.executable, "-m", "utf8cert.harness", "fuzz", "fuzz_codecs:HangsWhenMinimized"]
+    command = [
+        sys.executable,
+        "-m",
+        "utf8cert.harness",
+        "fuzz",
+        "support.fuzz_codecs:HangsWhenMinimized",
+    ]
     command += ["--artifacts", str(artifacts), "--seed", "1", "--runs", "100000"]
     with subprocess.Popen(
         command,
@@ -105,7 +111,14 @@ def test_a_max_len_below_a_block_boundary_is_a_one_line_note(tmp_path: Path) -> 
 def test_progress_and_summary_ignore_status_lines_the_codec_prints(tmp_path: Path) -> None:
     # Before: the codec's "#999999999 … exec/s: 123456789" became the progress line.
     done = fuzz(
-        tmp_path, "fuzz_codecs:PrintsStatusLines", "--runs", "3000", "--seed", "1", "--json", "-"
+        tmp_path,
+        "support.fuzz_codecs:PrintsStatusLines",
+        "--runs",
+        "3000",
+        "--seed",
+        "1",
+        "--json",
+        "-",
     )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
@@ -116,7 +129,7 @@ def test_progress_and_summary_ignore_status_lines_the_codec_prints(tmp_path: Pat
 
 
 def test_quiet_prints_the_summary_line_alone_and_json_says_the_campaign(tmp_path: Path) -> None:
-    spec = "fuzz_codecs:SurrogateWritingEncoder"
+    spec = "support.fuzz_codecs:SurrogateWritingEncoder"
     quiet = fuzz(tmp_path, spec, "--runs", "3000", "--seed", "1", "--quiet")
     assert quiet.returncode == 1, quiet.stdout + quiet.stderr
     [summary] = quiet.stdout.splitlines()
@@ -138,7 +151,7 @@ def test_quiet_prints_the_summary_line_alone_and_json_says_the_campaign(tmp_path
 
 
 def test_progress_lines_carry_the_clock_time(tmp_path: Path) -> None:
-    done = fuzz(tmp_path, "fuzz_codecs:Conformant", "--max-time", "7", "--seed", "1")
+    done = fuzz(tmp_path, "support.fuzz_codecs:Conformant", "--max-time", "7", "--seed", "1")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = re.findall(r"^(\d\d):(\d\d):(\d\d) \d+ s: [\d,]+ execs, ", done.stderr, re.MULTILINE)
     assert lines, done.stderr

@@ -27,7 +27,7 @@ def test_a_finding_is_keyed_by_the_check_reports_behaviour_one_bug_one_key() -> 
     # ill-formed bytes as characters"); it is one behaviour, so one finding.
     [surrogate, *_] = probe(load_codec("codec:utf-8:surrogatepass"), b"ab\xed\xa0\x80")
     assert behaviour_of(surrogate) == Behaviour("decode", LET_THROUGH, "surrogate")
-    overlong = probe(load_codec("broken_codecs:NaiveBitDecoder"), b"\xc0\x80")
+    overlong = probe(load_codec("support.broken_codecs:NaiveBitDecoder"), b"\xc0\x80")
     assert {d.capability for d in overlong} >= {"decode", "replace", "validate"}
     assert {behaviour_of(d) for d in overlong} == {Behaviour("decode", LET_THROUGH, "overlong")}
 
@@ -36,7 +36,7 @@ def test_a_baseline_makes_its_behaviours_known_and_no_others(tmp_path: Path) -> 
     # NaiveBitDecoder accepts surrogates and overlongs alike; its baseline, written on the
     # surrogate vectors only (ids sur-N), knows the first bug and not the second.
     vectors = load_vectors()
-    naive = load_codec("broken_codecs:NaiveBitDecoder")
+    naive = load_codec("support.broken_codecs:NaiveBitDecoder")
     differences = run_check(naive, vectors).differences
     baseline = tmp_path / "baseline.json"
     write_baseline(baseline, naive.spec, [d for d in differences if d.vector.startswith("sur-")])
@@ -60,7 +60,7 @@ def test_no_baseline_knows_nothing() -> None:
 def test_one_kind_of_difference_on_two_kinds_of_input_is_two_findings(tmp_path: Path) -> None:
     # NaiveBitDecoder accepts the overlong C0 AF and the surrogate ED A0 80 (RFC 3629 §3, §10):
     # "accepted ill-formed input" both times, two behaviours, two findings.
-    naive = load_codec("broken_codecs:NaiveBitDecoder")
+    naive = load_codec("support.broken_codecs:NaiveBitDecoder")
     target = DifferentialTarget(naive, findings=tmp_path, keep_going=True)
     target(b"\xc0\xaf")
     target(b"\xed\xa0\x80")
@@ -82,7 +82,9 @@ def test_a_known_wrong_offset_is_known_wherever_it_points(tmp_path: Path) -> Non
     # ill-formed bytes, behaviour.py's two details, or past them, which the judge now names
     # letting them through: issue 33): all are known, from a baseline written before too.
     vectors = load_vectors()
-    codec = load_codec("broken_codecs:Cesu8Decoder")  # reads a surrogate pair, refuses later
+    codec = load_codec(
+        "support.broken_codecs:Cesu8Decoder"
+    )  # reads a surrogate pair, refuses later
     differences = [
         d for d in run_check(codec, vectors).differences if d.what in (OFFSET, REFUSED_LATE)
     ]

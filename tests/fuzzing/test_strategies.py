@@ -2,7 +2,7 @@
 
 What the strategies draw is judged by CPython's codec (well-formed or not, where the first error
 is), and the kind of that error by the reference; the property is run on CPython's conformant
-codec and on the broken codecs of tests/fuzz_codecs.py.
+codec and on the broken codecs of tests/support/fuzz_codecs.py.
 """
 
 from __future__ import annotations
@@ -118,10 +118,14 @@ def test_cpythons_codec_conforms_on_every_input_and_chunking(
 
 def test_assert_conforms_names_each_difference() -> None:
     with pytest.raises(AssertionError, match=r"encode: encoded a surrogate \(must\)"):
-        assert_conforms("fuzz_codecs:SurrogateWritingEncoder", b"", code_points=[0x61, 0xD800])
+        assert_conforms(
+            "support.fuzz_codecs:SurrogateWritingEncoder", b"", code_points=[0x61, 0xD800]
+        )
     with pytest.raises(AssertionError, match="incremental: rejected well-formed input"):
         assert_conforms(
-            "fuzz_codecs:ForgetfulIncremental", "€".encode(), chunks=[b"\xe2", b"\x82", b"\xac"]
+            "support.fuzz_codecs:ForgetfulIncremental",
+            "€".encode(),
+            chunks=[b"\xe2", b"\x82", b"\xac"],
         )
 
 
@@ -133,7 +137,7 @@ def test_assert_conforms_honours_the_level_that_fails() -> None:
 
 
 def test_the_ready_property_passes_a_conformant_codec() -> None:
-    settings(max_examples=60)(conformance_test("fuzz_codecs:Conformant"))()
+    settings(max_examples=60)(conformance_test("support.fuzz_codecs:Conformant"))()
 
 
 @pytest.mark.parametrize(
@@ -144,14 +148,14 @@ def test_the_ready_property_fails_a_broken_codec(name: str) -> None:
     # draws depend on more than the seed (Hypothesis mixes in constants from the modules loaded
     # in the process), so enough examples that an alignment bug is met whatever was loaded.
     quick = settings(max_examples=1000, phases=[Phase.generate], print_blob=False)
-    test = quick(conformance_test(f"fuzz_codecs:{name}"))
+    test = quick(conformance_test(f"support.fuzz_codecs:{name}"))
     with pytest.raises(AssertionError, match="differs from the reference"):
         test()
 
 
 def test_the_same_property_runs_as_an_atheris_target() -> None:
-    conformant = fuzz_one_input("fuzz_codecs:Conformant")
-    broken = fuzz_one_input("fuzz_codecs:ForgetfulIncremental")
+    conformant = fuzz_one_input("support.fuzz_codecs:Conformant")
+    broken = fuzz_one_input("support.fuzz_codecs:ForgetfulIncremental")
     rng = random.Random(5)
     buffers = [bytes(rng.randrange(256) for _ in range(200)) for _ in range(100)]
     for buffer in buffers:
@@ -187,4 +191,4 @@ def test_a_validator_missing_one_kind_is_caught_beside_errors_of_other_kinds() -
     # LaxRangeValidator passes F4 90 80 80; C0 makes the whole input ill-formed, so only the
     # input with the out-of-range sequence alone shows the defect.
     with pytest.raises(AssertionError, match="LaxRangeValidator differs"):
-        assert_conforms("broken_codecs:LaxRangeValidator", b"a\xf4\x90\x80\x80b\xc0")
+        assert_conforms("support.broken_codecs:LaxRangeValidator", b"a\xf4\x90\x80\x80b\xc0")

@@ -23,7 +23,7 @@ from utf8cert.harness.fuzzing.strategies import utf8_inputs
 RUNS = int(os.environ.get("UTF8CERT_RATE_RUNS", "100"))
 BROKEN = [
     *(
-        f"broken_codecs:{name}"
+        f"support.broken_codecs:{name}"
         for name in (
             "NaiveBitDecoder",
             "TruncatedTailDropper",
@@ -41,7 +41,7 @@ BROKEN = [
         )
     ),
     *(
-        f"fuzz_codecs:{name}"
+        f"support.fuzz_codecs:{name}"
         for name in (
             "AlignedAsciiFastPath",
             "LongInputValidator",

@@ -25,7 +25,7 @@ from utf8cert.harness.vectors.model import VectorSet
 pytest_plugins = ["pytester"]
 
 TESTS = Path(__file__).resolve().parents[1]
-UNCERTIFIED = "uncertified_codecs:NoSurrogateEncoder"
+UNCERTIFIED = "support.uncertified_codecs:NoSurrogateEncoder"
 """A codec whose encoder declines every surrogate: encode is not certified, nothing else fails."""
 JUNIT_10 = xmlschema.XMLSchema(str(TESTS / "reports" / "junit-10.xsd"))
 """The published schema of pytest's default JUnit family, xunit2 (its header says where from)."""

@@ -1,4 +1,5 @@
-"""Hostile codecs (tests/hostile_codecs.py) under the pytest plugin, pytest run as a real process:
+"""Hostile codecs (tests/support/hostile_codecs.py) under the pytest plugin, pytest run as a real
+process:
 a fault fails the items of the vectors holding C0 and no other, the session goes on; a signal
 while the codec hangs ends the session as a Ctrl-C does, its JUnit XML written, no process left
 behind; a hostile vector file is a usage error, never an INTERNALERROR."""
@@ -16,8 +17,8 @@ from pathlib import Path
 
 import pytest
 import xmlschema
-from hostile_codecs import MARK, c0_vectors
-from leftovers import survivors, tagged_environment
+from support.hostile_codecs import MARK, c0_vectors
+from support.leftovers import survivors, tagged_environment
 
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.plugin import pytest_plugin
@@ -89,7 +90,7 @@ def test_a_fault_fails_the_items_of_the_c0_vectors_alone_and_the_session_goes_on
     tmp_path: Path, name: str, options: tuple[str, ...]
 ) -> None:
     report = tmp_path / "junit.xml"
-    spec = f"hostile_codecs:{name}"
+    spec = f"support.hostile_codecs:{name}"
     arguments = ("--utf8-codec", spec, *options, *selection(), f"--junitxml={report}")
     done, tag = pytest_run(tmp_path, *arguments)
     # Not INTERRUPTED: a KeyboardInterrupt of the codec's own did not end the session.
@@ -111,15 +112,22 @@ def test_a_fault_fails_the_items_of_the_c0_vectors_alone_and_the_session_goes_on
 
 
 def test_in_process_a_segfault_names_the_item_and_how_to_run_it_isolated(tmp_path: Path) -> None:
-    done, tag = pytest_run(tmp_path, "--utf8-codec", "hostile_codecs:SegfaultOnC0", *selection())
+    done, tag = pytest_run(
+        tmp_path, "--utf8-codec", "support.hostile_codecs:SegfaultOnC0", *selection()
+    )
     assert done.returncode == -signal.SIGSEGV
     assert (
         "the codec was asked vector sec-1 on decode in this process and took it down; in a "
-        "child process that is a failure: pytest --utf8-codec hostile_codecs:SegfaultOnC0 "
+        "child process that is a failure: pytest --utf8-codec support.hostile_codecs:SegfaultOnC0 "
         "--utf8-fail-on must --utf8-isolate -k 'sec-1[decode]'"
     ) in done.stderr
     again, _ = pytest_run(
-        tmp_path, "--utf8-codec", "hostile_codecs:SegfaultOnC0", "--utf8-isolate", "-k", "sec-1["
+        tmp_path,
+        "--utf8-codec",
+        "support.hostile_codecs:SegfaultOnC0",
+        "--utf8-isolate",
+        "-k",
+        "sec-1[",
     )
     assert again.returncode == pytest.ExitCode.TESTS_FAILED
     assert "crash: the program was killed by SIGSEGV" in again.stdout
@@ -129,17 +137,24 @@ def test_in_process_a_segfault_names_the_item_and_how_to_run_it_isolated(tmp_pat
 def test_in_process_os_exit_names_the_item_and_how_to_run_it_isolated(tmp_path: Path) -> None:
     # os._exit takes no signal, so faulthandler sees nothing: the note is written by the
     # os._exit the plugin puts in place while it asks an in-process codec.
-    done, tag = pytest_run(tmp_path, "--utf8-codec", "hostile_codecs:ExitOnC0", *selection())
+    done, tag = pytest_run(
+        tmp_path, "--utf8-codec", "support.hostile_codecs:ExitOnC0", *selection()
+    )
     assert done.returncode == 3
     lines = done.stderr.splitlines()
     called = lines.index("utf8cert: the codec called os._exit(3)")
     assert lines[called + 1] == (
         "utf8cert: the codec was asked vector sec-1 on decode in this process and took it down; "
-        "in a child process that is a failure: pytest --utf8-codec hostile_codecs:ExitOnC0 "
+        "in a child process that is a failure: pytest --utf8-codec support.hostile_codecs:ExitOnC0 "
         "--utf8-fail-on must --utf8-isolate -k 'sec-1[decode]'"
     )
     again, _ = pytest_run(
-        tmp_path, "--utf8-codec", "hostile_codecs:ExitOnC0", "--utf8-isolate", "-k", "sec-1["
+        tmp_path,
+        "--utf8-codec",
+        "support.hostile_codecs:ExitOnC0",
+        "--utf8-isolate",
+        "-k",
+        "sec-1[",
     )
     assert again.returncode == pytest.ExitCode.TESTS_FAILED
     assert "crash: the program exited with status 3" in again.stdout
@@ -191,7 +206,7 @@ def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
     tmp_path: Path, isolate: bool, number: signal.Signals
 ) -> None:
     options = ["--utf8-isolate", "--utf8-timeout", "120"] if isolate else []
-    spec = ("--utf8-codec", "hostile_codecs:HangOnC0")
+    spec = ("--utf8-codec", "support.hostile_codecs:HangOnC0")
     process, out, err = interrupted(tmp_path, number, *spec, *options, *selection())
     assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
     assert f"utf8cert: stopped by {number.name}" in out
@@ -226,7 +241,7 @@ def test_a_sigterm_to_the_xdist_controller_ends_the_session_with_its_junit_repor
 ) -> None:
     # The controller runs no item: the session's handler there, the items under way in the
     # workers failed from their setup reports, the workers ended.
-    spec = ("--utf8-codec", "hostile_codecs:HangOnC0", "-n", "2")
+    spec = ("--utf8-codec", "support.hostile_codecs:HangOnC0", "-n", "2")
     process, out, err = interrupted(tmp_path, signal.SIGTERM, *spec, *selection())
     assert process.returncode == pytest.ExitCode.INTERRUPTED, out + err
     assert "INTERNALERROR" not in out + err
@@ -250,7 +265,7 @@ def test_a_memory_limit_fails_a_hog_as_memory_and_its_reproducer_carries_the_lim
 ) -> None:
     # HogOnC0 takes 1 GiB on C0: granted under the default 2048 MiB, refused under 256.
     (tmp_path / "pytest.ini").write_text("[pytest]\nutf8_memory = 256\n", encoding="utf-8")
-    spec = "hostile_codecs:HogOnC0"
+    spec = "support.hostile_codecs:HogOnC0"
     done, tag = pytest_run(tmp_path, "--utf8-codec", spec, "--utf8-isolate", "-k", "sec-1[")
     assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
     assert "ran out of memory" in done.stdout

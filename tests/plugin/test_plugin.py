@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-import lying_codecs
 import pytest
+from support import lying_codecs
 
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.plugin import suite as pytest_suite
@@ -149,7 +149,7 @@ def test_a_bad_spec_is_a_usage_error_in_one_line(pytester: pytest.Pytester) -> N
 
 def test_fail_on_chooses_the_level_that_fails_an_item(pytester: pytest.Pytester) -> None:
     # One U+FFFD per byte of a maximal subpart is recommended practice only (Unicode §3.9).
-    arguments = ("--utf8-codec", "broken_codecs:OneFffdPerByte", "-k", "replace", *NO_CACHE)
+    arguments = ("--utf8-codec", "support.broken_codecs:OneFffdPerByte", "-k", "replace", *NO_CACHE)
     # Every decoding vector on replace, and the coverage of replace.
     pytester.runpytest(*arguments).assert_outcomes(failed=0, passed=len(decoding_ids()) + 1)
     result = pytester.runpytest(*arguments, "--utf8-fail-on", "should")
@@ -230,19 +230,21 @@ def test_k_selects_by_theme_as_the_readme_says(pytester: pytest.Pytester) -> Non
 
 
 def test_pyproject_ini_options_configure_the_suite(pytester: pytest.Pytester) -> None:
-    from user_vectors import EXTRA_VECTOR
+    from support.user_vectors import EXTRA_VECTOR
 
     pytester.makefile(".yaml", extra=EXTRA_VECTOR)
     pytester.makepyprojecttoml(
         """
         [tool.pytest.ini_options]
-        utf8_codec = "broken_codecs:OneFffdPerByte"
+        utf8_codec = "support.broken_codecs:OneFffdPerByte"
         utf8_fail_on = "should"
         utf8_vectors = ["extra.yaml"]
         """
     )
     result = pytester.runpytest("-k", "replace and (truncated or extra)", *NO_CACHE)
-    result.stdout.fnmatch_lines(["utf8cert *: codec broken_codecs:OneFffdPerByte *fail on should*"])
+    result.stdout.fnmatch_lines(
+        ["utf8cert *: codec support.broken_codecs:OneFffdPerByte *fail on should*"]
+    )
     outcomes = result.parseoutcomes()
     assert outcomes["failed"] > 0  # a should difference fails, as the ini file says
     # The command line wins over the ini file.
@@ -254,7 +256,7 @@ def test_pyproject_ini_options_configure_the_suite(pytester: pytest.Pytester) ->
 
 
 def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
-    from user_vectors import EXTRA_VECTOR
+    from support.user_vectors import EXTRA_VECTOR
 
     extra = pytester.makefile(".yaml", extra=EXTRA_VECTOR)
     result = pytester.runpytest(
@@ -269,7 +271,7 @@ def test_one_line_puts_the_suite_in_a_projects_own_tests(pytester: pytest.Pytest
         from utf8cert.harness.plugin.pytest_plugin import conformance_suite
 
         test_utf8_conformance = conformance_suite("codec:utf-8")
-        test_cesu8 = conformance_suite("broken_codecs:Cesu8Decoder")
+        test_cesu8 = conformance_suite("support.broken_codecs:Cesu8Decoder")
         """
     )
     result = pytester.runpytest("-k", "conformance or sec-10", *NO_CACHE)
@@ -319,7 +321,7 @@ def test_a_decoder_that_wears_out_fails_the_stability_item_alone(
     # session asks it, and the questions asked again, as `utf8cert check` asks them, do not.
     monkeypatch.setenv("WEAR_OUT_AFTER", "5000")
     monkeypatch.setattr(lying_codecs, "_calls", 0)  # counted from this session's first call
-    result = pytester.runpytest("--utf8-codec", "lying_codecs:wears_out", "-v", *NO_CACHE)
+    result = pytester.runpytest("--utf8-codec", "support.lying_codecs:wears_out", "-v", *NO_CACHE)
     outcomes = result.parseoutcomes()
     assert outcomes["failed"] == 1 and outcomes["passed"] > 400
     result.stdout.fnmatch_lines(
@@ -336,7 +338,7 @@ def test_the_one_line_suite_has_the_stability_case_too(
         test_codec="""
         from utf8cert.harness.plugin.pytest_plugin import conformance_suite
 
-        test_wears_out = conformance_suite("lying_codecs:wears_out")
+        test_wears_out = conformance_suite("support.lying_codecs:wears_out")
         """
     )
     # Run alone, the case checks every vector first, then asks the kept questions again.

@@ -3,7 +3,8 @@
 Every scalar value round trips; every byte string of length 1 and 2, every 3-byte string but those
 opening with an ASCII byte other than 00 and 7F, and every 4-byte string over the class-boundary
 bytes of issue 2, gets the same verdict, text, first error and U+FFFD output from the reference,
-from CPython ('strict' and 'replace') and from tests/independent.py (RFC 3629 §3 arithmetic) plus
+from CPython ('strict' and 'replace') and from tests/support/independent.py (RFC 3629 §3
+arithmetic) plus
 its hand-typed §4 ABNF expression.
 
 Each test compares whole lists at once (a fast C comparison) and only looks for the first
@@ -17,8 +18,8 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 import pytest
-from each_case import each
-from independent import ABNF, Reading, encode_scalar, read
+from support.each_case import each
+from support.independent import ABNF, Reading, encode_scalar, read
 
 from utf8cert.reference import (
     DecodeError,

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from each_case import each
-from peers import PeerCase, all_cases
+from support.each_case import each
+from support.peers import PeerCase, all_cases
 
 from utf8cert.reference import (
     DecodeError,

@@ -8,8 +8,8 @@ checks every case of its suite as one item (each_case.py).
 from __future__ import annotations
 
 import pytest
-from each_case import each
-from peers import (
+from support.each_case import each
+from support.peers import (
     PeerCase,
     flenniken_cases,
     kuhn_cases,

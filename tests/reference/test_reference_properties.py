@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from independent import is_proper_prefix
+from support.independent import is_proper_prefix
 
 from utf8cert.reference import (
     REPLACEMENT_CHARACTER,

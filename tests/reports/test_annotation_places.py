@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runs import check
-from user_vectors import EXTRA_VECTOR
+from support.cli_runs import check
+from support.user_vectors import EXTRA_VECTOR
 
 SURROGATEPASS = "codec:utf-8:surrogatepass"
 """Decodes surrogates: lets sur-1 (built in) and extra-1 (the user's) through."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import xmlschema
-from cli_runs import builtin, check, check_once
+from support.cli_runs import builtin, check, check_once
 
 from utf8cert.harness.reports.json_report import FORMAT, schema
 from utf8cert.harness.vectors.model import EncodeVector
@@ -20,16 +20,20 @@ from utf8cert.harness.vectors.model import EncodeVector
 HERE = Path(__file__).parent
 JUNIT_SCHEMA = xmlschema.XMLSchema(str(HERE / "junit-10.xsd"))
 """The published schema of the xunit2 family, pytest's default (its header says where from)."""
-UNCERTIFIED = "uncertified_codecs:NoSurrogateEncoder"
+UNCERTIFIED = "support.uncertified_codecs:NoSurrogateEncoder"
 """A codec whose encoder declines every surrogate: its encode is not certified (too many
 questions declined), while nothing else fails."""
 
 RUNS = {
     "conformant": ("codec:utf-8",),
     "surrogatepass": ("codec:utf-8:surrogatepass",),
-    "two behaviours at two levels": ("broken_codecs:NaiveBitDecoder", "--fail-on", "should"),
-    "crashes": ("broken_codecs:CrashingDecoder", "--vector", "ovl-1", "--vector", "sec-10"),
-    "one input": ("broken_codecs:NaiveBitDecoder", "--input", "c0 af"),
+    "two behaviours at two levels": (
+        "support.broken_codecs:NaiveBitDecoder",
+        "--fail-on",
+        "should",
+    ),
+    "crashes": ("support.broken_codecs:CrashingDecoder", "--vector", "ovl-1", "--vector", "sec-10"),
+    "one input": ("support.broken_codecs:NaiveBitDecoder", "--input", "c0 af"),
 }
 
 
@@ -112,7 +116,7 @@ def test_junit_xml_skips_known_deviations_and_tells_lesser_ones(tmp_path: Path) 
     skipped = [case for case in root.iter("testcase") if case.find("skipped") is not None]
     assert root.get("failures") == "0" and skipped
     # One U+FFFD per byte is `should`: below the default gate, told but not failed.
-    root = junit_of("broken_codecs:OneFffdPerByte", tmp_path=tmp_path)
+    root = junit_of("support.broken_codecs:OneFffdPerByte", tmp_path=tmp_path)
     told = [case for case in root.iter("testcase") if case.find("system-out") is not None]
     assert told and root.get("failures") == "0"
 
@@ -138,7 +142,8 @@ def test_an_incomplete_run_is_marked_in_every_format(tmp_path: Path) -> None:
     files = {name: tmp_path / name for name in ("j.xml", "r.json", "r.md", "r.html")}
     # The codec hangs at the first vector holding a C0 byte, and the deadline stops the run.
     run = check(
-        "hostile_codecs:HangOnC0", "--isolate", "--timeout", "120", "--deadline", "3", "--github",
+        "support.hostile_codecs:HangOnC0", "--isolate", "--timeout", "120", "--deadline", "3",
+        "--github",
         "--junit-xml", str(files["j.xml"]), "--json", str(files["r.json"]),
         "--markdown", str(files["r.md"]), "--html", str(files["r.html"]),
     )  # fmt: skip
@@ -182,8 +187,8 @@ def unescape(text: str) -> str:
 
 
 def test_github_annotations_are_workflow_commands_one_per_behaviour() -> None:
-    run = check("broken_codecs:NaiveBitDecoder", "--github", "--quiet", "--fail-on", "must")
-    document = check_once("broken_codecs:NaiveBitDecoder", "--json", "-", "--quiet").json()
+    run = check("support.broken_codecs:NaiveBitDecoder", "--github", "--quiet", "--fail-on", "must")
+    document = check_once("support.broken_codecs:NaiveBitDecoder", "--json", "-", "--quiet").json()
     lines = [line for line in run.out.splitlines() if line.startswith("::")]
     assert len(lines) == len(document["behaviours"]) >= 2
     for line in lines:
@@ -192,7 +197,7 @@ def test_github_annotations_are_workflow_commands_one_per_behaviour() -> None:
     # Built-in vectors: annotated on no file (test_annotation_places.py), the title first.
     assert first.startswith("::error title=utf8cert%3A decode%3A let ill-formed input through")
     message = unescape(first.split("::", 2)[2])
-    assert "reproduce: utf8cert check broken_codecs:NaiveBitDecoder --input " in message
+    assert "reproduce: utf8cert check support.broken_codecs:NaiveBitDecoder --input " in message
     lesser = [line for line in lines if "wrong U+FFFD count" in unescape(line)]
     assert lesser and all(line.startswith("::warning ") for line in lesser)
 

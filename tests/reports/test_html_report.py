@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_runs import check, check_once
+from support.cli_runs import check, check_once
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -63,7 +63,7 @@ def test_the_html_report_shows_each_behaviour_and_expands_an_explanation(
     from selenium.webdriver.common.by import By
 
     page = tmp_path / "report.html"
-    spec = "broken_codecs:NaiveBitDecoder"
+    spec = "support.broken_codecs:NaiveBitDecoder"
     assert check(spec, "--html", str(page), "--quiet").status == 1
     document = check_once(spec, "--json", "-", "--quiet").json()
     behaviours = document["behaviours"]
@@ -104,7 +104,7 @@ def test_vector_ids_link_to_their_entry_and_back_to_their_behaviours(
     from selenium.webdriver.common.by import By
 
     page = tmp_path / "report.html"
-    spec = "broken_codecs:NaiveBitDecoder"
+    spec = "support.broken_codecs:NaiveBitDecoder"
     assert check(spec, "--html", str(page), "--quiet").status == 1
     behaviours = check_once(spec, "--json", "-", "--quiet").json()["behaviours"]
     browser.get(page.as_uri())
@@ -130,7 +130,7 @@ def test_long_lines_wrap_inside_a_narrow_window(browser: Any, tmp_path: Path) ->
     # Kuhn's 64 KiB-scale inputs give explanation lines of hundreds of code points; on a
     # narrow window none may run past its box (cut off, or a scroll bar to find it).
     page = tmp_path / "report.html"
-    spec = "broken_codecs:NaiveBitDecoder"
+    spec = "support.broken_codecs:NaiveBitDecoder"
     assert check(spec, "--html", str(page), "--quiet").status == 1
     browser.set_window_size(480, 900)
     try:

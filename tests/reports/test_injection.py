@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
-PROGRAM = TESTS / "injecting_program.py"
+PROGRAM = TESTS / "support" / "injecting_program.py"
 
 
 @pytest.fixture(scope="module")

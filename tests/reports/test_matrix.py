@@ -326,14 +326,17 @@ everything = catalog.registry
 def registry():
     entries = everything()
     entries["segfault"] = PythonAdapter(
-        "segfault", "dies of SIGSEGV on C0", "hostile_codecs:SegfaultOnC0", lambda: "planted 1"
+        "segfault",
+        "dies of SIGSEGV on C0",
+        "support.hostile_codecs:SegfaultOnC0",
+        lambda: "planted 1",
     )
     return entries
 
 
 catalog.registry = registry
 """
-"""A sitecustomize.py adding `adapter:segfault` (tests/hostile_codecs.py) to the matrix's
+"""A sitecustomize.py adding `adapter:segfault` (tests/support/hostile_codecs.py) to the matrix's
 parent and workers alike."""
 
 

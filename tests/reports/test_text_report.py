@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runs import check, check_once
+from support.cli_runs import check, check_once
 
 from utf8cert.harness.codec.sandbox import BUBBLEWRAP, boundary
 
@@ -34,7 +34,7 @@ def normalized(text: str) -> str:
     ("spec", "snapshot"),
     [
         ("codec:utf-8:surrogatepass", "surrogatepass.txt"),
-        ("broken_codecs:NaiveBitDecoder", "naive-bit-decoder.txt"),
+        ("support.broken_codecs:NaiveBitDecoder", "naive-bit-decoder.txt"),
     ],
 )
 def test_the_default_report_matches_its_reviewed_snapshot(spec: str, snapshot: str) -> None:
@@ -85,7 +85,7 @@ def run_installed(*arguments: str, **environment: str) -> subprocess.CompletedPr
 
 def test_a_pipe_is_never_hard_wrapped_and_every_reproducer_is_one_line() -> None:
     # A spec long enough that a reproducer runs well past 80 columns.
-    spec = "broken_codecs:NaiveBitDecoder"
+    spec = "support.broken_codecs:NaiveBitDecoder"
     result = run_installed(spec, "--vector", "ovl-1", "--vector", "sec-4", "--timeout", "7")
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from no_sandbox import environment_without_bwrap
+from support.no_sandbox import environment_without_bwrap
 
 from utf8cert.harness.codec.child_environment import passed
 

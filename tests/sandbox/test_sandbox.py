@@ -1,6 +1,6 @@
 """The OS sandbox (harness/codec/sandbox.py) against a codec that attacks its judge from its
-child: tests/sandbox_probe.py (a Python codec, isolated by default and under `pytest
---utf8-isolate`) and tests/sandbox_probe.sh (a `cmd:` program). The evidence is outside the
+child: tests/support/sandbox_probe.py (a Python codec, isolated by default and under `pytest
+--utf8-isolate`) and tests/support/sandbox_probe.sh (a `cmd:` program). The evidence is outside the
 sandbox: the installed package and vectors hashed before and after, the reports read back after
 every process of the run has had time to rewrite them, /proc searched for what outlived the run,
 the judge's own exit status; the probe's log (in the one directory it may write) shows that each
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from leftovers import survivors, tagged_environment
+from support.leftovers import survivors, tagged_environment
 
 import utf8cert.harness
 import utf8cert.vectors
@@ -158,7 +158,7 @@ def json_report(path: Path) -> dict[str, Any]:
 @needs_bubblewrap
 def test_a_python_codec_isolated_by_default_reaches_nothing_of_its_judge(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
-    argv, reports = check_argv("sandbox_probe", attack)
+    argv, reports = check_argv("support.sandbox_probe", attack)
     done = attack.run(argv, reports)
     assert done.returncode == 0, done.stderr
     document = json_report(reports[0])
@@ -171,7 +171,7 @@ def test_a_python_codec_isolated_by_default_reaches_nothing_of_its_judge(tmp_pat
 @needs_bubblewrap
 def test_a_cmd_program_reaches_nothing_of_its_judge(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
-    script = TESTS / "sandbox_probe.sh"
+    script = TESTS / "support" / "sandbox_probe.sh"
     words = ["sh", str(script), sys.executable, str(PACKAGE), str(VECTORS)]
     argv, reports = check_argv(f"cmd:{shlex.join(words)}", attack)
     done = attack.run(argv, reports)
@@ -183,7 +183,7 @@ def test_a_cmd_program_reaches_nothing_of_its_judge(tmp_path: Path) -> None:
 @needs_bubblewrap
 def test_a_latin1_decoder_that_forges_its_reports_still_fails(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
-    argv, reports = check_argv("sandbox_probe:Latin1", attack)
+    argv, reports = check_argv("support.sandbox_probe:Latin1", attack)
     done = attack.run(argv, reports)
     assert done.returncode == 1, done.stderr
     document = json_report(reports[0])  # read after the forger's time to write has passed
@@ -199,7 +199,14 @@ def test_a_latin1_decoder_that_forges_its_reports_still_fails(tmp_path: Path) ->
 def test_under_pytest_utf8_isolate_the_probe_reaches_nothing(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
     junit = attack.report("xml")
-    argv = [sys.executable, "-m", "pytest", "--utf8-codec", "sandbox_probe", "--utf8-isolate"]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--utf8-codec",
+        "support.sandbox_probe",
+        "--utf8-isolate",
+    ]
     argv += ["--utf8-sandbox-writable", str(attack.log), f"--junitxml={junit}"]
     argv += ["-p", "no:cacheprovider", "-p", "no:randomly", "-k", "sec-1[ or sec-10["]
     done = attack.run(argv, [junit])
@@ -216,7 +223,7 @@ def test_under_pytest_utf8_isolate_the_probe_reaches_nothing(tmp_path: Path) -> 
 @needs_bubblewrap
 def test_a_judge_killed_mid_run_leaves_no_process_of_its_codec(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
-    argv, reports = check_argv("sandbox_probe", attack)
+    argv, reports = check_argv("support.sandbox_probe", attack)
     env, tag = attack.environment(reports)
     with subprocess.Popen(
         argv, cwd=attack.work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

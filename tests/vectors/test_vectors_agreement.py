@@ -1,5 +1,5 @@
 """Every hand-written vector agrees with the reference, with CPython's codec, and with the
-second formulation in tests/independent.py: three independent readings of RFC 3629 check the
+second formulation in tests/support/independent.py: three independent readings of RFC 3629 check the
 hand-written expectations, and the expectations check them. Each test checks every vector as
 one item (each_case.py), naming each vector that fails."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import codecs
 
-import independent
 import pytest
-from each_case import each
-from shipped_vectors import shipped_vectors
+from support import independent
+from support.each_case import each
+from support.shipped_vectors import shipped_vectors
 
 from utf8cert.harness.vectors.model import DecodeExpectation, DecodeVector, EncodeVector
 from utf8cert.reference import (

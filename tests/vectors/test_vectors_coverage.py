@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import pytest
-from shipped_vectors import shipped_vectors
+from support.shipped_vectors import shipped_vectors
 
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector
 from utf8cert.reference.table import NOT_A_LEAD, ROW_OF_BYTE, ROWS, TAIL, Row

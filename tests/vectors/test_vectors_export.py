@@ -12,7 +12,7 @@ from pathlib import Path, PurePath
 from types import MappingProxyType
 from typing import Any
 
-from shipped_vectors import shipped_vectors
+from support.shipped_vectors import shipped_vectors
 
 from utf8cert.harness.vectors.export import export_json
 from utf8cert.harness.vectors.load import load_vectors

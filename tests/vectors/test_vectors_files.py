@@ -16,7 +16,7 @@ from typing import Any, Final
 import jsonschema
 import pytest
 import yaml
-from shipped_vectors import shipped_vectors
+from support.shipped_vectors import shipped_vectors
 
 from utf8cert.harness.vectors.load import builtin_files
 from utf8cert.harness.vectors.model import DecodeVector, EncodeVector

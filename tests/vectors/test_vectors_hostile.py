@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from user_vectors import HEADER
+from support.user_vectors import HEADER
 
 from utf8cert.harness.vectors.compose import MAX_DEPTH
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors

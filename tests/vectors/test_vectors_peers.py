@@ -1,6 +1,6 @@
 """Every peer-suite case whose bytes are also a vector's agrees with that vector.
 
-The peer suites (../shared/peers/, read by tests/peers.py) were written by other people from
+The peer suites (../shared/peers/, read by tests/support/peers.py) were written by other people from
 the same standards; where they and our hand-written vectors test the same bytes, they must say
 the same thing. Skipped cleanly when ../shared is absent.
 """
@@ -11,10 +11,10 @@ import codecs
 from collections import defaultdict
 from typing import Final
 
-import peers
 import pytest
-from each_case import each
-from shipped_vectors import shipped_vectors
+from support import peers
+from support.each_case import each
+from support.shipped_vectors import shipped_vectors
 
 from utf8cert.harness.vectors.model import DecodeVector
 

@@ -7,8 +7,8 @@ import re
 import tempfile
 from pathlib import Path
 
-from hostile_files import vector_files
 from hypothesis import given, settings
+from support.hostile_files import vector_files
 
 from utf8cert.harness.vectors.load import VectorLoadError, load_vectors
 

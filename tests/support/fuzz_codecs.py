@@ -2,7 +2,7 @@
 
 Each is a realistic optimisation gone wrong, written the way a C or Rust decoder would be (word
 loops, fixed buffers, hand-written bit layouts), with CPython's codec as the slow path that is
-right. `Conformant` is the control: it must give no finding. Specs: `fuzz_codecs:NAME`, with
+right. `Conformant` is the control: it must give no finding. Specs: `support.fuzz_codecs:NAME`, with
 tests/ on sys.path (pytest puts it there; campaigns get it through PYTHONPATH).
 """
 
@@ -16,8 +16,8 @@ import time
 from collections.abc import Iterator
 from typing import Final
 
-import broken_codecs
-from hand_rolled import CPythonUtf8, HandRolled, Step, whatwg_steps
+from support import broken_codecs
+from support.hand_rolled import CPythonUtf8, HandRolled, Step, whatwg_steps
 
 WORD = 8
 BLOCK = 4096

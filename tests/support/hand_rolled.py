@@ -2,7 +2,7 @@
 
 `HandRolled` follows the WHATWG Encoding Standard's UTF-8 decoder algorithm (its byte ranges are
 RFC 3629 §4's), independent of utf8cert's reference; `CPythonUtf8` wraps CPython's own codec.
-Loadable as `hand_rolled:NAME`, and as `broken_codecs:NAME`, which imports them.
+Loadable as `support.hand_rolled:NAME`, and as `support.broken_codecs:NAME`, which imports them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """A codec that attacks its judge from its child process: loadable as `sandbox_probe` (a
-correct UTF-8 codec: CPython's) or `sandbox_probe:Latin1` (a wrong one, that would need a forged
+correct UTF-8 codec: CPython's) or `support.sandbox_probe:Latin1` (a wrong one, that would need a
+forged
 report to pass). Run by tests/sandbox/ with these variables in the judge's environment:
 
 - PROBE_TOKEN: a word in the judge's command line (its report's file name), never in its

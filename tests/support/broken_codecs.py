@@ -4,7 +4,7 @@ The correct ones, `HandRolled` (from the WHATWG Encoding Standard's UTF-8 decode
 independent of utf8cert's reference) and `CPythonUtf8`, are in hand_rolled.py and importable
 from here too. Each broken codec changes one thing in `HandRolled`, the way such bugs are written
 in real decoders: a missing range check, a forgotten carry between chunks, a fast path with a
-wrong mask. Each is a class, loadable as `broken_codecs:NAME` (spec.py instantiates it).
+wrong mask. Each is a class, loadable as `support.broken_codecs:NAME` (spec.py instantiates it).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Final
 
-from hand_rolled import (
+from support.hand_rolled import (
     ASCII_RUN,
     REPLACEMENT,
     ChunkDecoder,
@@ -23,7 +23,10 @@ from hand_rolled import (
     whatwg_steps,
 )
 
-__all__ = ["CPythonUtf8", "HandRolled"]  # the correct codecs, loadable as broken_codecs:NAME
+__all__ = [
+    "CPythonUtf8",
+    "HandRolled",
+]  # the correct codecs, loadable as support.broken_codecs:NAME
 
 
 class NaiveBitDecoder(HandRolled):

@@ -1,5 +1,5 @@
 """Hostile codecs: correct (CPython's UTF-8 codec) until given byte C0, then each goes wrong in
-one way a native codec does. Loadable as `hostile_codecs:NAME`; every one offers all five
+one way a native codec does. Loadable as `support.hostile_codecs:NAME`; every one offers all five
 capabilities (an encoder is never given C0: the built-in vectors give it no such input, so it
 stays correct), and the decoding ones misbehave on any input or chunk holding C0.
 

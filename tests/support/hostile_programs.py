@@ -1,7 +1,7 @@
 """A program speaking utf8cert's line protocol (harness/PROTOCOL.md) with all five capabilities,
 correct (CPython's UTF-8 codec) until a decoding request holds byte C0, then faulty one way:
 
-    python tests/hostile_programs.py hang|exit|segfault|deaf
+    python tests/support/hostile_programs.py hang|exit|segfault|deaf
 
 - hang: never answers (sleeps, so that a hang costs no CPU on a loaded machine);
 - exit: exits with status 3 without answering;

@@ -11,7 +11,8 @@ from typing import Any
 
 import yaml
 from hypothesis import strategies as st
-from user_vectors import EXTRA_VECTOR
+
+from support.user_vectors import EXTRA_VECTOR
 
 TEMPLATE: dict[str, Any] = yaml.safe_load(EXTRA_VECTOR)
 """A loadable vector file, as plain data, to mutate one field at a time."""

@@ -17,8 +17,8 @@ class Declining:
         declines: Callable[[bytes], bool] = lambda data: False,
         refuses: Callable[[Sequence[int]], bool] = lambda values: False,
     ) -> None:
-        self.codec = load_codec("hand_rolled:HandRolled")
-        self.spec = "declining_codecs"
+        self.codec = load_codec("support.hand_rolled:HandRolled")
+        self.spec = "support.declining_codecs"
         self.description = "the hand-rolled codec, declining some questions"
         self.capabilities = self.codec.capabilities
         self.declines, self.refuses = declines, refuses

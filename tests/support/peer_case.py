@@ -12,7 +12,7 @@ from typing import Literal
 
 import pytest
 
-_CANDIDATE = Path(__file__).resolve().parents[1].parent / "shared"
+_CANDIDATE = Path(__file__).resolve().parents[2].parent / "shared"
 SHARED: Path | None = _CANDIDATE if _CANDIDATE.is_dir() else None
 """/work/shared (the project's ../shared) when present, else None."""
 

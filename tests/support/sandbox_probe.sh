@@ -1,5 +1,5 @@
 #!/bin/sh
-# A `cmd:` program that attacks its judge (as tests/sandbox_probe.py does from Python), then
+# A `cmd:` program that attacks its judge (as tests/support/sandbox_probe.py does from Python), then
 # serves CPython's UTF-8 codec: sh sandbox_probe.sh PYTHON PACKAGE_DIR VECTORS_DIR. It reads
 # PROBE_TOKEN, PROBE_REPORTS and PROBE_LOG; each attempt is a line of PROBE_LOG/attempts-sh-*.
 python=$1 package=$2 vectors=$3

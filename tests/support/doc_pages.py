@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Final
 
-REPOSITORY: Final = Path(__file__).resolve().parents[1]
+REPOSITORY: Final = Path(__file__).resolve().parents[2]
 README: Final = REPOSITORY / "README.md"
 PAGES: Final = (
     README,

@@ -1,5 +1,5 @@
 """Programs that speak utf8cert's line protocol (harness/PROTOCOL.md) and answer one fixed way,
-written out by hand here: `python tests/scripted_programs.py MODE`.
+written out by hand here: `python tests/support/scripted_programs.py MODE`.
 
 - inapplicable: offers every capability and answers `inapplicable` to every request;
 - beyond: a decoder that returns the value 0x110000 for every input, as glibc's mbrtowc does

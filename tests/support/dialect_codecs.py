@@ -1,6 +1,6 @@
 """Codecs of the dialects utf8cert's profiles name, written by hand from their published
 definitions (never from harness/check/profiles.py), each on top of the hand-rolled WHATWG
-decoder loop of hand_rolled.py. Loadable as `dialect_codecs:NAME`.
+decoder loop of hand_rolled.py. Loadable as `support.dialect_codecs:NAME`.
 
 - Surrogatepass: CPython's utf-8 with errors='surrogatepass' (U+FFFD decoding is plain).
 - Wtf8: S. Sapin, "The WTF-8 encoding": generalized UTF-8 less surrogate pair byte sequences;
@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from hand_rolled import REPLACEMENT, HandRolled, Step, whatwg_steps
+from support.hand_rolled import REPLACEMENT, HandRolled, Step, whatwg_steps
 
 ASCII_RUN = re.compile("([\x01-\x7f]+)")
 HIGH = range(0xD800, 0xDC00)

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from peer_case import (
+from support.peer_case import (
     FLENNIKEN,
     KUHN,
     UNICODE_TABLES,
