@@ -188,5 +188,5 @@ def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback
         judge.kill()
         judge.wait()
     assert judge.returncode == 130, out + err
-    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "Traceback" not in err and len(err.splitlines()) <= 1, err
     assert_no_pass_left(tmp_path)

@@ -58,7 +58,7 @@ RETURNING_BROKEN = [
     "codec:utf-8:ignore",
     "codec:utf-8:replace",
 ]
-HIDDEN = {spec for spec in RETURNING_BROKEN if spec.startswith("fuzz_codecs:")} | {
+HIDDEN = {spec for spec in RETURNING_BROKEN if spec.startswith("support.fuzz_codecs:")} | {
     "support.broken_codecs:Page4096Decoder"
 }
 CORRECT = [
