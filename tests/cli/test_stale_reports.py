@@ -65,14 +65,14 @@ def assert_no_pass_left(directory: Path, *, skip: str = "") -> dict[str, object]
         assert isinstance(summary, dict)
         assert document["certified"] is False and document["complete"] is False
         assert summary["passed"] is False and summary["conformant"] is False
-        assert str(summary["gate"]).startswith("INCOMPLETE: the run did not finish")
+        assert str(summary["gate"]).startswith("INCOMPLETE: ")
         assert document["boundary"]
     if skip != "--junit-xml":
         assert 'failures="1"' in (directory / "r.xml").read_text()
     for option, name in (("--markdown", "r.md"), ("--html", "r.html")):
         if skip != option:
             text = (directory / name).read_text()
-            assert "INCOMPLETE: the run did not finish" in text
+            assert "INCOMPLETE" in text
     return document
 
 
@@ -149,7 +149,7 @@ SLOW_CODEC: Final = """
 import time
 
 def decode(data):
-    time.sleep(0.5)
+    time.sleep(60)  # each question under way when the signal comes: the run never ends first
     return data.decode("utf-8")
 """
 
