@@ -7,8 +7,6 @@ encodes: the packer's str, its header taken off.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from utf8cert.harness.codec.unwrap import cbor_body, msgpack_body, unwrapping_encoder
 from utf8cert.harness.codec.wrappers import (
     CBOR_TEXT,
@@ -17,8 +15,7 @@ from utf8cert.harness.codec.wrappers import (
     nowhere,
     wrapped_decoder,
 )
-
-START = attrgetter("start")
+from utf8cert.harness.world.adapters.json_text import START
 
 
 class MsgspecMsgpack:

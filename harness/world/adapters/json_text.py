@@ -7,8 +7,6 @@ the library's error offset counts from was found by hand for each, as its locato
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from utf8cert.harness.codec.unwrap import json_body, unwrapping_encoder
 from utf8cert.harness.codec.wrappers import (
     JSON_STRING,
@@ -18,7 +16,11 @@ from utf8cert.harness.codec.wrappers import (
     wrapped_decoder,
 )
 
-START = attrgetter("start")
+
+def START(error: BaseException) -> object:
+    """Return the `start` of a parser's error, None when it has none (msgspec 0.23 and later
+    raise a plain DecodeError, 'Invalid UTF-8 encoded string', placing the error nowhere)."""
+    return getattr(error, "start", None)
 
 
 class StdlibJson:
