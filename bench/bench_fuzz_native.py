@@ -41,7 +41,7 @@ from utf8cert.harness.codec.cache import cache_root  # noqa: E402
 from utf8cert.harness.fuzzing.corpus import default_seeds  # noqa: E402
 
 TEMPLATE = ROOT / "examples" / "c" / "utf8_codec.c"
-C_UTF8PROC = ROOT / "harness" / "codec" / "programs" / "c_utf8proc.c"
+C_UTF8PROC = ROOT / "harness" / "world" / "programs" / "c_utf8proc.c"
 UTF8PROC = cache_root() / "sources" / "utf8proc-2.8.0"
 NATIVE = ("-shared", "-fPIC", "-g", "-O1", "-DUTF8CERT_SHARED")
 EDGES = re.compile(r"^(?:UN)?COVERED_FUNC: hits: \d+ edges: (\d+)/(\d+) \S+ (\S+):\d+")

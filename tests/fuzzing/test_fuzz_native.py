@@ -200,7 +200,7 @@ def test_a_runtime_built_from_clang_serves_where_atheris_has_none(tmp_path: Path
     assert list((tmp_path / "cache").glob("native-runtime/*/asan_with_fuzzer.so"))
 
 
-PROGRAMS = ROOT / "harness" / "codec" / "programs"
+PROGRAMS = ROOT / "harness" / "world" / "programs"
 
 
 @pytest.mark.slow

@@ -129,7 +129,7 @@ def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     tmp_path: Path,
 ) -> None:
     out, _ = build(tmp_path, [["support.broken_codecs:Page4096Decoder"]])
-    name = "broken_codecs_fuzzer"
+    name = "support_broken_codecs_fuzzer"
     fuzzer = out / name
     assert fuzzer.is_file() and (out / f"{name}.pkg").is_file()
     flags = libfuzzer_flags(out / f"{name}.options")
