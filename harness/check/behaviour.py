@@ -47,6 +47,7 @@ from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
+from utf8cert.harness.check.reuse import REUSE, REUSED
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
 from utf8cert.reference import ErrorKind, errors
@@ -183,6 +184,10 @@ def behaviour_of(difference: Difference) -> Behaviour:
     """Return the behaviour a difference shows (every difference has one; see the module)."""
     direction: Direction = "encode" if difference.capability == "encode" else "decode"
     what, detail = difference.what, ""
+    if difference.variant.startswith(REUSED):
+        # One bug, in what the codec keeps between questions, whatever its answer's symptom.
+        event = difference.variant.removeprefix(REUSED).split(" (")[0]
+        return Behaviour(direction, REUSE, event)
     if what == _DROPPED and _after_replacement(difference):
         # Whatever their kind: the codec saw them and wrote no U+FFFD of their own (the kind
         # changes nothing in the fix, which is in how U+FFFDs are written).
@@ -282,7 +287,7 @@ def group(
     groups: dict[Behaviour, Group] = {}
     for difference, behaviour in seen:
         if (difference.vector, difference.capability) not in plain and (
-            behaviour.what not in _FAILURE_WORDS
+            behaviour.what not in _FAILURE_WORDS and behaviour.what != REUSE
         ):
             behaviour = Behaviour(behaviour.direction, POSITION)
         groups.setdefault(behaviour, Group(behaviour)).differences.append(difference)

@@ -11,7 +11,7 @@ from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding, as_code_points
 from utf8cert.harness.check.parting import replaced_run, run_at
 from utf8cert.harness.check.reading import Reading
-from utf8cert.harness.check.unencodable import DROPPED, JOINED, fate
+from utf8cert.harness.check.unencodable import DROPPED, JOINED, OTHER, fate
 from utf8cert.harness.codec.interface import Outcome, Refused, Returned
 from utf8cert.harness.vectors.model import LEVELS, Level
 from utf8cert.reference import (
@@ -229,6 +229,8 @@ def _unencoded(expected: ExpectedEncoding, written: bytes) -> Finding:
         return expected.level, "dropped an unencodable value", marks
     if JOINED in explanation:
         return expected.level, "joined a surrogate pair", marks
+    if OTHER in explanation:
+        return expected.level, "wrote a different character for an unencodable value", marks
     return (
         _weaker(expected.level, "should"),
         "substituted a character for an unencodable value",

@@ -66,6 +66,9 @@ class Report:
     asked_again_cut_short: dict[Capability, int] = field(default_factory=dict)
     """The capabilities whose questions asked again stopped short of recheck.SOAK (a codec slow
     on them), each with the questions asked of it in all."""
+    reuse: str = ""
+    """Whether the decoders were asked again as used before (check/reuse.py): 'asked (N
+    questions)', or why the incremental decoder was not ('' when the run did not get there)."""
     incomplete: str = ""
     """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
     when it checked everything): `vectors` then holds the vectors checked."""

@@ -21,6 +21,7 @@ from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.recheck import Recheck
 from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.reuse import reuse_differences
 from utf8cert.harness.check.schedule import Depth, schedule
 from utf8cert.harness.check.variants import (
     FULL,
@@ -29,7 +30,7 @@ from utf8cert.harness.check.variants import (
     decode_variants,
     encode_variants,
 )
-from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
+from utf8cert.harness.codec.interface import CAPABILITIES, FAILURE_WHAT, Capability, Codec
 from utf8cert.harness.codec.sandbox import held_by
 from utf8cert.harness.vectors.model import EncodeVector, Vector, VectorSet
 
@@ -218,6 +219,13 @@ def run_check(
                 done.add(vector.id)
                 if progress is not None:
                     progress(len(done), total)
+        # A decoder used before, and one-shot answers after other questions: reuse.py.
+        # Not a capability that crashed or hung: asked again, it would only do so again.
+        failed = {d.capability for d in report.differences if d.what in FAILURE_WHAT.values()}
+        checked = [c for c in DECODING if report.checked.get(c) and c not in failed]
+        reused = reuse_differences(codec, profile, held, checked, guard.stop)
+        report.add(reused.differences)
+        report.reuse = reused.not_asked or f"asked ({reused.questions} questions)"
         report.add(recheck.again(codec, guard))  # a codec whose answers change: recheck.py
         report.asked_again_cut_short = recheck.cut_short
     except Interrupted as stopped:

@@ -59,6 +59,18 @@ class Stream:
 
 
 @dataclass(frozen=True)
+class Earlier:
+    """A stream an incremental decoder is fed before the one asked of it, the same decoder object
+    then reused (check/reuse.py): its chunks, fed with final=False, the last with final=True when
+    the stream `ended` (else the stream is left open); then the decoder's `reset()` is called
+    when `reset`. What the decoder answers to it, a refusal included, is not judged here."""
+
+    chunks: tuple[bytes, ...]
+    ended: bool = True
+    reset: bool = False
+
+
+@dataclass(frozen=True)
 class Returned:
     """The codec returned a value: text (decode, replace, incremental), bytes (encode), a bool;
     or, for a decoder that returned values above U+10FFFF (which no str holds), its code

@@ -25,7 +25,9 @@ from utf8cert.harness.codec import children
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
 from utf8cert.harness.codec.interface import (
     Capability,
+    Earlier,
     FailureKind,
+    Inapplicable,
     IncrementalMode,
     Outcome,
 )
@@ -121,6 +123,8 @@ class ProcessCodec(AskingCodec):
         """What the API it wraps reads, as its adapter declares (codec/reading.py)."""
         self.incremental_mode: IncrementalMode | None = None
         """The mode its incremental decoder declares in its handshake (None: not declared)."""
+        self.reuse = False
+        """Whether its handshake says it answers `reuse` requests (check/reuse.py)."""
         self.distrusted = False
         """Whether the program has broken the protocol (it is then watched for a second line
         after each answer: matching.py)."""
@@ -181,6 +185,7 @@ class ProcessCodec(AskingCodec):
         if not self.capabilities:  # the first start
             self.capabilities, self.version, self.strings = announced
             self.incremental_mode = handshake.incremental_mode
+            self.reuse = handshake.reuse
         elif announced != (self.capabilities, self.version, self.strings):
             self._close(channel)
             self.broken = (
@@ -303,6 +308,15 @@ class ProcessCodec(AskingCodec):
         up to the first that failed (crash, timeout, memory, protocol), that one included: the
         rest are not asked, so that a caller may skip what a failure makes pointless."""
         return self.unasked(requests, lambda asked: Batch(self, asked).run_until_failure())
+
+    def decode_after(
+        self, earlier: Sequence[Earlier], chunks: Sequence[bytes], final_empty: bool
+    ) -> Outcome:
+        """Return the program's answer to a `reuse` request; Inapplicable, unasked, when its
+        handshake did not announce them (PROTOCOL.md: the extension is optional)."""
+        if not self.reuse:
+            return Inapplicable("the program does not announce reuse=yes")
+        return super().decode_after(earlier, chunks, final_empty)
 
     def ask(self, request: Request) -> Outcome:
         """Return the program's answer to one request (see `ask_all`)."""

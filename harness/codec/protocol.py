@@ -13,6 +13,7 @@ be in flight at once. A program chooses its version in its handshake; utf8cert s
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from utf8cert.harness.codec.interface import (
     INCREMENTAL_MODES,
     Capability,
     Codec,
+    Earlier,
     Failed,
     Inapplicable,
     IncrementalMode,
@@ -113,18 +115,31 @@ MODE_KEY: Final = "incremental"
 program's incremental decoder (check/modes.py); without it, the mode is inferred."""
 
 
+REUSE_WORD: Final = "reuse=yes"
+"""A handshake word: the program answers `reuse` requests (one incremental decoder object fed
+stream after stream: PROTOCOL.md, check/reuse.py); without it, none is sent."""
+NEXT: Final = "next"
+RESET: Final = "reset"
+OPEN: Final = "-"
+"""In a `reuse` request: an earlier stream left open (no call with final=True)."""
+
+
 def handshake_line(
     capabilities: frozenset[Capability],
     version: int = VERSION,
     strings: StringModel = DEFAULT,
     mode: IncrementalMode | None = None,
+    reuse: bool = False,
 ) -> str:
     """Return the first line a program writes: the protocol, its version, its capabilities and,
-    when they are not code points, what its strings hold (`strings=utf-16`), and the mode of
-    its incremental decoder when it declares one (`incremental=replace`)."""
+    when they are not code points, what its strings hold (`strings=utf-16`), the mode of
+    its incremental decoder when it declares one (`incremental=replace`), and `reuse=yes` when
+    it answers `reuse` requests."""
     words = [GREETING, str(version), *(c for c in CAPABILITIES if c in capabilities)]
     if mode is not None and "incremental" in capabilities:
         words.append(f"{MODE_KEY}={mode}")
+    if reuse and "incremental" in capabilities:
+        words.append(REUSE_WORD)
     return " ".join([*words, handshake_word(strings)]).rstrip()
 
 
@@ -137,6 +152,8 @@ class Handshake:
     capabilities: frozenset[Capability]
     strings: StringModel = DEFAULT
     incremental_mode: IncrementalMode | None = None
+    reuse: bool = False
+    """Whether it answers `reuse` requests (REUSE_WORD)."""
 
 
 def _declared(words: list[str], key: str, values: Iterable[str]) -> str | None:
@@ -178,7 +195,8 @@ def read_handshake(line: str) -> Handshake:
         spoken = f"{GREETING} {words[1]}"
         raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {known}")
     strings, mode = _declared_strings(words[2:]), _declared_mode(words[2:])
-    keys = (f"{HANDSHAKE_KEY}=", f"{MODE_KEY}=")
+    reuse = _declared(words[2:], REUSE_WORD.partition("=")[0], ("yes",)) is not None
+    keys = (f"{HANDSHAKE_KEY}=", f"{MODE_KEY}=", REUSE_WORD.partition("=")[0] + "=")
     words = [word for word in words if not word.startswith(keys)]
     unknown = [word for word in words[2:] if word not in CAPABILITIES]
     if unknown:
@@ -191,7 +209,9 @@ def read_handshake(line: str) -> Handshake:
     capabilities = frozenset(c for c in CAPABILITIES if c in words[2:])
     if mode is not None and "incremental" not in capabilities:
         raise ProtocolError(f"handshake failure: {MODE_KEY}={mode} without incremental")
-    return Handshake(int(words[1]), capabilities, strings, mode)
+    if reuse and "incremental" not in capabilities:
+        raise ProtocolError(f"handshake failure: {REUSE_WORD} without incremental")
+    return Handshake(int(words[1]), capabilities, strings, mode, reuse)
 
 
 def parse_handshake(line: str) -> frozenset[Capability]:
@@ -226,10 +246,14 @@ class Request:
     """The input of incremental."""
     final_empty: bool = False
     """For incremental: feed b'' with final=True after the chunks, instead of the last chunk."""
+    before: tuple[Earlier, ...] = ()
+    """For incremental: the streams the same decoder is fed first (a `reuse` request)."""
 
 
 def outcome_of(codec: Codec, request: Request) -> Outcome:
     """Return what `codec` does with `request`."""
+    if request.before:
+        return decoded_after(codec, request.before, request.chunks, request.final_empty)
     if request.capability == "decode":
         return codec.decode(request.data)
     if request.capability == "replace":
@@ -273,6 +297,25 @@ class AskingCodec:
         """Return the answer to an incremental decode of `chunks`."""
         return self.ask(Request("incremental", chunks=tuple(chunks), final_empty=final_empty))
 
+    def decode_after(
+        self, earlier: Sequence[Earlier], chunks: Sequence[bytes], final_empty: bool
+    ) -> Outcome:
+        """Return the answer to an incremental decode of `chunks` by a decoder fed `earlier`."""
+        request = Request("incremental", chunks=tuple(chunks), final_empty=final_empty)
+        return self.ask(dataclasses.replace(request, before=tuple(earlier)))
+
+
+def decoded_after(
+    codec: object, earlier: Sequence[Earlier], chunks: Sequence[bytes], final_empty: bool
+) -> Outcome:
+    """Return what `codec`'s incremental decoder gives for `chunks` after `earlier` (its
+    `decode_after`); Inapplicable for a codec that cannot be asked so."""
+    ask = getattr(codec, "decode_after", None)
+    if not callable(ask):
+        return Inapplicable("its incremental decoder cannot be asked again (no decode_after)")
+    outcome: Outcome = ask(earlier, chunks, final_empty)
+    return outcome
+
 
 def outcomes_of(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
     """Return what `codec` does with each request, in order: all asked at once of a codec that
@@ -290,8 +333,39 @@ def request_line(request: Request) -> str:
         return f"encode {hex_of_scalars(request.scalars)}"
     if request.capability == "incremental":
         flag = "1" if request.final_empty else "0"
-        return " ".join(["incremental", flag, *map(hex_of_bytes, request.chunks)])
+        asked = [flag, *map(hex_of_bytes, request.chunks)]
+        if not request.before:
+            return " ".join(["incremental", *asked])
+        words = ["reuse"]
+        for stream in request.before:
+            words += ["0" if stream.ended else OPEN, *map(hex_of_bytes, stream.chunks)]
+            words.append(RESET if stream.reset else NEXT)
+        return " ".join([*words, *asked])
     return f"{request.capability} {hex_of_bytes(request.data)}"
+
+
+def _reuse_request(fields: list[str]) -> Request:
+    """Return the request of a `reuse` line's fields: groups `F BYTES...` parted by `next` or
+    `reset`, the last group the stream asked (ValueError when they are not so)."""
+    groups: list[list[str]] = [[]]
+    partings: list[str] = []
+    for field in fields:
+        if field in (NEXT, RESET):
+            groups.append([])
+            partings.append(field)
+        else:
+            groups[-1].append(field)
+    *earlier, asked = groups
+    if not earlier or not asked or asked[0] not in ("0", "1"):
+        raise ValueError("expected 'reuse F BYTES... next|reset ... F BYTES...'")
+    before: list[Earlier] = []
+    for group, parting in zip(earlier, partings, strict=True):
+        if not group or group[0] not in ("0", OPEN):
+            raise ValueError(f"an earlier stream starts with 0 or {OPEN}")
+        chunks = tuple(map(bytes_of_hex, group[1:]))
+        before.append(Earlier(chunks, group[0] == "0", parting == RESET))
+    chunks = tuple(map(bytes_of_hex, asked[1:]))
+    return Request("incremental", chunks=chunks, final_empty=asked[0] == "1", before=tuple(before))
 
 
 def parse_request(line: str) -> Request:
@@ -303,6 +377,8 @@ def parse_request(line: str) -> Request:
         if operation == "incremental" and fields and fields[0] in ("0", "1"):
             chunks = tuple(map(bytes_of_hex, fields[1:]))
             return Request("incremental", chunks=chunks, final_empty=fields[0] == "1")
+        if operation == "reuse":
+            return _reuse_request(fields)
         capability = next((c for c in BYTES_INPUT if c == operation), None)
         if capability is not None and len(fields) == 1:
             return Request(capability, data=bytes_of_hex(fields[0]))

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import (
     Capability,
+    Earlier,
     Inapplicable,
     IncrementalMode,
     Outcome,
@@ -111,6 +112,8 @@ class PythonCodec:
         self.refusal_offset: OffsetReader = start_of if refusal_offset is None else refusal_offset
         self.strings = strings
         self.incremental_mode = incremental_mode
+        self.reuse = incremental_decoder is not None
+        """Whether its incremental decoder can be asked again (`decode_after`): always."""
         interrupts.watch()  # so that a KeyboardInterrupt the codec raises is told from Ctrl-C
 
     def _absent(self, capability: Capability) -> Inapplicable:
@@ -196,15 +199,55 @@ class PythonCodec:
         """
         if self.functions.incremental_decoder is None:
             return self._absent("incremental")
+        try:
+            decoder = self.functions.incremental_decoder()
+        except BaseException as error:  # the codec's, whatever it is: see crash()
+            return crash(error)
+        return self._fed(decoder, chunks, final_empty)
+
+    def decode_after(
+        self, earlier: Sequence[Earlier], chunks: Sequence[bytes], final_empty: bool
+    ) -> Outcome:
+        """Return what one incremental decoder gives for `chunks` (fed as decode_chunks feeds
+        them) after it was fed the `earlier` streams, each as its Earlier says: the decoder
+        reused (check/reuse.py). What it answered to those, a refusal included, is dropped;
+        Inapplicable when it has no `reset()` and one was asked, or failed otherwise than by a
+        refusal on an earlier stream (the run judges that failure on a fresh decoder)."""
+        if self.functions.incremental_decoder is None:
+            return self._absent("incremental")
+        try:
+            decoder = self.functions.incremental_decoder()
+        except BaseException as error:  # the codec's, whatever it is: see crash()
+            return crash(error)
+        for stream in earlier:
+            last = len(stream.chunks) - 1
+            try:
+                for index, chunk in enumerate(stream.chunks):
+                    decoder.decode(chunk, stream.ended and index == last)
+            except NotApplicable as error:
+                return Inapplicable(error.reason)
+            except self.refusals:
+                pass  # the error the earlier stream was chosen for: the reuse is what is asked
+            except BaseException as error:  # the codec's, whatever it is: see crash()
+                # The run judges that failure on a fresh decoder; no reuse can be asked after it.
+                return Inapplicable(f"failed on the earlier stream: {crash(error).message}")
+            if stream.reset:
+                reset = getattr(decoder, "reset", None)
+                if not callable(reset):
+                    return Inapplicable(f"{self.spec}'s incremental decoder has no reset()")
+                try:
+                    reset()
+                except BaseException as error:  # the codec's, whatever it is: see crash()
+                    return crash(error)
+        return self._fed(decoder, chunks, final_empty)
+
+    def _fed(self, decoder: Any, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the outcome of feeding `chunks` to `decoder` (see decode_chunks)."""
         feeds = [(chunk, False) for chunk in chunks]
         if final_empty or not feeds:
             feeds.append((b"", True))
         else:
             feeds[-1] = (feeds[-1][0], True)
-        try:
-            decoder = self.functions.incremental_decoder()
-        except BaseException as error:  # the codec's, whatever it is: see crash()
-            return crash(error)
         pieces: list[str | tuple[int, ...]] = []
         fed: list[int] = []  # bytes fed and characters returned in all, call by call: a Stream
         returned: list[int] = []

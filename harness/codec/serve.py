@@ -63,7 +63,8 @@ def serve(
 ) -> None:
     """Return when `requests` end, having written the handshake and one answer per request."""
     mode = declared_mode(codec)  # a Python codec's own declaration, passed on to the judge
-    greeting = handshake_line(codec.capabilities, version, string_model(codec), mode)
+    reuse = callable(getattr(codec, "decode_after", None))  # a PythonCodec can be reused
+    greeting = handshake_line(codec.capabilities, version, string_model(codec), mode, reuse)
     answers.write(f"{greeting}\n".encode("ascii"))
     answers.flush()
     respond = answer_numbered if version >= 2 else answer

@@ -47,6 +47,8 @@ def coverage_lines(report: Report) -> list[str]:
         lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
         if capability == "incremental" and report.incremental_mode is not None:
             lines.append(f"    judged in mode {report.incremental_mode.describe()}")
+        if capability == "incremental" and report.reuse:
+            lines.append(f"    reused (the same decoder after each event): {report.reuse}")
         if capability in report.asked_again_cut_short:
             lines.append(
                 f"    asked {report.asked_again_cut_short[capability]:,} times in all: the"
@@ -99,7 +101,8 @@ def _mode_json(report: Report, capability: Capability) -> dict[str, Any]:
         held = report.incremental_mode
         if held is None:
             return {}
-        return {"mode": held.mode, "mode_source": held.source}
+        reuse = {"reuse": report.reuse} if report.reuse else {}
+        return {"mode": held.mode, "mode_source": held.source, **reuse}
     fixed = {"decode": "strict", "replace": "replace"}
     return {"mode": fixed[capability]} if capability in fixed else {}
 

@@ -17,11 +17,15 @@ from typing import Any
 from utf8cert.harness.check.behaviour import behaviour_of
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.report import Report
+from utf8cert.harness.check.reuse import REUSED
 from utf8cert.harness.check.run import DECODING, capabilities_for, vector_index
 from utf8cert.harness.vectors.model import LEVELS, Vector
 
 PASS = "pass"
 NOT_OFFERED = "n/a"
+NOT_REUSED = "·"
+"""The reuse cell of a codec whose incremental decoder was not asked again (none, or a program
+without the `reuse=yes` handshake) and whose one-shot answers never depended on order."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,10 @@ class Cells:
     """The kinds of difference found on each behaviour row the codec offers (empty: pass)."""
     vectors: dict[str, list[str]]
     """The same for each vector row."""
+    reuse: str = ""
+    """The gravest level of the codec's answers as a decoder used before (check/reuse.py), or
+    `pass`; NOT_REUSED when its incremental decoder was not asked again and nothing was found
+    ('' for a matrix made before the column)."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,17 @@ def cells_of(report: Report) -> Cells:
         kind = kind_of(difference)
         behaviours[behaviour_row(vector, difference.capability)].append(kind)
         vectors[vector_row(vector, difference.capability)].append(kind)
-    return Cells(report.verdict(), fingerprint(report), behaviours, vectors)
+    return Cells(report.verdict(), fingerprint(report), behaviours, vectors, reuse_cell(report))
+
+
+def reuse_cell(report: Report) -> str:
+    """Return the reuse column's cell of one report: the gravest level of its reuse differences
+    (the decoder used before, one-shot answers after other questions), else `pass` when its
+    incremental decoder was asked again, NOT_REUSED when it was not."""
+    levels = [d.level for d in report.differences if d.variant.startswith(REUSED)]
+    if levels:
+        return min(levels, key=LEVELS.index)
+    return PASS if report.reuse.startswith("asked") else NOT_REUSED
 
 
 def checked_column(name: str, description: str, version: str, report: Report) -> Column:
@@ -185,6 +203,7 @@ def to_json(matrix: Matrix) -> dict[str, Any]:
                 "skipped": column.skipped,
                 "verdict": None if column.cells is None else column.cells.verdict,
                 "fingerprint": None if column.cells is None else column.cells.fingerprint,
+                "reuse": None if column.cells is None else column.cells.reuse,
             }
             for column in matrix.columns
         ],
@@ -219,12 +238,14 @@ def departures_table(rows: dict[str, dict[str, str]], names: Sequence[str]) -> l
 def to_markdown(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     """Return the matrix as Markdown: the codecs, then every behaviour, then the pruned vectors."""
     names = [column.name for column in matrix.checked]
-    lines = [f"# {title}", "", "## Codecs", "", "| codec | version | verdict | fingerprint |"]
-    lines.append("|---|---|---|---|")
+    head = "| codec | version | verdict | fingerprint | reuse |"
+    lines = [f"# {title}", "", "## Codecs", "", head, "|---|---|---|---|---|"]
     for column in matrix.columns:
         mark = "" if column.cells is None else column.cells.fingerprint
+        reuse = "" if column.cells is None else column.cells.reuse
         lines.append(
-            f"| `adapter:{column.name}` | {column.version} | {verdict_of(column)} | {mark} |"
+            f"| `adapter:{column.name}` | {column.version} | {verdict_of(column)} | {mark} "
+            f"| {reuse} |"
         )
     lines += ["", "## Behaviours", ""]
     lines += ["Each cell: `pass`, `n/a` (not offered), or the kinds of difference found.", ""]
@@ -264,13 +285,14 @@ def to_html(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     codecs = "".join(
         f"<tr><td>{html.escape(c.name)}</td><td>{html.escape(c.version)}</td>"
         f"<td>{html.escape(verdict_of(c))}</td>"
-        f"<td>{'' if c.cells is None else html.escape(c.cells.fingerprint)}</td></tr>"
+        f"<td>{'' if c.cells is None else html.escape(c.cells.fingerprint)}</td>"
+        f"<td>{'' if c.cells is None else html.escape(c.cells.reuse)}</td></tr>"
         for c in matrix.columns
     )
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         "<h2>Codecs</h2><table><tr><th>codec</th><th>version</th><th>verdict</th>"
-        f"<th>fingerprint</th></tr>{codecs}</table>",
+        f"<th>fingerprint</th><th>reuse</th></tr>{codecs}</table>",
         "<h2>Behaviours (pruned: rows on which the codecs disagree)</h2>",
         _table_html(pruned(matrix.behaviours), names, "behaviour"),
         "<details><summary>Every behaviour</summary>",

@@ -21,6 +21,7 @@ from pathlib import PurePath
 
 from utf8cert.harness.reports.matrix import (
     NOT_OFFERED,
+    NOT_REUSED,
     PASS,
     Column,
     Matrix,
@@ -80,7 +81,11 @@ def summary(
         lines += [f"Measured {matrix.measured}, with the versions shown.", ""]
     lines += [
         "Each codec's verdict against RFC 3629; `must` is what the RFC requires, `should` the "
-        "Unicode Standard's recommended practice (§3.9), `may` what it leaves open.",
+        "Unicode Standard's recommended practice (§3.9), `may` what it leaves open. `reuse`: "
+        "the gravest level of its answers as a decoder used before (the same incremental "
+        "decoder after an error, the end of a stream, a BOM, reset(); one-shot answers after "
+        f"other questions: docs/guide.md), `pass`, or `{NOT_REUSED}` when its incremental "
+        "decoder could not be asked again (none, or a program without `reuse=yes`).",
     ]
     if pages:
         lines += [
@@ -92,18 +97,19 @@ def summary(
         "",
         "## Codecs",
         "",
-        "| codec | version | verdict | fingerprint |",
-        "|---|---|---|---|",
+        "| codec | version | verdict | fingerprint | reuse |",
+        "|---|---|---|---|---|",
     ]
     for column in matrix.columns:
         mark = "" if column.cells is None else column.cells.fingerprint
+        reuse = "" if column.cells is None else column.cells.reuse
         name = f"adapter:{column.name}"
         shown = (
             f"[{name}]({pages}/{page_name(column.name)})" if pages and column.cells else f"`{name}`"
         )
         lines.append(
             f"| {shown} | {_escape(column.version)} | {_escape(verdict_of(column))} | "
-            f"{_escape(mark)} |"
+            f"{_escape(mark)} | {reuse} |"
         )
     names = themes(matrix)
     lines += ["", "## Levels by theme", ""]
@@ -134,6 +140,7 @@ def codec_page(matrix: Matrix, column: Column) -> str:
     lines += [f"- version: {column.version}", f"- verdict: {verdict_of(column)}"]
     if column.cells is not None:
         lines.append(f"- fingerprint: {column.cells.fingerprint}")
+        lines.append(f"- reuse: {column.cells.reuse or NOT_REUSED}")
     if matrix.measured:
         lines.append(f"- measured: {matrix.measured}")
     lines += ["", "## By theme and capability", "", "| theme · capability | found |", "|---|---|"]

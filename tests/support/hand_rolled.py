@@ -146,6 +146,10 @@ class ChunkDecoder:
         self.held = data[len(data) - keep :]
         return self.codec.decode(data[: len(data) - keep])
 
+    def reset(self) -> None:
+        """Forget the bytes held: the decoder is as new."""
+        self.held = b""
+
 
 class CPythonUtf8:
     """A correct codec: a thin wrapper on CPython's own UTF-8 codec."""
