@@ -10,6 +10,7 @@
 //                           endOfInput false until the final chunk, unread bytes carried over,
 //                           the code points returned after each call sent as `returned=`
 //   charsetdecoder-replace  replace, incremental: the same with CodingErrorAction.REPLACE
+//                           (both also answer `reuse` requests: handshake word reuse=yes)
 //   readutf                 decode: DataInputStream.readUTF on the bytes after a two-byte length
 //                           (Java's "modified UTF-8"; inputs over 65535 bytes are inapplicable);
 //                           its message says only "around" where, so no offset is reported
@@ -102,11 +103,19 @@ public final class Utf8Codecs {
     /** Returns the answer's value to a decoding fed `chunks`, after its field `returned=`. */
     private static String streamed(CodingErrorAction action, boolean finalEmpty, List<byte[]> chunks)
             throws Refusal {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(action)
-                .onUnmappableCharacter(action);
+        return streamed(newDecoder(action), finalEmpty, chunks, true);
+    }
+
+    private static CharsetDecoder newDecoder(CodingErrorAction action) {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(action).onUnmappableCharacter(action);
+    }
+
+    /** Returns the answer's value to `decoder` fed `chunks`, the last with endOfInput when the
+     *  stream `ends` (else every one without, the stream left open). */
+    private static String streamed(CharsetDecoder decoder, boolean finalEmpty, List<byte[]> chunks, boolean ends)
+            throws Refusal {
         List<byte[]> feeds = new ArrayList<>(chunks);
-        if (finalEmpty || feeds.isEmpty()) {
+        if (ends && (finalEmpty || feeds.isEmpty())) {
             feeds.add(new byte[0]);
         }
         StringBuilder text = new StringBuilder();
@@ -114,7 +123,7 @@ public final class Utf8Codecs {
         byte[] carried = new byte[0];
         long consumed = 0; // bytes of the whole input the decoder has read before `carried`
         for (int i = 0; i < feeds.size(); i++) {
-            boolean last = i == feeds.size() - 1;
+            boolean last = ends && i == feeds.size() - 1;
             ByteBuffer in = ByteBuffer.allocate(carried.length + feeds.get(i).length);
             in.put(carried).put(feeds.get(i)).flip();
             CharBuffer out = CharBuffer.allocate(2 * in.remaining() + 2);
@@ -135,6 +144,33 @@ public final class Utf8Codecs {
             in.get(carried);
         }
         return returnedField(returned, feeds.size()) + hexOfText(text.toString());
+    }
+
+    /** Returns the answer to `reuse F BYTES... next|reset ... F BYTES...` (PROTOCOL.md): one
+     *  decoder fed each earlier stream (F 0: ended, -: left open), then the last. Java documents
+     *  that a decoder is reset() before each new decoding operation, so both `next` and `reset`
+     *  call it. */
+    private static String reused(CodingErrorAction action, String[] fields) throws Refusal {
+        CharsetDecoder decoder = newDecoder(action);
+        List<byte[]> chunks = new ArrayList<>();
+        String flag = null;
+        for (int i = 1; i < fields.length; i++) {
+            if (fields[i].equals("next") || fields[i].equals("reset")) {
+                try {
+                    streamed(decoder, false, chunks, flag.equals("0"));
+                } catch (Refusal refusal) {
+                    // the error the earlier stream was chosen for: what comes after is asked
+                }
+                decoder.reset();
+                chunks.clear();
+                flag = null;
+            } else if (flag == null) {
+                flag = fields[i];
+            } else {
+                chunks.add(bytesOf(fields[i]));
+            }
+        }
+        return streamed(decoder, flag.equals("1"), chunks, true);
     }
 
     private static String readUtf(byte[] data) throws Refusal, Inapplicable {
@@ -174,6 +210,11 @@ public final class Utf8Codecs {
                     CodingErrorAction action = mode.endsWith("report") ? CodingErrorAction.REPORT : CodingErrorAction.REPLACE;
                     return "ok " + streamed(action, fields[1].equals("1"), chunks);
                 }
+                case "charsetdecoder-report reuse":
+                case "charsetdecoder-replace reuse": {
+                    CodingErrorAction action = mode.endsWith("report") ? CodingErrorAction.REPORT : CodingErrorAction.REPLACE;
+                    return "ok " + reused(action, fields);
+                }
                 case "readutf decode":
                     return "ok " + hexOfText(readUtf(bytesOf(fields[1])));
                 case "getbytes encode":
@@ -195,8 +236,8 @@ public final class Utf8Codecs {
     public static void main(String[] arguments) throws IOException {
         String capabilities = arguments.length == 1 ? switch (arguments[0]) {
             case "new-string" -> "replace";
-            case "charsetdecoder-report" -> "decode incremental incremental=strict";
-            case "charsetdecoder-replace" -> "replace incremental incremental=replace";
+            case "charsetdecoder-report" -> "decode incremental incremental=strict reuse=yes";
+            case "charsetdecoder-replace" -> "replace incremental incremental=replace reuse=yes";
             case "readutf" -> "decode";
             case "getbytes" -> "encode";
             default -> null;

@@ -11,6 +11,9 @@
 //   buffer                 replace: buf.toString("utf8"); validate: buffer.isUtf8;
 //                          encode: Buffer.from(string, "utf8")
 //   string-decoder         incremental: string_decoder's StringDecoder, write() then end()
+//
+// The incremental decoders also answer `reuse` requests (one decoder object, stream after
+// stream; handshake word reuse=yes).
 //   textencoder            encode: TextEncoder
 //
 // A JS string is UTF-16: the handshake says so (strings=utf-16), and utf8cert then never asks
@@ -50,19 +53,60 @@ function fed(finalEmpty, chunks, more, end) {
   return text + end(last === null ? Buffer.alloc(0) : last);
 }
 
-function streamed(options, finalEmpty, chunks) {
+// An incremental decoder as the protocol feeds it: more(chunk) and end(chunk) return the text
+// they complete; reset() makes it as new (a TextDecoder has no reset: a decode() call without
+// {stream: true} ends the stream, and the next call starts another; StringDecoder: end()).
+function textDecoder(options) {
   const decoder = new TextDecoder("utf-8", options);
   const more = (chunk) => decoder.decode(chunk, { stream: true });
-  return fed(finalEmpty, chunks, more, (chunk) => decoder.decode(chunk));
+  const end = (chunk) => decoder.decode(chunk);
+  return { more, end, reset: () => refusing(() => decoder.decode()) };
 }
 
-function stringDecoded(finalEmpty, chunks) {
+function stringDecoder() {
   const decoder = new StringDecoder("utf8");
-  return fed(finalEmpty, chunks, (chunk) => decoder.write(chunk), (chunk) => decoder.end(chunk));
+  return { more: (chunk) => decoder.write(chunk), end: (chunk) => decoder.end(chunk), reset: () => decoder.end() };
 }
 
-const incremental = (decode) => (fields) =>
-  `ok ${hexOfText(decode(fields[0] === "1", fields.slice(1).map(bytesOf)))}`;
+const refusal = (error) => error.code === "ERR_ENCODING_INVALID_ENCODED_DATA";
+
+// Calls `act`; a refusal (fatal mode's TypeError) is dropped: the caller asks what comes after.
+function refusing(act) {
+  try {
+    act();
+  } catch (error) {
+    if (!refusal(error)) throw error;
+  }
+}
+
+const incremental = (make) => (fields) => {
+  const decoder = make();
+  const text = fed(fields[0] === "1", fields.slice(1).map(bytesOf), decoder.more, decoder.end);
+  return `ok ${hexOfText(text)}`;
+};
+
+// `reuse F BYTES... next|reset ... F BYTES...` (PROTOCOL.md): one decoder fed each earlier
+// stream (F 0: ended; -: left open), reset() after it when asked, then the last as `incremental`.
+const reuse = (make) => (fields) => {
+  const decoder = make();
+  let group = [];
+  for (const field of fields) {
+    if (field !== "next" && field !== "reset") {
+      group.push(field);
+      continue;
+    }
+    const [flag, ...chunks] = group;
+    try {
+      if (flag === "-") refusing(() => chunks.map(bytesOf).forEach(decoder.more));
+      else refusing(() => fed(false, chunks.map(bytesOf), decoder.more, decoder.end));
+      if (field === "reset") decoder.reset();
+    } catch (error) {
+      return `inapplicable failed on the earlier stream: ${String(error).replace(/\s+/g, " ")}`;
+    }
+    group = [];
+  }
+  return incremental(() => decoder)(group);
+};
 const decoding = (decode) => (fields) => `ok ${hexOfText(decode(bytesOf(fields[0])))}`;
 const encoding = (encode) => (fields) => `ok ${hexOfBytes(encode(textOf(fields[0])))}`;
 
@@ -70,19 +114,20 @@ const MODES = {
   textdecoder: { replace: decoding((bytes) => new TextDecoder().decode(bytes)) },
   "textdecoder-fatal": {
     decode: decoding((bytes) => new TextDecoder("utf-8", { fatal: true }).decode(bytes)),
-    incremental: incremental((finalEmpty, chunks) => streamed({ fatal: true }, finalEmpty, chunks)),
+    incremental: incremental(() => textDecoder({ fatal: true })),
+    reuse: reuse(() => textDecoder({ fatal: true })),
   },
   "textdecoder-ignorebom": {
     decode: decoding((bytes) => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)),
     replace: decoding((bytes) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)),
   },
-  "textdecoder-stream": { incremental: incremental((finalEmpty, chunks) => streamed({}, finalEmpty, chunks)) },
+  "textdecoder-stream": { incremental: incremental(() => textDecoder({})), reuse: reuse(() => textDecoder({})) },
   buffer: {
     replace: decoding((bytes) => bytes.toString("utf8")),
     validate: (fields) => `ok ${isUtf8(bytesOf(fields[0]))}`,
     encode: encoding((text) => Buffer.from(text, "utf8")),
   },
-  "string-decoder": { incremental: incremental(stringDecoded) },
+  "string-decoder": { incremental: incremental(stringDecoder), reuse: reuse(stringDecoder) },
   textencoder: { encode: encoding((text) => new TextEncoder().encode(text)) },
 };
 
@@ -100,7 +145,7 @@ function answer(line) {
     return handler(fields);
   } catch (error) {
     // TextDecoder's fatal mode throws this TypeError on ill-formed input; it gives no offset.
-    if (error.code === "ERR_ENCODING_INVALID_ENCODED_DATA") return `refused - ${error.message}`;
+    if (refusal(error)) return `refused - ${error.message}`;
     return `crash ${String(error).replace(/\s+/g, " ")}`;
   }
 }
@@ -108,7 +153,9 @@ function answer(line) {
 // The mode of each incremental decoder, declared so that utf8cert holds it (PROTOCOL.md).
 const DECLARED = { "textdecoder-fatal": "strict", "textdecoder-stream": "replace", "string-decoder": "replace" };
 const declared = Object.hasOwn(DECLARED, process.argv[2]) ? ` incremental=${DECLARED[process.argv[2]]}` : "";
-process.stdout.write(`utf8cert-protocol 1 ${Object.keys(mode).join(" ")} strings=utf-16${declared}\n`);
+const offered = Object.keys(mode).filter((name) => name !== "reuse");
+const reused = Object.hasOwn(mode, "reuse") ? " reuse=yes" : ""; // it answers `reuse` requests
+process.stdout.write(`utf8cert-protocol 1 ${offered.join(" ")} strings=utf-16${declared}${reused}\n`);
 readline
   .createInterface({ input: process.stdin, crlfDelay: Infinity })
   .on("line", (line) => process.stdout.write(`${answer(line)}\n`));
