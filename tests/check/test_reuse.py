@@ -23,7 +23,7 @@ from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629, WHATWG
 from utf8cert.harness.check.reuse import REUSE, reuse_differences
-from utf8cert.harness.codec.interface import Earlier, Inapplicable, Returned
+from utf8cert.harness.codec.interface import Capability, Earlier, Inapplicable, Returned
 from utf8cert.harness.codec.protocol import (
     Request,
     parse_request,
@@ -32,7 +32,7 @@ from utf8cert.harness.codec.protocol import (
 )
 from utf8cert.harness.codec.spec import load_codec
 
-DECODING = ("decode", "replace", "validate", "incremental")
+DECODING: tuple[Capability, ...] = ("decode", "replace", "validate", "incremental")
 
 
 def reuse_levels(spec: str, profile: Profile = RFC3629) -> set[str]:
@@ -208,9 +208,12 @@ def test_a_program_that_does_not_announce_reuse_is_never_sent_a_reuse_request() 
 
 
 def test_an_isolated_python_codec_is_reused_in_its_child() -> None:
+    from utf8cert.harness.codec.isolate import ProcessCodec
+
     # The child (serve.py) announces reuse=yes and feeds one decoder object: CPython's keeps
     # the bytes it held when a call raised, and reset() clears them.
     codec = load_codec("codec:utf-8", isolate=True)
+    assert isinstance(codec, ProcessCodec)
     try:
         after = [Earlier((b"A\xe2", b"\x82\xff"), True, True)]
         assert codec.decode_after(after, [b"B"], False) == Returned("B")
