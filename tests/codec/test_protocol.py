@@ -201,7 +201,7 @@ def test_serve_writes_the_handshake_and_one_answer_per_request() -> None:
     with pytest.raises(UnicodeEncodeError) as unencodable:
         "\ud800".encode("utf-8")
     assert answers.getvalue().decode().split("\n") == [
-        "utf8cert-protocol 1 decode replace encode incremental incremental=strict",
+        "utf8cert-protocol 1 decode replace encode incremental incremental=strict reuse=yes",
         "ok 00000041000020ac",
         f"refused end={refused.value.end} 1 UnicodeDecodeError: {refused.value}",
         "crash malformed request 'bogus'",
@@ -215,7 +215,7 @@ def test_serve_in_version_2_echoes_each_requests_id() -> None:
     answers = io.BytesIO()
     serve(load_codec("codec:utf-8"), requests, answers)
     assert answers.getvalue().decode().split("\n") == [
-        "utf8cert-protocol 2 decode replace encode incremental incremental=strict",
+        "utf8cert-protocol 2 decode replace encode incremental incremental=strict reuse=yes",
         "7 ok 00000041000020ac",
         "8 inapplicable codec:utf-8 has no validate capability",
         "crash a request with no id: 'decode 41'",
