@@ -198,24 +198,34 @@ class MbrtowcDecoder:
         previous = glibc.uselocale(glibc.locale)
         try:
             at = 0
+            if final:
+                fed, self.fed = self.fed, 0  # a refusal ends the stream too: the next starts at 0
+            else:
+                fed = self.fed
             for index, segment in enumerate(chunk.split(b"\0")):
                 if index:
                     values.append(0)
                 held = not glibc.initial(self.state)
                 try:
-                    glibc.convert_segment(segment, self.fed + at, values, self.state)
+                    glibc.convert_segment(segment, fed + at, values, self.state)
                 except Refusal as refusal:
-                    stopped_at_start = refusal.start == self.fed + at
+                    stopped_at_start = refusal.start == fed + at
                     raise Refusal(
                         str(refusal), None if held and stopped_at_start else refusal.start
                     ) from None
                 at += len(segment) + 1
         finally:
             glibc.uselocale(previous)
-        self.fed += len(chunk)
+        self.fed = 0 if final else fed + len(chunk)  # offsets count from a stream's start
         if final and not glibc.initial(self.state):
             raise Refusal("mbsnrtowcs: the input ends inside a character", None)
         return text_of(values)
+
+    def reset(self) -> None:
+        """Return the decoder to the initial conversion state (a zeroed mbstate_t, as C's
+        mbsinit documents), at the start of a stream."""
+        ctypes.memset(self.state, 0, len(self.state))
+        self.fed = 0
 
 
 SQLITE_ROW = 100
