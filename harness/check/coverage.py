@@ -49,6 +49,7 @@ from utf8cert.harness.codec.interface import (
     Outcome,
 )
 from utf8cert.harness.codec.reading import C_STRING_LIMIT
+from utf8cert.harness.codec.restrictions import Restriction, declared_restriction, excluded
 
 THRESHOLD: Final = 0.99
 """The answered share a capability needs to be certified. Declining every input over 64 KiB
@@ -89,6 +90,15 @@ class CapabilityCoverage:
     beyond_api: int = 0
     """Questions whose input the codec's API cannot be given whole (a NUL, for an
     API that reads a C string: codec/reading.py), answered inapplicable by the harness."""
+    restricted: int = 0
+    """Questions declined that the codec's declared restriction excludes (codec/restrictions.py):
+    not counted against its coverage."""
+    contradicted: int = 0
+    """Questions answered that the declared restriction says the API cannot be given: the
+    restriction is one the codec does not have, and the capability is not certified."""
+    over: str = ""
+    """What the restriction leaves, as a certificate says it ('the inputs XML text can carry';
+    '' without one)."""
     not_offered: int = 0
     skipped: int = 0
     skipped_for: Counter[str] = field(default_factory=Counter)
@@ -112,6 +122,7 @@ class CapabilityCoverage:
     def share(self) -> float:
         """Return the answered share of the questions that count (1.0 when none count)."""
         counted = self.asked - self.beyond_code_space - self.beyond_utf16 - self.beyond_api
+        counted -= self.restricted
         return 1.0 if counted == 0 else self.answered / counted
 
     @property
@@ -132,6 +143,7 @@ class CapabilityCoverage:
             and self.answered > 0
             and self.share >= THRESHOLD
             and not self.declined_layouts
+            and not self.contradicted
         )
 
     def why_not_certified(self) -> str:
@@ -148,6 +160,11 @@ class CapabilityCoverage:
                 for layout in self.declined_layouts
             )
             reasons.append(f"declines inputs it answers as they are, once laid out as {layouts}")
+        if self.contradicted:
+            reasons.append(
+                f"answered {self.contradicted} questions its declared restriction says it cannot "
+                "be given: a restriction it does not have"
+            )
         return "; ".join(reasons)
 
     def count_layout(self, layout: str, asked: int, declined: int) -> None:
@@ -227,6 +244,9 @@ class Coverage:
             mine.beyond_code_space += counted.beyond_code_space
             mine.beyond_utf16 += counted.beyond_utf16
             mine.beyond_api += counted.beyond_api
+            mine.restricted += counted.restricted
+            mine.contradicted += counted.contradicted
+            mine.over = mine.over or counted.over
             mine.not_offered += counted.not_offered
             mine.skipped += counted.skipped
             mine.skipped_for.update(counted.skipped_for)
@@ -263,8 +283,12 @@ class Coverage:
         none)."""
         return [c for c, coverage in self.ordered() if coverage.offered and not coverage.certified]
 
-    def watch(self, codec: Codec) -> Codec:
-        """Return `codec` with every answer it gives counted here."""
+    def watch(self, codec: Codec, restriction: Restriction | None = None) -> Codec:
+        """Return `codec` with every answer it gives counted here (and, for a codec that
+        declares a restriction, or given `restriction`, held to it: codec/restrictions.py)."""
+        restriction = restriction or declared_restriction(codec)
+        if restriction is not None:
+            return Restricted(codec, self, restriction)
         return Watched(codec, self)
 
 
@@ -329,3 +353,40 @@ class Watched:
     def close(self) -> None:
         """Close the codec."""
         self.codec.close()
+
+
+class Restricted(Watched):
+    """A watched codec that declares a restriction: each decoding question is also weighed
+    against the rule (a declined question it excludes is `restricted`, an answered one
+    `contradicted`)."""
+
+    def __init__(self, codec: Codec, coverage: Coverage, restriction: Restriction) -> None:
+        super().__init__(codec, coverage)
+        self.restriction = restriction
+
+    def _weighed(self, coverage: CapabilityCoverage, data: bytes, outcome: Outcome) -> Outcome:
+        if type(outcome) is Failed or not excluded(self.restriction, data):
+            return outcome
+        if type(outcome) is Inapplicable:
+            coverage.restricted += 1
+            coverage.over = f"{self.restriction.over} ({self.restriction.source})"
+        else:
+            coverage.contradicted += 1
+        return outcome
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the codec's outcome, counted under decode."""
+        return self._weighed(self._decode, data, super().decode(data))
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the codec's outcome, counted under replace."""
+        return self._weighed(self._replace, data, super().decode_replace(data))
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the codec's outcome, counted under validate."""
+        return self._weighed(self._validate, data, super().validate(data))
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the codec's outcome, counted under incremental."""
+        outcome = super().decode_chunks(chunks, final_empty)
+        return self._weighed(self._incremental, b"".join(chunks), outcome)

@@ -31,6 +31,7 @@ from utf8cert.harness.check.variants import (
     encode_variants,
 )
 from utf8cert.harness.codec.interface import CAPABILITIES, FAILURE_WHAT, Capability, Codec
+from utf8cert.harness.codec.restrictions import declared_restriction
 from utf8cert.harness.codec.sandbox import held_by
 from utf8cert.harness.vectors.model import EncodeVector, Vector, VectorSet
 
@@ -193,6 +194,7 @@ def run_check(
     not_offered = wanted - offered
     total, plans = len(vectors), schedule(vectors, depth)
     jobs = [(vector, capabilities_for(vector, offered), plans.plan(vector)) for vector in vectors]
+    restriction = declared_restriction(codec)  # codec/restrictions.py: held, not trusted
     done: set[str] = set()
     recheck = Recheck()
     try:
@@ -202,7 +204,7 @@ def run_check(
                 # Counted apart until the vector is done: a stopped run counts whole vectors.
                 counted = Coverage()
                 found = check_vector(
-                    counted.watch(recheck.watch(ahead.asking(index), vector.id)),
+                    counted.watch(recheck.watch(ahead.asking(index), vector.id), restriction),
                     vector,
                     capabilities,
                     profile,

@@ -125,6 +125,8 @@ class ProcessCodec(AskingCodec):
         """The mode its incremental decoder declares in its handshake (None: not declared)."""
         self.reuse = False
         """Whether its handshake says it answers `reuse` requests (check/reuse.py)."""
+        self.restriction: str | None = None
+        """The rule its handshake names for the inputs it cannot carry (codec/restrictions.py)."""
         self.distrusted = False
         """Whether the program has broken the protocol (it is then watched for a second line
         after each answer: matching.py)."""
@@ -186,6 +188,7 @@ class ProcessCodec(AskingCodec):
             self.capabilities, self.version, self.strings = announced
             self.incremental_mode = handshake.incremental_mode
             self.reuse = handshake.reuse
+            self.restriction = handshake.restriction
         elif announced != (self.capabilities, self.version, self.strings):
             self._close(channel)
             self.broken = (

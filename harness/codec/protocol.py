@@ -41,6 +41,8 @@ from utf8cert.harness.codec.interface import (
     Refused,
     Returned,
 )
+from utf8cert.harness.codec.restrictions import HANDSHAKE_KEY as RESTRICTION_KEY
+from utf8cert.harness.codec.restrictions import RESTRICTIONS
 from utf8cert.harness.codec.strings import (
     DEFAULT,
     HANDSHAKE_KEY,
@@ -130,6 +132,7 @@ def handshake_line(
     strings: StringModel = DEFAULT,
     mode: IncrementalMode | None = None,
     reuse: bool = False,
+    restriction: str | None = None,
 ) -> str:
     """Return the first line a program writes: the protocol, its version, its capabilities and,
     when they are not code points, what its strings hold (`strings=utf-16`), the mode of
@@ -140,6 +143,8 @@ def handshake_line(
         words.append(f"{MODE_KEY}={mode}")
     if reuse and "incremental" in capabilities:
         words.append(REUSE_WORD)
+    if restriction in RESTRICTIONS:
+        words.append(f"{RESTRICTION_KEY}={restriction}")
     return " ".join([*words, handshake_word(strings)]).rstrip()
 
 
@@ -154,6 +159,8 @@ class Handshake:
     incremental_mode: IncrementalMode | None = None
     reuse: bool = False
     """Whether it answers `reuse` requests (REUSE_WORD)."""
+    restriction: str | None = None
+    """The rule naming the inputs it cannot carry (`restriction=NAME`: codec/restrictions.py)."""
 
 
 def _declared(words: list[str], key: str, values: Iterable[str]) -> str | None:
@@ -196,7 +203,8 @@ def read_handshake(line: str) -> Handshake:
         raise ProtocolError(f"handshake failure: the program speaks {spoken}, utf8cert {known}")
     strings, mode = _declared_strings(words[2:]), _declared_mode(words[2:])
     reuse = _declared(words[2:], REUSE_WORD.partition("=")[0], ("yes",)) is not None
-    keys = (f"{HANDSHAKE_KEY}=", f"{MODE_KEY}=", REUSE_WORD.partition("=")[0] + "=")
+    restriction = _declared(words[2:], RESTRICTION_KEY, tuple(RESTRICTIONS))
+    keys = (f"{HANDSHAKE_KEY}=", f"{MODE_KEY}=", "reuse=", f"{RESTRICTION_KEY}=")
     words = [word for word in words if not word.startswith(keys)]
     unknown = [word for word in words[2:] if word not in CAPABILITIES]
     if unknown:
@@ -211,7 +219,7 @@ def read_handshake(line: str) -> Handshake:
         raise ProtocolError(f"handshake failure: {MODE_KEY}={mode} without incremental")
     if reuse and "incremental" not in capabilities:
         raise ProtocolError(f"handshake failure: {REUSE_WORD} without incremental")
-    return Handshake(int(words[1]), capabilities, strings, mode, reuse)
+    return Handshake(int(words[1]), capabilities, strings, mode, reuse, restriction)
 
 
 def parse_handshake(line: str) -> frozenset[Capability]:

@@ -112,6 +112,9 @@ class PythonCodec:
         self.refusal_offset: OffsetReader = start_of if refusal_offset is None else refusal_offset
         self.strings = strings
         self.incremental_mode = incremental_mode
+        self.restriction: str | None = None
+        """The rule naming the inputs its API cannot carry, when it declares one
+        (codec/restrictions.py)."""
         self.reuse = incremental_decoder is not None
         """Whether its incremental decoder can be asked again (`decode_after`): always."""
         interrupts.watch()  # so that a KeyboardInterrupt the codec raises is told from Ctrl-C

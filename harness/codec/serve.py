@@ -64,7 +64,10 @@ def serve(
     """Return when `requests` end, having written the handshake and one answer per request."""
     mode = declared_mode(codec)  # a Python codec's own declaration, passed on to the judge
     reuse = callable(getattr(codec, "decode_after", None))  # a PythonCodec can be reused
-    greeting = handshake_line(codec.capabilities, version, string_model(codec), mode, reuse)
+    restriction = getattr(codec, "restriction", None)  # codec/restrictions.py
+    greeting = handshake_line(
+        codec.capabilities, version, string_model(codec), mode, reuse, restriction
+    )
     answers.write(f"{greeting}\n".encode("ascii"))
     answers.flush()
     respond = answer_numbered if version >= 2 else answer

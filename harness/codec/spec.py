@@ -265,7 +265,7 @@ def object_codec(spec: str) -> PythonCodec:
         found[capability] = next((f for f in functions if callable(f)), None)
     description = f"Python {kind} {path}"
     if any(found.values()):
-        return PythonCodec(
+        codec = PythonCodec(
             spec,
             description,
             decode=found["decode"],
@@ -276,6 +276,9 @@ def object_codec(spec: str) -> PythonCodec:
             incremental_mode=declared_incremental_mode(spec, target, path),
             **declared_refusals(spec, target, path),
         )
+        # A restriction (codec/restrictions.py) is a name the check holds the codec to.
+        codec.restriction = getattr(target, "restriction", None)
+        return codec
     if callable(target):
         return PythonCodec(spec, f"{description}, as a strict decoder", decode=target)
     wanted = ", ".join(name for names in ATTRIBUTES.values() for name in names)

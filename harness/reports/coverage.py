@@ -44,6 +44,8 @@ def coverage_lines(report: Report) -> list[str]:
             "certified" if coverage.certified else f"NOT certified ({coverage.why_not_certified()})"
         )
         share = f"{percent(coverage.share)} of those counted"
+        if coverage.certified and coverage.over:
+            status += f" over {coverage.over}: {coverage.restricted} questions it cannot be given"
         lines.append(f"  {capability}: {coverage.summary()} ({share}): {status}")
         if capability == "incremental" and report.incremental_mode is not None:
             lines.append(f"    judged in mode {report.incremental_mode.describe()}")

@@ -237,9 +237,15 @@ def test_cpython_utf8_sig_differs_only_on_signatures() -> None:
         # CPython's own bug, found by utf8cert: utf-8-sig's incremental decoder returns '' for a
         # lone EF or EF BB at the end of input even with final=True.
         ("incremental", "must", "dropped a truncated signature silently"),
+        # Reused after a stream that ended, it keeps the next stream's signature (check/reuse.py):
+        # a signature stripped once and kept once is RFC 3629 §6's choice made two ways.
+        ("incremental", "may", "answered otherwise than a fresh decoder"),
     }
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     assert decoder.decode(b"\xef\xbb", final=True) == ""
+    reused = codecs.getincrementaldecoder("utf-8-sig")()
+    assert reused.decode(b"\xef\xbb\xbfA", final=True) == "A"
+    assert reused.decode(b"\xef\xbb\xbfA", final=True) == "\ufeffA"
     for difference in checked.differences:
         if difference.level == "must":
             assert difference.input in (b"\xef", b"\xef\xbb")

@@ -39,6 +39,8 @@ def at_line_and_column(error: BaseException, wrapped: Wrapped) -> int | None:
 class Lxml:
     """lxml.etree.fromstring with the default (strict) parser: XMLSyntaxError."""
 
+    restriction = "xml-1.0-char"  # XML text cannot carry U+0001 nor U+FFFE (codec/restrictions.py)
+
     def __init__(self) -> None:
         from lxml import etree
 
@@ -51,6 +53,8 @@ class Lxml:
 
 class LxmlRecover:
     """lxml.etree.fromstring with XMLParser(recover=True): libxml2 replaces what it cannot read."""
+
+    restriction = "xml-1.0-char"
 
     def __init__(self) -> None:
         from lxml import etree

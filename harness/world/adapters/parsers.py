@@ -73,6 +73,8 @@ def at_expat_position(error: BaseException, wrapped: Wrapped) -> int | None:
 class Expat:
     """The stdlib's xml.parsers.expat (the expat C library): the text of an XML element."""
 
+    restriction = "xml-1.0-char"  # XML text cannot carry U+0001 nor U+FFFE (codec/restrictions.py)
+
     def __init__(self) -> None:
         from xml.parsers import expat
 
