@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from utf8cert.harness.check.coverage import THRESHOLD, percent
+from utf8cert.harness.check.coverage import THRESHOLD, CapabilityCoverage, percent
 from utf8cert.harness.check.recheck import SOAK, SOAK_SECONDS
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.codec.interface import Capability
@@ -109,6 +109,19 @@ def _mode_json(report: Report, capability: Capability) -> dict[str, Any]:
     return {"mode": fixed[capability]} if capability in fixed else {}
 
 
+def _restriction_json(coverage: CapabilityCoverage) -> dict[str, Any]:
+    """Return the JSON fields of a declared restriction (codec/restrictions.py): what the
+    certificate holds over, the questions it excluded and those answered against it ({} for a
+    capability with none)."""
+    if not (coverage.over or coverage.contradicted):
+        return {}
+    return {
+        "over": coverage.over,
+        "restricted": coverage.restricted,
+        "contradicted": coverage.contradicted,
+    }
+
+
 def _cut_short_json(report: Report, capability: Capability) -> dict[str, Any]:
     """Return, for a capability whose questions asked again stopped short of recheck.SOAK, the
     questions asked of it in all ({} otherwise)."""
@@ -147,6 +160,7 @@ def extra_json(report: Report) -> dict[str, Any]:
                     for layout in coverage.declined_layouts
                 },
                 "certified": coverage.certified,
+                **_restriction_json(coverage),
                 **_mode_json(report, capability),
                 **_cut_short_json(report, capability),
             }
