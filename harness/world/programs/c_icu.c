@@ -1,4 +1,5 @@
-/* ICU4C's UTF-8 functions over utf8cert-protocol 2, one codec per mode (c_protocol.h). */
+/* ICU4C's UTF-8 functions over utf8cert-protocol 2, one codec per mode (c_protocol.h); the
+ * ucnv converters also answer `reuse` requests (one converter, stream after stream). */
 #include <unicode/ucnv.h>
 #include <unicode/ustring.h>
 #include <unicode/utf8.h>
@@ -58,19 +59,23 @@ static void icu_to_utf8_with_sub(const uint32_t *values, size_t n) { icu_to_utf8
  * (strict: the error's offset is where the converter stopped, less the bytes it names as
  * invalid), the SKIP one (ill-formed bytes dropped) or the default, SUBSTITUTE (U+FFFD). */
 static void icu_converter(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty,
-                          UConverterToUCallback callback) {
+                          UConverterToUCallback callback);
+
+/* Feeds `converter` the chunks (the last, or an empty one, with flush when `flush`) and answers
+ * what it gave when `answering`; returns its status. */
+static UErrorCode icu_fed(UConverter *converter, uint8_t **chunks, const size_t *lengths,
+                          size_t count, int final_empty, int flush, int answering) {
     UErrorCode status = U_ZERO_ERROR;
-    UConverter *converter = ucnv_open("UTF-8", &status);
-    if (callback) ucnv_setToUCallBack(converter, callback, NULL, NULL, NULL, &status);
     size_t total = 0;
     for (size_t i = 0; i < count; i++) total += lengths[i];
     UChar *units = malloc((total + 8) * sizeof *units), *target = units;
     long fed = 0;
-    size_t feeds = count + (final_empty || count == 0);
+    size_t feeds = flush ? count + (final_empty || count == 0) : count;
     for (size_t i = 0; i < feeds && U_SUCCESS(status); i++) {
         const char *source = i < count ? (const char *)chunks[i] : "";
         const char *start = source, *limit = source + (i < count ? lengths[i] : 0);
-        ucnv_toUnicode(converter, &target, units + total + 8, &source, limit, NULL, i + 1 == feeds, &status);
+        UBool last = flush && i + 1 == feeds;
+        ucnv_toUnicode(converter, &target, units + total + 8, &source, limit, NULL, last, &status);
         fed += (long)(source - start);
     }
     long offset = -1;
@@ -81,10 +86,52 @@ static void icu_converter(uint8_t **chunks, const size_t *lengths, size_t count,
         ucnv_getInvalidChars(converter, invalid, &invalid_length, &ignored);
         offset = U_SUCCESS(ignored) ? fed - invalid_length : -1;
     }
-    icu_answer(units, (int32_t)(target - units), status, offset);
+    if (answering) icu_answer(units, (int32_t)(target - units), status, offset);
     free(units);
+    return status;
+}
+
+static UConverter *icu_open(UConverterToUCallback callback) {
+    UErrorCode status = U_ZERO_ERROR;
+    UConverter *converter = ucnv_open("UTF-8", &status);
+    if (callback) ucnv_setToUCallBack(converter, callback, NULL, NULL, NULL, &status);
+    return converter;
+}
+
+static void icu_converter(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty,
+                          UConverterToUCallback callback) {
+    UConverter *converter = icu_open(callback);
+    icu_fed(converter, chunks, lengths, count, final_empty, 1, 1);
     ucnv_close(converter);
 }
+
+/* One converter fed each earlier stream of a `reuse` request (its answer dropped), then, after
+ * `next`, the next stream as ICU starts one (a flush has reset it), after `reset`,
+ * ucnv_resetToUnicode; the last stream answered as `incremental` answers it. */
+static void icu_reused(char **fields, size_t count, UConverterToUCallback callback) {
+    UConverter *converter = icu_open(callback);
+    uint8_t **data = calloc(count + 1, sizeof *data);
+    size_t *lengths = calloc(count + 1, sizeof *lengths), start = 0;
+    int bad = 0;
+    for (size_t i = 0; i <= count && !bad; i++) {
+        int parting = i < count && (strcmp(fields[i], "next") == 0 || strcmp(fields[i], "reset") == 0);
+        if (i < count && !parting) continue;
+        size_t chunks = i - start - 1;
+        for (size_t j = 0; j < chunks; j++) bad |= (data[j] = bytes_of(fields[start + 1 + j], &lengths[j])) == NULL;
+        if (!bad && i == count) icu_fed(converter, data, lengths, chunks, strcmp(fields[start], "1") == 0, 1, 1);
+        else if (!bad) icu_fed(converter, data, lengths, chunks, 0, strcmp(fields[start], "0") == 0, 0);
+        if (parting && strcmp(fields[i], "reset") == 0) ucnv_resetToUnicode(converter);
+        for (size_t j = 0; j < chunks; j++) free(data[j]), data[j] = NULL;
+        start = i + 1;
+    }
+    if (bad) answer_word("crash", "bad hex");
+    free(data), free(lengths);
+    ucnv_close(converter);
+}
+
+static void icu_stop_reused(char **fields, size_t count) { icu_reused(fields, count, UCNV_TO_U_CALLBACK_STOP); }
+static void icu_substitute_reused(char **fields, size_t count) { icu_reused(fields, count, NULL); }
+static void icu_skip_reused(char **fields, size_t count) { icu_reused(fields, count, UCNV_TO_U_CALLBACK_SKIP); }
 
 static void icu_stop_chunks(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty) {
     icu_converter(chunks, lengths, count, final_empty, UCNV_TO_U_CALLBACK_STOP);
@@ -168,10 +215,12 @@ static const Mode MODES[] = {
     {"icu-strfromutf8withsub", NULL, icu_from_utf8_with_sub, NULL, NULL, NULL, "strings=utf-16"},
     {"icu-strtoutf8", NULL, NULL, NULL, icu_to_utf8, NULL, "strings=utf-16"},
     {"icu-strtoutf8withsub", NULL, NULL, NULL, icu_to_utf8_with_sub, NULL, "strings=utf-16"},
-    {"icu-ucnv-stop", icu_stop, NULL, NULL, NULL, icu_stop_chunks, "strings=utf-16 incremental=strict"},
+    {"icu-ucnv-stop", icu_stop, NULL, NULL, NULL, icu_stop_chunks, "strings=utf-16 incremental=strict",
+     icu_stop_reused},
     {"icu-ucnv-substitute", NULL, icu_substitute, NULL, NULL, icu_substitute_chunks,
-     "strings=utf-16 incremental=replace"},
-    {"icu-ucnv-skip", NULL, icu_skip, NULL, NULL, icu_skip_chunks, "strings=utf-16 incremental=replace"},
+     "strings=utf-16 incremental=replace", icu_substitute_reused},
+    {"icu-ucnv-skip", NULL, icu_skip, NULL, NULL, icu_skip_chunks, "strings=utf-16 incremental=replace",
+     icu_skip_reused},
 };
 static int setup(void) { return 0; }
 

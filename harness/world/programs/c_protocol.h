@@ -126,6 +126,9 @@ HELPER void read_utf8(const uint8_t *s, size_t n) {
 typedef void (*BytesFunction)(const uint8_t *s, size_t n);
 typedef void (*EncodeFunction)(const uint32_t *values, size_t n);
 typedef void (*ChunksFunction)(uint8_t **chunks, const size_t *lengths, size_t count, int final_empty);
+/* A `reuse` request's fields after the word (PROTOCOL.md): earlier streams `0|- BYTES...`, each
+ * followed by `next` or `reset`, then the stream asked, `0|1 BYTES...`. */
+typedef void (*ReuseFunction)(char **fields, size_t count);
 
 typedef struct {
     const char *name;
@@ -133,6 +136,7 @@ typedef struct {
     EncodeFunction encode;
     ChunksFunction incremental;
     const char *words; /* handshake words after the capabilities (strings=, incremental=) */
+    ReuseFunction reuse; /* NULL: no `reuse` requests (the handshake then says nothing of them) */
 } Mode;
 
 /* Defined by each program: its modes, and what it sets up before the handshake (0 when ready;
@@ -283,6 +287,11 @@ static void answer(const Mode *mode, char *request) {
         free(data), free(lengths), free(fields);
         return;
     }
+    if (count >= 2 && strcmp(fields[1], "reuse") == 0 && mode->reuse) {
+        mode->reuse(fields + 2, count - 2);
+        free(fields);
+        return;
+    }
     const char *operation = count == 3 ? fields[1] : "";
     char *field = count == 3 ? fields[2] : "-";
     free(fields);
@@ -307,10 +316,10 @@ static void answer(const Mode *mode, char *request) {
 /* The handshake line of `mode` (in a static buffer). */
 static const char *handshake_of(const Mode *mode) {
     static char line[512];
-    snprintf(line, sizeof line, "utf8cert-protocol 2%s%s%s%s%s%s%s", mode->decode ? " decode" : "",
+    snprintf(line, sizeof line, "utf8cert-protocol 2%s%s%s%s%s%s%s%s", mode->decode ? " decode" : "",
              mode->replace ? " replace" : "", mode->validate ? " validate" : "",
              mode->encode ? " encode" : "", mode->incremental ? " incremental" : "",
-             *mode->words ? " " : "", mode->words);
+             *mode->words ? " " : "", mode->words, mode->reuse ? " reuse=yes" : "");
     return line;
 }
 
