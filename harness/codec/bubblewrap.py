@@ -152,7 +152,8 @@ def command(
     # The working directory, usually the user's repository, is an empty read-only directory
     # but for what is shown in it (the codec's module, say): mounted first, made read-only last.
     empty = here not in (os.sep, PRIVATE_TMP) and not any(
-        here == path or here.startswith(path.rstrip(os.sep) + os.sep) for path in shown
+        here == path or here.startswith(path.rstrip(os.sep) + os.sep)
+        for path in [*shown, *writable]
     )
     if empty:
         command += ["--size", str(MIB), "--tmpfs", here]
