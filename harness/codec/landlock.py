@@ -2,14 +2,15 @@
 in a codec's child between fork and exec, where bubblewrap cannot start (a kernel or a
 distribution that refuses unprivileged user namespaces). What the child may read is the view of
 view.py, what it may write its own scratch directory (HOME and TMPDIR) and the paths named with
-`--sandbox-writable`; it may not connect or bind a TCP port, signal or trace a process outside
-its domain (utf8cert), or use an abstract socket (Landlock ABI 6); seccomp.py takes away other
-sockets than local ones, io_uring and the keyrings. It does not hide the processes of the
-machine (no PID namespace: /proc lists them, without their memory or environment) nor give the
-child a separate /tmp in memory (docs/sandbox.md, "Landlock and seccomp").
+`--sandbox-writable`; it may not trace a process outside its domain (utf8cert), connect or bind
+a TCP port (Landlock ABI 4), signal a process outside its domain or use an abstract socket
+(ABI 6); seccomp.py takes away other sockets than local ones, io_uring and the keyrings. It
+does not hide the processes of the machine (no PID namespace: /proc lists them, without their
+memory or environment) nor give the child a /tmp of its own in memory (docs/sandbox.md).
 
-    unavailable() -> None | why        whether this kernel has a Landlock able to do that
-    confinement(readable, writable)    the function the child runs before exec
+    unavailable() -> None | why           whether this kernel has Landlock
+    ruleset(readable, writable) -> fd     what the child may read and write
+    confinement(fd)                       the function the child runs before exec
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ REFER, TRUNCATE, IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15  # ABI 2, 3, 5
 NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
 
-MINIMUM_ABI: Final = 6
-"""The first version that holds what the sandbox promises: TCP (4) and signals to utf8cert (6);
-an older Landlock would hold files only, so it is not used (process only, said so)."""
+SCOPED_ABI: Final = 6
+"""The first version that keeps the child's signals from utf8cert (before it, a codec could stop
+or kill its judge: no certificate, never a forged one; `held` says so)."""
 FILE_RIGHTS: Final = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
 """The rights that make sense on a file (the others are about directories)."""
 READING: Final = EXECUTE | READ_FILE | READ_DIR
@@ -78,20 +79,33 @@ def unavailable() -> str | None:
     version = abi()
     if version == 0:
         return "no Landlock in this kernel (Linux >= 5.13 with Landlock enabled)"
-    if version < MINIMUM_ABI:
-        return f"Landlock ABI {version} cannot hold TCP and signals (needs {MINIMUM_ABI})"
     if seccomp.machine() is None:
         return "no seccomp filter written for this machine"
     return None
 
 
+def held() -> str:
+    """Return what this kernel's Landlock holds, in the boundary's words."""
+    if abi() >= SCOPED_ABI:
+        return "files, network and signals held; other processes visible"
+    return (
+        f"files and network held; signals not held (Landlock ABI {abi()}); other processes visible"
+    )
+
+
 def _handled_files(version: int) -> int:
-    rights = EXECUTE | WRITE_FILE | READ_FILE | READ_DIR | DIRECTORY_CHANGES | REFER | TRUNCATE
-    return rights | (IOCTL_DEV if version >= 5 else 0)
+    """Return the rights to files Landlock `version` knows, all of them handled (refused but
+    where a rule allows them)."""
+    rights = EXECUTE | WRITE_FILE | READ_FILE | READ_DIR | DIRECTORY_CHANGES
+    for right, since in ((REFER, 2), (TRUNCATE, 3), (IOCTL_DEV, 5)):
+        rights |= right if version >= since else 0
+    return rights
 
 
 def _add(ruleset: int, path: str, rights: int) -> None:
-    """Allow `rights` beneath `path` (those that make sense for it); nothing if it is gone."""
+    """Allow `rights` beneath `path` (those that make sense for it and the kernel knows);
+    nothing if it is gone."""
+    rights &= _handled_files(abi())
     try:
         descriptor = os.open(path, O_PATH | os.O_CLOEXEC)
     except OSError:
@@ -115,7 +129,9 @@ def ruleset(readable: Iterable[str], writable: Iterable[str]) -> int:
     version = abi()
     handled = _handled_files(version)
     attributes = _RulesetAttributes(
-        handled, NET_BIND_TCP | NET_CONNECT_TCP, SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
+        handled,
+        NET_BIND_TCP | NET_CONNECT_TCP if version >= 4 else 0,  # seccomp holds it before
+        SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if version >= SCOPED_ABI else 0,
     )
     descriptor = int(
         _syscall(CREATE_RULESET, ctypes.byref(attributes), ctypes.sizeof(attributes), 0)

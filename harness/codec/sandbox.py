@@ -31,12 +31,9 @@ from utf8cert.harness.codec import bubblewrap, landlock, view
 
 BUBBLEWRAP: Final = "OS sandbox (bubblewrap)"
 """The boundary of a child in a bubblewrap sandbox, as the reports name it."""
-LANDLOCK: Final = (
-    "OS sandbox (Landlock and seccomp, without namespaces: files, network and signals held; "
-    "other processes visible)"
-)
-"""The boundary of a child confined by Landlock where bubblewrap cannot start (the reports add
-why): what it holds and what it does not, said where the boundary is read."""
+LANDLOCK: Final = "OS sandbox (Landlock and seccomp, without namespaces"
+"""The boundary of a child confined by Landlock where bubblewrap cannot start, as the reports
+begin it: they add what it holds and what not (landlock.held), and why there is no bubblewrap."""
 PROCESS_ONLY: Final = "process only, not a security boundary"
 """The boundary of a child where no sandbox could be made (the reports add why): it keeps out
 crashes, hangs and floods, not a codec that attacks its judge."""
@@ -133,7 +130,7 @@ def boundary() -> str:
         return BUBBLEWRAP
     also = landlock_unavailable()
     if also is None:
-        return f"{LANDLOCK} (no bubblewrap: {why})"
+        return f"{LANDLOCK}: {landlock.held()}; no bubblewrap: {why})"
     return f"{PROCESS_ONLY} (no OS sandbox: {why}; {also})"
 
 

@@ -10,6 +10,8 @@ the run (there is no PID namespace), is shown too: it outlives the run, and can 
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,9 +19,9 @@ import pytest
 from support.no_sandbox import REFUSAL, environment_refusing_namespaces
 from support.probe_attack import Attack, check_argv, json_report, needs_landlock
 
-from utf8cert.harness.codec import sandbox
+from utf8cert.harness.codec import landlock, sandbox, view
 
-BOUNDARY = f"{sandbox.LANDLOCK} (no bubblewrap: {REFUSAL})"
+BOUNDARY = f"{sandbox.LANDLOCK}: {landlock.held()}; no bubblewrap: {REFUSAL})"
 """The boundary of every report where user namespaces are refused."""
 
 
@@ -82,3 +84,60 @@ def test_a_temporary_file_beyond_the_memory_limit_is_a_memory_failure(
     assert [difference["actual"].split(":")[0] for difference in document["differences"]] == [
         "memory"
     ]
+
+
+ATTEMPTS = """
+import os, socket
+try:
+    open(os.environ["SECRET"], "rb").read()
+    print("read the secret")
+except OSError:
+    pass
+try:
+    open(os.path.join(os.environ["OUTSIDE"], "written"), "w").close()
+    print("wrote outside")
+except OSError:
+    pass
+try:
+    socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), 2)
+    print("connected")
+except OSError:
+    pass
+open(os.path.join(os.environ["SCRATCH"], "written"), "w").close()
+print("wrote its own")
+"""
+
+
+@needs_landlock
+@pytest.mark.parametrize("version", [1, 3, landlock.abi()])
+def test_every_landlock_version_holds_files_and_the_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    """The oldest Landlock (Linux 5.13) too: reads outside the view and writes outside the
+    writable paths are refused, and TCP by seccomp where Landlock cannot; the child writes
+    its own directory."""
+    monkeypatch.setattr(landlock, "_abi", version)
+    secret, outside, scratch = tmp_path / "secret", tmp_path / "outside", tmp_path / "scratch"
+    secret.write_text("s3cret")
+    outside.mkdir()
+    scratch.mkdir()
+    listener = socket.create_server(("127.0.0.1", 0))
+    argv = [sys.executable, "-c", ATTEMPTS]  # the paths in its environment: none shown
+    env = {"SECRET": str(secret), "OUTSIDE": str(outside), "SCRATCH": str(scratch)}
+    env["PORT"] = str(listener.getsockname()[1])
+    descriptor = landlock.ruleset(view.readable(argv, {}, str(outside)), [str(scratch)])
+    try:
+        done = subprocess.run(
+            argv,
+            env=env,
+            cwd=outside,
+            preexec_fn=landlock.confinement(descriptor),
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        landlock.close(descriptor)
+        listener.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "wrote its own\n"
+    assert not (outside / "written").exists()
