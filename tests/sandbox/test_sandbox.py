@@ -9,6 +9,7 @@ attack was made and what stopped it.
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import pytest
 from support.leftovers import survivors
 from support.probe_attack import (
     OUTLIVER_SLEEP,
@@ -114,3 +116,29 @@ def test_a_judge_killed_mid_run_leaves_no_process_of_its_codec(tmp_path: Path) -
     assert attack.outlivers() == []
     time.sleep(OUTLIVER_SLEEP + 2)
     assert not list(attack.log.glob("survived-*")), "a process outlived the judge"
+
+
+@pytest.mark.slow
+@needs_bubblewrap
+def test_a_3_gib_fill_of_tmp_under_memory_2048_is_a_memory_failure(tmp_path: Path) -> None:
+    """The sandbox's /tmp is memory: sized by --memory, a codec cannot hold 3 GiB there beyond
+    its 2 GiB and be certified (issue 39; tests/sandbox/test_landlock.py has a cheap twin)."""
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "utf8cert.harness", "check", "support.tmp_filler:decode"]
+    argv += ["--input", "41", "--memory", "2048", "--json", str(report)]
+    env = {**os.environ, "PYTHONPATH": str(TESTS), "TMP_FILL_MIB": "3072"}
+    env.pop(sandbox.WRITABLE_VARIABLE, None)
+    done = subprocess.run(
+        [*argv, "--sandbox-env", "TMP_FILL_MIB"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 1, done.stderr
+    document = json_report(report)
+    assert document["certified"] is False
+    assert [difference["actual"] for difference in document["differences"]] == [
+        "memory: OSError: [Errno 28] No space left on device"
+    ]
