@@ -24,6 +24,7 @@ TEST_VARIABLES = (
     "PROBE_TOKEN",
     "PROBE_REPORTS",
     "PROBE_PORT",
+    "PROBE_SECRETS",
     "TMP_FILL_MIB",  # tmp_filler.py: how much it writes into its temporary directory
 )
 """The variables the tests' codecs read in their child processes, which get none of the judge's

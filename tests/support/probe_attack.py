@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,13 @@ class Attack:
         self.work.mkdir()
         self.log.mkdir()
         self.before = (tree_digest(PACKAGE), tree_digest(VECTORS))
+        # Secrets the codec must not read: one in the user's home (removed after the run), one
+        # in the working directory (the user's repository), and the machine's.
+        self.secrets = [Path.home() / f".utf8cert-probe-{self.token}", self.work / "secret.txt"]
+        for secret in self.secrets:
+            secret.write_text("s3cret\n")
+        weakref.finalize(self, self.secrets[0].unlink, missing_ok=True)
+        self.secrets.append(Path("/etc/shadow"))
 
     def report(self, suffix: str) -> Path:
         return self.work / f"report-{self.token}.{suffix}"
@@ -83,6 +91,7 @@ class Attack:
             PROBE_REPORTS=os.pathsep.join(map(str, reports)),
             PROBE_LOG=str(self.log),
             PROBE_PORT=str(self.listener.getsockname()[1]),
+            PROBE_SECRETS=os.pathsep.join(map(str, self.secrets)),
         )
         # The base's own values (a PATH without bwrap, say), the probe's variables kept.
         env.update((name, value) for name, value in self.base.items() if name != "PYTHONPATH")
@@ -106,6 +115,8 @@ class Attack:
             judge.kill()
             judge.communicate()
             pytest.fail("the judge did not finish: stopped or hung by its codec")
+        finally:
+            self.secrets[0].unlink(missing_ok=True)  # the home directory as it was
         ended = time.monotonic()
         if not outlived:
             assert survivors(tag) == []
@@ -149,10 +160,18 @@ class Attack:
             if attempt["attack"].startswith(FILE_ATTACKS) and attempt["result"] == "reached"
         ]
         assert reached == []
+        judge = str(self.judge_pid)
         for kind in ("read", "connect", "memory", "signal SIGSTOP", "signal SIGUSR1"):
             tried = [attempt for attempt in attempts if attempt["attack"] == kind]
             assert tried, f"the probe did not try {kind}"
-            assert [attempt for attempt in tried if attempt["result"] == "reached"] == []
+            # Its own sandbox's processes (bubblewrap's init) are the probe's to attack.
+            got = [
+                attempt
+                for attempt in tried
+                if attempt["result"] == "reached"
+                and (kind in ("read", "connect") or attempt["target"] == judge)
+            ]
+            assert got == [], f"{kind} got through"
         with pytest.raises(BlockingIOError):
             self.listener.accept()
         attacked = {attempt["target"] for attempt in attempts if attempt["attack"] == "memory"}

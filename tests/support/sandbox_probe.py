@@ -6,6 +6,8 @@ report to pass). Run by tests/sandbox/ with these variables in the judge's envir
 - PROBE_TOKEN: a word in the judge's command line (its report's file name), never in its
   directories, by which the probe finds the judge in /proc;
 - PROBE_REPORTS: the judge's report paths (os.pathsep between them);
+- PROBE_SECRETS: files it tries to read (/etc/shadow, one in the user's home, one in the
+  judge's working directory: the user's repository);
 - PROBE_PORT: the port of a TCP listener on 127.0.0.1 it tries to connect to;
 - PROBE_LOG: a directory the probe may write (`--sandbox-writable`), where each attempt and what
   came of it is written (attempts-*.jsonl), the evidence that the attacks were made.
@@ -27,7 +29,6 @@ import codecs
 import contextlib
 import json
 import os
-import pwd
 import signal
 import socket
 import sys
@@ -100,10 +101,7 @@ def _open_for_writing(path: Path) -> None:
 
 
 def _read(path: Path) -> None:
-    if path.is_dir():
-        os.listdir(path)
-    else:
-        path.read_bytes()
+    path.read_bytes()
 
 
 def _memory(pid: int) -> None:
@@ -156,8 +154,7 @@ def attack() -> None:
     for path in existing:
         _try("open for writing", str(path), lambda p=path: _open_for_writing(p))
     # What a sandbox hides: the machine's secrets, the user's home, a service on 127.0.0.1.
-    home = pwd.getpwuid(os.getuid()).pw_dir
-    for secret in ("/etc/shadow", home):
+    for secret in filter(None, os.environ.get("PROBE_SECRETS", "").split(os.pathsep)):
         _try("read", secret, lambda s=secret: _read(Path(s)))
     if port := os.environ.get("PROBE_PORT"):
         address = ("127.0.0.1", int(port))
