@@ -281,6 +281,16 @@ def _end_sandbox(process: subprocess.Popen[bytes]) -> None:
             return
 
 
+def _remove_scratch() -> None:
+    """Remove the scratch directories of the confined children still known (a run stopped
+    before it could stop them)."""
+    for confined in list(_confined.values()):
+        confined.ended()
+
+
+atexit.register(_remove_scratch)
+
+
 def live_children() -> list[int]:
     """Return the pids of the children started and not yet reaped ([] when none)."""
     return list(_live)
