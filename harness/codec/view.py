@@ -11,6 +11,7 @@ empty root (sandbox.py), Landlock allows reading it alone (landlock.py).
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.machinery
 import importlib.util
 import os
@@ -108,13 +109,16 @@ def readable(argv: Sequence[str], env: Mapping[str, str], here: str) -> list[str
     return kept
 
 
+@functools.cache
 def _python() -> list[str]:
     """Return the interpreter's prefixes (a virtual environment's and the installation it was
-    made from) and the installation its executable's link leads to (`bin/..`)."""
+    made from) and the installation its executable's link leads to (`bin/..`); looked up
+    once, as the next function."""
     real = os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))
     return [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, real]
 
 
+@functools.cache
 def _own_packages() -> list[str]:
     """Return the directories of utf8cert's packages (an editable install keeps them in its
     source tree, outside the environment's prefix)."""

@@ -141,3 +141,19 @@ def test_every_landlock_version_holds_files_and_the_network(
     assert done.returncode == 0, done.stderr
     assert done.stdout == "wrote its own\n"
     assert not (outside / "written").exists()
+
+
+@needs_landlock
+def test_require_sandbox_is_met_by_landlock(tmp_path: Path) -> None:
+    env = environment_refusing_namespaces(tmp_path / "machine")
+    argv = [sys.executable, "-m", "utf8cert.harness", "check", "codec:utf-8", "--vector", "sec-1"]
+    done = subprocess.run(
+        [*argv, "--require-sandbox", "--json", "-", "-q"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["boundary"] == BOUNDARY
