@@ -113,21 +113,20 @@ def readable(argv: Sequence[str], env: Mapping[str, str], here: str) -> list[str
 def _python() -> list[str]:
     """Return the interpreter's prefixes (a virtual environment's and the installation it was
     made from) and the installation its executable's link leads to (`bin/..`); looked up
-    once, as the next function."""
+    once."""
     real = os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))
     return [sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, real]
 
 
-@functools.cache
 def _own_packages() -> list[str]:
-    """Return the directories of utf8cert's packages (an editable install keeps them in its
-    source tree, outside the environment's prefix)."""
+    """Return the directories of utf8cert's packages this process has loaded, which the child
+    loads from the same places (an editable install keeps them in its source tree, outside the
+    environment's prefix)."""
+    root = __name__.partition(".")[0]
     found: list[str] = []
-    for name in ("utf8cert.reference", "utf8cert.harness", "utf8cert.vectors", "utf8cert.corpus"):
-        with contextlib.suppress(ImportError, ValueError):
-            spec = importlib.util.find_spec(name)
-            if spec is not None and spec.submodule_search_locations:
-                found += list(spec.submodule_search_locations)
+    for name, module in list(sys.modules.items()):
+        if name.startswith(root + ".") and name.count(".") == 1:
+            found += [entry for entry in getattr(module, "__path__", []) if isinstance(entry, str)]
     return found
 
 
