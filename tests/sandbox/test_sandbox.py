@@ -9,150 +9,29 @@ attack was made and what stopped it.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import time
-import uuid
 import xml.etree.ElementTree as ElementTree
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from support.leftovers import survivors, tagged_environment
-
-import utf8cert.harness
-import utf8cert.vectors
-from utf8cert.harness.codec import sandbox
-
-TESTS = Path(__file__).resolve().parents[1]
-PACKAGE = Path(utf8cert.harness.__file__).parent
-VECTORS = Path(next(iter(utf8cert.vectors.__path__)))
-TIMEOUT = 600  # seconds a run may take on a loaded 2-core machine before the test gives up
-OUTLIVER_SLEEP = 2.0  # what the probes' surviving process waits after the codec before it writes
-FILE_ATTACKS = ("create in", "open for writing")
-
-needs_bubblewrap = pytest.mark.skipif(
-    sandbox.unavailable() is not None, reason=f"no OS sandbox here: {sandbox.unavailable()}"
+from support.leftovers import survivors
+from support.probe_attack import (
+    OUTLIVER_SLEEP,
+    PACKAGE,
+    TESTS,
+    TIMEOUT,
+    VECTORS,
+    Attack,
+    check_argv,
+    json_report,
+    needs_bubblewrap,
 )
 
-
-def tree_digest(root: Path) -> str:
-    """Return a digest of every file's path and bytes under `root` (bytecode caches included)."""
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-@dataclass
-class Attack:
-    """One run of a judge with a probe codec: where its reports go and what it left."""
-
-    tmp_path: Path
-    token: str = ""
-
-    def __post_init__(self) -> None:
-        self.token = uuid.uuid4().hex
-        self.work = self.tmp_path / "work"  # the judge's working directory, the reports there
-        self.log = self.tmp_path / "log"  # the one directory the probe may write
-        self.work.mkdir()
-        self.log.mkdir()
-        self.before = (tree_digest(PACKAGE), tree_digest(VECTORS))
-
-    def report(self, suffix: str) -> Path:
-        return self.work / f"report-{self.token}.{suffix}"
-
-    def environment(self, reports: list[Path]) -> tuple[dict[str, str], str]:
-        env, tag = tagged_environment(
-            PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])),
-            PROBE_TOKEN=self.token,
-            PROBE_REPORTS=os.pathsep.join(map(str, reports)),
-            PROBE_LOG=str(self.log),
-        )
-        env.pop(sandbox.WRITABLE_VARIABLE, None)  # tests/conftest.py's: the sandbox whole here
-        return env, tag
-
-    def run(self, argv: list[str], reports: list[Path]) -> subprocess.CompletedProcess[str]:
-        """Return the finished judge, run in `work`; fail if it is stopped or hangs (a probe's
-        SIGSTOP got through), and once every process it started is gone."""
-        env, tag = self.environment(reports)
-        judge = subprocess.Popen(
-            argv, cwd=self.work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        try:
-            out, err = judge.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            judge.send_signal(signal.SIGCONT)
-            judge.kill()
-            judge.communicate()
-            pytest.fail("the judge did not finish: stopped or hung by its codec")
-        ended = time.monotonic()
-        assert survivors(tag) == []
-        assert self.outlivers() == []
-        time.sleep(max(0.0, ended + OUTLIVER_SLEEP + 2 - time.monotonic()))
-        self.judge_pid = judge.pid
-        return subprocess.CompletedProcess(argv, judge.returncode, out, err)
-
-    def outlivers(self) -> list[str]:
-        """Return the live processes whose command line holds the token (the judge is gone)."""
-        found = []
-        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-            try:
-                if self.token.encode() in cmdline.read_bytes():
-                    found.append(cmdline.parent.name)
-            except OSError:
-                continue
-        return found
-
-    def attempts(self) -> list[dict[str, str]]:
-        lines = [line for path in self.log.glob("attempts-*.jsonl") for line in path.open()]
-        return [json.loads(line) for line in lines]
-
-    def assert_nothing_reached(self) -> None:
-        """Assert the package, vectors and working directory are as they were, nothing
-        survived, and the probe tried every attack and got through none that writes."""
-        assert (tree_digest(PACKAGE), tree_digest(VECTORS)) == self.before
-        assert not list(self.work.glob("probe-*"))
-        assert not list(self.log.glob("survived-*")), "a process outlived the run"
-        attempts = self.attempts()
-        kinds = {attempt["attack"].split(" in ")[0] for attempt in attempts}
-        assert {"memory", "signal SIGSTOP", "signal SIGUSR1", "create", "open for writing"} <= kinds
-        assert "outlive the run" in kinds
-        reached = [
-            attempt
-            for attempt in attempts
-            if attempt["attack"].startswith(FILE_ATTACKS) and attempt["result"] == "reached"
-        ]
-        assert reached == []
-        # The judge cannot even be named from inside: its pid is not among those attacked.
-        attacked = {attempt["target"] for attempt in attempts if attempt["attack"] == "memory"}
-        assert str(self.judge_pid) not in attacked
-
-
-def check_argv(spec: str, attack: Attack, *more: str) -> tuple[list[str], list[Path]]:
-    reports = [attack.report("json"), attack.report("xml"), attack.report("md")]
-    argv = [sys.executable, "-m", "utf8cert.harness", "check", spec, "-q"]
-    argv += [
-        "--json",
-        str(reports[0]),
-        "--junit-xml",
-        str(reports[1]),
-        "--markdown",
-        str(reports[2]),
-    ]
-    return [*argv, "--sandbox-writable", str(attack.log), *more], reports
-
-
-def json_report(path: Path) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return document
+from utf8cert.harness.codec import sandbox
 
 
 @needs_bubblewrap
@@ -237,3 +116,29 @@ def test_a_judge_killed_mid_run_leaves_no_process_of_its_codec(tmp_path: Path) -
     assert attack.outlivers() == []
     time.sleep(OUTLIVER_SLEEP + 2)
     assert not list(attack.log.glob("survived-*")), "a process outlived the judge"
+
+
+@pytest.mark.slow
+@needs_bubblewrap
+def test_a_3_gib_fill_of_tmp_under_memory_2048_is_a_memory_failure(tmp_path: Path) -> None:
+    """The sandbox's /tmp is memory: sized by --memory, a codec cannot hold 3 GiB there beyond
+    its 2 GiB and be certified (issue 39; tests/sandbox/test_landlock.py has a cheap twin)."""
+    report = tmp_path / "report.json"
+    argv = [sys.executable, "-m", "utf8cert.harness", "check", "support.tmp_filler:decode"]
+    argv += ["--input", "41", "--memory", "2048", "--json", str(report)]
+    env = {**os.environ, "PYTHONPATH": str(TESTS), "TMP_FILL_MIB": "3072"}
+    env.pop(sandbox.WRITABLE_VARIABLE, None)
+    done = subprocess.run(
+        [*argv, "--sandbox-env", "TMP_FILL_MIB"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 1, done.stderr
+    document = json_report(report)
+    assert document["certified"] is False
+    assert [difference["actual"] for difference in document["differences"]] == [
+        "memory: OSError: [Errno 28] No space left on device"
+    ]

@@ -52,3 +52,25 @@ def hide_bwrap(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         if os.environ.get(name) != value:
             monkeypatch.setenv(name, value)
     monkeypatch.setitem(sys.modules, HIDDEN_PACKAGE, None)
+
+
+REFUSAL = "bwrap: setting up uid map: Permission denied"
+"""What bubblewrap says where the kernel refuses an unprivileged user namespace."""
+
+
+def environment_refusing_namespaces(
+    directory: Path, base: Mapping[str, str] = os.environ
+) -> dict[str, str]:
+    """Return `base` for a process on a machine that refuses user namespaces: the environment
+    of `environment_without_bwrap` with a `bwrap` on PATH that fails as bubblewrap then does."""
+    env = environment_without_bwrap(directory, base)
+    refusing = directory / "bin" / "bwrap"
+    refusing.write_text(f"#!/bin/sh\necho '{REFUSAL}' >&2\nexit 1\n")
+    refusing.chmod(0o755)
+    return env
+
+
+def without_landlock(argv: list[str]) -> list[str]:
+    """Return `argv` run as on a kernel without Landlock: by support.no_landlock, which makes
+    landlock_create_ruleset fail with ENOSYS for it and everything it starts."""
+    return [sys.executable, str(Path(__file__).with_name("no_landlock.py")), *argv]

@@ -6,6 +6,9 @@ report to pass). Run by tests/sandbox/ with these variables in the judge's envir
 - PROBE_TOKEN: a word in the judge's command line (its report's file name), never in its
   directories, by which the probe finds the judge in /proc;
 - PROBE_REPORTS: the judge's report paths (os.pathsep between them);
+- PROBE_SECRETS: files it tries to read (/etc/shadow, one in the user's home, one in the
+  judge's working directory: the user's repository);
+- PROBE_PORT: the port of a TCP listener on 127.0.0.1 it tries to connect to;
 - PROBE_LOG: a directory the probe may write (`--sandbox-writable`), where each attempt and what
   came of it is written (attempts-*.jsonl), the evidence that the attacks were made.
 
@@ -27,6 +30,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import sys
 import uuid
 from pathlib import Path
@@ -96,6 +100,10 @@ def _open_for_writing(path: Path) -> None:
     os.close(descriptor)
 
 
+def _read(path: Path) -> None:
+    path.read_bytes()
+
+
 def _memory(pid: int) -> None:
     with open(f"/proc/{pid}/mem", "r+b"):
         pass
@@ -145,6 +153,12 @@ def attack() -> None:
     existing = [package / "__init__.py", next(vectors.glob("*.yaml")), *map(Path, reports)]
     for path in existing:
         _try("open for writing", str(path), lambda p=path: _open_for_writing(p))
+    # What a sandbox hides: the machine's secrets, the user's home, a service on 127.0.0.1.
+    for secret in filter(None, os.environ.get("PROBE_SECRETS", "").split(os.pathsep)):
+        _try("read", secret, lambda s=secret: _read(Path(s)))
+    if port := os.environ.get("PROBE_PORT"):
+        address = ("127.0.0.1", int(port))
+        _try("connect", f"127.0.0.1:{port}", lambda: socket.create_connection(address, 2).close())
     _try("outlive the run", "", lambda: _outlive(token, reports))
 
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A `cmd:` program that attacks its judge (as tests/support/sandbox_probe.py does from Python), then
 # serves CPython's UTF-8 codec: sh sandbox_probe.sh PYTHON PACKAGE_DIR VECTORS_DIR. It reads
-# PROBE_TOKEN, PROBE_REPORTS and PROBE_LOG; each attempt is a line of PROBE_LOG/attempts-sh-*.
+# PROBE_TOKEN, PROBE_REPORTS, PROBE_SECRETS, PROBE_PORT and PROBE_LOG; each attempt is a line of PROBE_LOG/attempts-sh-*.
 python=$1 package=$2 vectors=$3
 log="$PROBE_LOG/attempts-sh-$$.jsonl"
 attempt() {  # attempt ATTACK TARGET COMMAND...: run COMMAND, log whether it got through
@@ -23,6 +23,10 @@ done
 for file in "$package/__init__.py" $(echo "$PROBE_REPORTS" | tr ':' ' '); do
     attempt "open for writing" "$file" sh -c "exec 3>>'$file'"
 done
+for file in $(echo "$PROBE_SECRETS" | tr ':' ' '); do
+    attempt read "$file" cat "$file"
+done
+attempt connect "127.0.0.1:$PROBE_PORT" "$python" -c "import socket; socket.create_connection(('127.0.0.1', $PROBE_PORT), 2)"
 # A process that leaves the session and the environment, the token in its command line, and
 # waits for the codec (this shell becomes it: exec) to be gone: the run is over then.
 reports=$(echo "$PROBE_REPORTS" | tr ':' ' ')
