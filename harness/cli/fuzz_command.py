@@ -20,7 +20,9 @@ from utf8cert.harness.cli.fuzz_view import ProgressView, say, show_found
 
 if TYPE_CHECKING:
     from utf8cert.harness.check.behaviour import Behaviour
+    from utf8cert.harness.codec.interface import Codec
     from utf8cert.harness.fuzzing.campaign import Campaign
+    from utf8cert.harness.fuzzing.judge import Judge
     from utf8cert.harness.fuzzing.triage import Triaged
     from utf8cert.harness.vectors.model import VectorSet
 
@@ -82,8 +84,11 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
+        _sandbox(arguments)
         _import_in_a_child(spec)
-        codec = load_codec(spec)
+        # Judged apart, the codec is loaded only in sandboxed children: here it would run in
+        # the judge's process (a patch of the judge at import would decide the campaign).
+        codec = load_codec(spec, isolate=not arguments.in_process)
     except ValueError as error:  # a CodecSpecError is a ValueError
         raise UsageFailure(str(error)) from None
     except OSError as error:
@@ -125,10 +130,14 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         known=known,
         profile=arguments.profile,
         built_seeds=built_seeds,
+        in_process=arguments.in_process,
     )
+    judge = None if campaign.in_process else _judge(campaign, codec)
+    boundary = campaign_boundary(campaign)
     if not arguments.quiet:
         say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
         say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
+        say(f"  boundary: {boundary}", sys.stderr)
     for note in max_len_notes(campaign.max_len):
         say(f"utf8cert fuzz: note: {note}", sys.stderr)
     view = ProgressView(campaign.artifacts, shown=not arguments.quiet)
@@ -139,7 +148,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # Watched from the start: a signal between the campaign and its findings is not lost.
         with watching(stop):
             with open_log(artifacts / "libfuzzer.log") as log:
-                status, progress = fuzz(campaign, vectors, view.show, log)
+                status, progress = fuzz(campaign, vectors, view.show, log, judge=judge)
             view.close()  # the campaign has ended: no more progress lines while triaging
             if progress.late is not None:  # the campaign had ended: the signal is for this
                 stop.request(signal.Signals(progress.late).name, progress.late)
@@ -147,6 +156,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
             tally = collect(campaign.crashes, rescue=progress.interrupted is None)
             progress.executions = max(progress.executions, tally.executions)
             first_found = _first_found(campaign)
+            if judge is not None:
+                boundary = judge_boundary(judge, boundary)
+                if not judge.problems and progress.interrupted is None:
+                    judge.problems += judge.audit()
             # A signal now stops at once (closing the codec's child processes): what is left
             # stays under pending/ and the crash directory, for the next campaign to triage.
             saved: set[Behaviour] = set()  # one behaviour, one finding, from any source
@@ -162,6 +175,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                         profile=campaign.profile,
                         saved=saved,
                         stop=stop,
+                        boundary=boundary,
                     )
                 )
                 found.extend(
@@ -176,6 +190,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                         profile=campaign.profile,
                         saved=saved,
                         stop=stop,
+                        boundary=boundary,
                     )
                 )
     except (OSError, CodecSpecError, OutputFailure) as error:
@@ -192,20 +207,79 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
     summary = progress.summary(len(findings), first_found)
-    exit_status = 1 if found else 0
+    problems = [] if judge is None else judge.problems
+    exit_status = 1 if found or problems else 0
     # With --json -, standard output is the JSON's: the text goes to standard error.
     stream = sys.stderr if arguments.json == STDOUT else sys.stdout
     if arguments.quiet:
         say(summary, stream)
     else:
         show_found(found, summary, tally.lesser, campaign.fail_on, stream)
+    for line in problems:
+        say(f"judge: {line}", stream)
+    say(f"boundary: {boundary}", stream)
     if arguments.json is not None:
         reason = stop_reason(status, progress, campaign)
-        document = fuzz_json(campaign, progress, found, reason, exit_status)
+        document = fuzz_json(
+            campaign, progress, found, reason, exit_status, boundary=boundary, problems=problems
+        )
         failed = write_reports([("--json", arguments.json, lambda: document)])
         if failed:
             return report_failures(failed)
     return exit_status
+
+
+def _sandbox(arguments: argparse.Namespace) -> None:
+    """Set the OS sandbox of the codec's processes from the options; UsageFailure (one line) if
+    a writable path does not exist, or a sandbox is required and there is none or
+    --in-process asks for none."""
+    from utf8cert.harness.cli.main import UsageFailure
+    from utf8cert.harness.codec import sandbox
+
+    try:
+        sandbox.configure(
+            arguments.sandbox_writable, arguments.require_sandbox, arguments.sandbox_env
+        )
+    except sandbox.SandboxError as error:
+        raise UsageFailure(str(error)) from None
+    if arguments.require_sandbox and arguments.in_process:
+        raise UsageFailure("--require-sandbox: --in-process runs the codec in no sandbox")
+
+
+def _judge(campaign: Campaign, codec: Codec) -> Judge:
+    """Return the judge of a campaign judged apart, asking `codec` (in a sandboxed child) what
+    the codec's processes did not answer."""
+    from utf8cert.harness.fuzzing.judge import Judge
+
+    return Judge(
+        codec,
+        campaign.artifacts,
+        capabilities=campaign.capabilities,
+        fail_on=campaign.fail_on,
+        keep_going=campaign.keep_going,
+        known=campaign.known,
+        profile=campaign.profile,
+        max_len=campaign.max_len,
+        found=lambda: None,  # the driver's to set: it stops the campaign
+    )
+
+
+def campaign_boundary(campaign: Campaign) -> str:
+    """Return what keeps the codec from the judge, as every output of the campaign names it
+    (before the campaign starts: where the OS sandbox can be made)."""
+    from utf8cert.harness.codec import sandbox
+    from utf8cert.harness.fuzzing.workers import IN_PROCESS_JUDGE, JUDGED_APART
+
+    if campaign.in_process:
+        return IN_PROCESS_JUDGE
+    if sandbox.unavailable() is None:
+        return JUDGED_APART
+    return f"{sandbox.boundary()} around the codec's process; the judge in utf8cert's own process"
+
+
+def judge_boundary(judge: Judge, before: str) -> str:
+    """Return the boundary the campaign's processes ran behind, as they were started."""
+    return judge.boundary or before
 
 
 def _import_in_a_child(spec: str | None) -> None:

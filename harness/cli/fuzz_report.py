@@ -68,6 +68,9 @@ def fuzz_json(
     found: Sequence[Triaged],
     reason: str,
     exit_status: int,
+    *,
+    boundary: str,
+    problems: Sequence[str] = (),
 ) -> str:
     """Return the campaign as a JSON document: the codec, its findings (and the inputs that
     did not reproduce), executions, seconds, corpus, why it stopped and the exit status."""
@@ -89,6 +92,11 @@ def fuzz_json(
         "stop": reason,
         "artifacts": str(campaign.artifacts),
         "exit_status": exit_status,
+        "boundary": boundary,
+        "judge": "the codec's own process (--in-process: the codec is trusted)"
+        if campaign.in_process
+        else "utf8cert's own process, out of the codec's reach",
+        "judge_problems": list(problems),
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 

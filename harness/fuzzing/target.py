@@ -20,7 +20,7 @@ import importlib
 import os
 import sys
 import time
-from collections.abc import Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Final
@@ -31,6 +31,7 @@ from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError
 from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
+from utf8cert.harness.fuzzing.recorder import Recorder, channel_from_environment
 from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.vectors.model import LEVELS
 from utf8cert.harness.world.spec import load_codec
@@ -237,8 +238,14 @@ def run(
     splices: str | None = None,
     known: Iterable[tuple[Direction, str, str]] = (),
     profile: str = "rfc3629",
+    judged_elsewhere: bool = False,
 ) -> None:
     """Fuzz the codec of `spec` (default CPython's) against the reference; return never.
+
+    `judged_elsewhere` (a `utf8cert fuzz` campaign not --in-process): this process only asks
+    the codec and sends its answers down the pipe the driver gave it (recorder.py); the judge
+    is utf8cert's own process, out of the codec's reach (judge.py). Started without that pipe
+    (by hand, to fuzz again), it judges here, trusting the codec, and says so.
 
     `argv` (default sys.argv) is handed to libFuzzer. With `findings`, a difference is saved
     under `findings`/pending/ for `utf8cert fuzz` to minimize (and the campaign stops unless
@@ -268,6 +275,13 @@ def run(
             profile=profile_named(profile),
         )
         sys.exit(replay(judge, [Path(word) for word in inputs]))
+    channel = channel_from_environment() if judged_elsewhere else None
+    if judged_elsewhere and channel is None:
+        print(
+            "utf8cert fuzz: no judge's pipe: judging in this process, which trusts the codec"
+            " (run `utf8cert fuzz` to judge out of its reach)",
+            file=sys.stderr,
+        )
     # libFuzzer's merge passes (-fork mode starts with one) restart after every crash: there a
     # difference is recorded and fuzzing goes on, or each seed that shows it costs a restart.
     merging = any(flag.startswith("-merge_inner") for flag in argv)
@@ -295,12 +309,15 @@ def run(
     # Looked up on each call: atheris binds `Mutate` to libFuzzer only once Fuzz() has started.
     mutator = Mutator(lambda data, size: atheris.Mutate(data, size), splices=pieces)
 
+    inflight = target.inflight
+    judged: Callable[[bytes], None] = target
+    if channel is not None:
+        judged = Recorder(codec, channel, capabilities=target.capabilities, inflight=inflight)
+
     def test_one_input(data: bytes) -> None:
         # A function, not the target object: atheris prints the exception (the input and both
         # answers) only for an uncaught exception raised from a plain function.
-        target(data)
-
-    inflight = target.inflight
+        judged(data)
 
     def mutate(data: bytes, max_size: int, seed: int) -> bytes:
         # The seed pass is over: the driver reads it from the in-flight file (inflight.py).

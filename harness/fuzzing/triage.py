@@ -115,6 +115,7 @@ def triage_pending(
     profile: str = "rfc3629",
     saved: set[Behaviour] | None = None,
     stop: Stop | None = None,
+    boundary: str = "",
 ) -> Iterator[Triaged]:
     """Yield a finding for each input under pending/, removing the inputs that became one (or
     showed once minimized a behaviour in `saved`, which gets each new one)."""
@@ -138,7 +139,7 @@ def triage_pending(
         if _duplicate(finding, saved):
             source.unlink()
             continue
-        vector_file = save(finding, artifacts)
+        vector_file = save(finding, artifacts, boundary)
         source.unlink()
         yield Triaged(source, finding, vector_file)
 
@@ -155,6 +156,7 @@ def triage_crashes(
     profile: str = "rfc3629",
     saved: set[Behaviour] | None = None,
     stop: Stop | None = None,
+    boundary: str = "",
 ) -> Iterator[Triaged]:
     """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation,
     unless its behaviour is in `saved` (which gets each new one)."""
@@ -186,7 +188,7 @@ def triage_crashes(
                 yield Triaged(source, problem=f"{problem}: see libfuzzer.log")
                 continue
             duplicate = _duplicate(finding, saved)
-            vector_file = None if duplicate else save(finding, artifacts)
+            vector_file = None if duplicate else save(finding, artifacts, boundary)
             # Kept, but out of the way of the next campaign's triage.
             (crashes / TRIAGED).mkdir(exist_ok=True)
             source = source.rename(crashes / TRIAGED / source.name)
