@@ -85,7 +85,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
         _sandbox(arguments)
-        _import_in_a_child(spec)
+        if arguments.in_process:  # else the codec is loaded in a child only: see below
+            _import_in_a_child(spec)
         # Judged apart, the codec is loaded only in sandboxed children: here it would run in
         # the judge's process (a patch of the judge at import would decide the campaign).
         codec = load_codec(spec, isolate=not arguments.in_process)

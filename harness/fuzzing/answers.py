@@ -43,12 +43,23 @@ class ChannelError(Exception):
     """The codec's process wrote what is no frame of this format; str() says what, in a line."""
 
 
+Question = str | tuple[int, ...]
+"""The code points the encoder was offered: a str when a str holds them all."""
+
+
 @dataclass(frozen=True)
 class Record:
-    """One execution: the input and the codec's outcome for each capability asked, in order."""
+    """One execution: the input, the codec's outcome for each capability asked (in order), and
+    the code points its encoder was offered (None when encode is not asked)."""
 
     data: bytes
     outcomes: tuple[Outcome, ...]
+    question: Question | None = None
+
+    def offered(self) -> tuple[int, ...] | None:
+        """Return the code points the encoder was offered, None when it was not asked."""
+        question = self.question
+        return tuple(map(ord, question)) if isinstance(question, str) else question
 
 
 def _stream(stream: Stream | None) -> list[list[int]] | None:
@@ -77,9 +88,22 @@ def _as_fields(outcome: Outcome) -> list[Any]:
     return ["inapplicable", outcome.reason[:MESSAGE_KEPT], outcome.unholdable]
 
 
-def frame(data: bytes, outcomes: Sequence[Outcome]) -> bytes:
-    """Return the frame of one execution: header, input, answers."""
-    answers = json.dumps([_as_fields(outcome) for outcome in outcomes]).encode("ascii")
+def frame(data: bytes, outcomes: Sequence[Outcome], question: Question | None = None) -> bytes:
+    """Return the frame of one execution: header, input, answers (the encoder's `question`
+    first)."""
+    asked = question if question is None or isinstance(question, str) else list(question)
+    fields: list[Any] = [asked]
+    texts: dict[str, int] = {}  # a text sent once: decode, replace and incremental often agree
+    for outcome in outcomes:
+        value = outcome.value if type(outcome) is Returned and outcome.stream is None else None
+        if type(value) is str and value in texts:
+            fields.append(["same", texts[value]])
+            continue
+        if type(value) is str:
+            texts[value] = len(fields) - 1
+        fields.append(_as_fields(outcome))
+    # Not ASCII-escaped (a character in six bytes): UTF-8, lone surrogates passed as they are.
+    answers = json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return HEADER.pack(MAGIC, len(data), len(answers)) + data + answers
 
 
@@ -112,16 +136,31 @@ def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
     data = _read_exactly(stream, size)
     raw = _read_exactly(stream, answers_size)
     try:
-        fields = json.loads(raw)
+        fields = json.loads(raw.decode("utf-8", "surrogatepass"))
     except (ValueError, RecursionError) as error:
         raise ChannelError(f"a frame's answers are not JSON: {error}") from None
-    if not isinstance(fields, list):
+    if not isinstance(fields, list) or not fields:
         raise ChannelError("a frame's answers are not a list")
-    return Record(data, tuple(_outcome(each) for each in fields))
+    asked = fields[0]
+    question: Question | None
+    if asked is None or isinstance(asked, str):
+        question = asked
+    else:
+        question = _ints(asked, "the encoder's question")
+    outcomes: list[Outcome] = []
+    for each in fields[1:]:
+        if type(each) is list and len(each) == 2 and each[0] == "same":
+            index = each[1]
+            if type(index) is not int or not 0 <= index < len(outcomes):
+                raise ChannelError(f"an answer refers to answer {index!r}, not one before it")
+            outcomes.append(outcomes[index])
+        else:
+            outcomes.append(_outcome(each))
+    return Record(data, tuple(outcomes), question)
 
 
 def _ints(value: object, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
+    if not isinstance(value, list) or not set(map(type, value)) <= {int}:
         raise ChannelError(f"{what} is not a list of integers")
     return tuple(value)
 
@@ -154,6 +193,16 @@ def _stream_of(value: object) -> Stream | None:
 
 def _outcome(fields: object) -> Outcome:
     """Return the outcome `fields` (one answer of a frame) say; ChannelError if they say none."""
+    # The common answer first, checked inline: a text returned at once (most executions).
+    if (
+        type(fields) is list
+        and len(fields) == 4
+        and fields[0] == "returned"
+        and fields[1] == "str"
+        and type(fields[2]) is str
+        and fields[3] is None
+    ):
+        return Returned(fields[2])
     if not isinstance(fields, list) or not fields:
         raise ChannelError("an answer is not a non-empty list")
     tag, rest = fields[0], fields[1:]

@@ -109,6 +109,7 @@ def fuzz(
     if judge is not None:
         judge.found = workers.stop
         judge.heard = time.monotonic()
+        judge.most = most_executions(campaign)
 
     def poll() -> None:
         while not ended.wait(POLL_EVERY):
@@ -151,11 +152,31 @@ def silence(campaign: Campaign) -> float:
     return max(60.0, 3.0 * campaign.timeout)
 
 
+def most_executions(campaign: Campaign) -> int | None:
+    """Return the most executions a campaign of --runs N may send the judge (its processes run
+    every seed once, then N in all: this leaves room for both in each process), None without
+    --runs."""
+    if campaign.runs is None:
+        return None
+    seeds = 0
+    for directory in (campaign.seeds, campaign.straddles, campaign.corpus):
+        with contextlib.suppress(OSError):
+            seeds += sum(1 for _ in directory.iterdir())
+    return campaign.jobs * (campaign.runs + seeds) + 1000
+
+
 def watch(judge: Judge, workers: Workers, campaign: Campaign, progress: Progress) -> None:
-    """Stop a campaign whose codec's processes went silent or overran its time (see fuzz)."""
+    """Stop a campaign whose codec's processes went silent, overran its time or sent more
+    executions than --runs allows (see fuzz)."""
     if workers.stopping:
         return
     quiet = time.monotonic() - judge.heard
+    if judge.most is not None and judge.judged > judge.most:
+        judge.problem(
+            f"the codec's processes sent {judge.judged:,} executions, more than --runs"
+            f" {campaign.runs:,} allows: stopped"
+        )
+        return
     if workers.started and not workers.ended() and quiet > silence(campaign):
         judge.problem(
             f"the codec's process sent nothing to judge for {quiet:.0f} s: stopped"

@@ -96,8 +96,12 @@ class RecordedCodec:
         return self._on_input("validate", data) or self.fallback.validate(data)
 
     def encode(self, scalars: Sequence[int]) -> Outcome:
-        """Return the recorded outcome of encoding, or the child's."""
-        return self._recorded("encode", tuple(scalars)) or self.fallback.encode(scalars)
+        """Return the recorded outcome of encoding when the frame's encoder was offered these
+        code points, else the child's."""
+        record = self.record
+        if record is not None and "encode" in self.asked and record.offered() == tuple(scalars):
+            return record.outcomes[self.asked.index("encode")]
+        return self.fallback.encode(scalars)
 
     def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
         """Return the recorded outcome of incremental decoding, or the child's."""
@@ -159,6 +163,8 @@ class Judge:
         """What the codec's processes did to the channel, or the judge could not judge."""
         self.heard = time.monotonic()
         """When a frame last came (or the campaign started)."""
+        self.most: int | None = None
+        """The most frames a campaign may send (--runs), None for no such limit."""
         self.boundary = ""
         """What kept the codec's processes from this judge (set as they start)."""
         self.ended_it = False
@@ -218,7 +224,7 @@ class Judge:
         answers otherwise than the codec's process said ([] when every answer agrees)."""
         fallback = self.codec.fallback
         for record in self.sample:
-            fresh = answers_of(fallback, self.asked, record.data)
+            fresh, _ = answers_of(fallback, self.asked, record.data, guided=False)
             for capability, said, again in zip(self.asked, record.outcomes, fresh, strict=True):
                 if not same_answer(said, again):
                     return [

@@ -17,15 +17,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import time
 from collections.abc import Iterable, Sequence
 from typing import Final
 
 from utf8cert.harness.check.probe import chunking
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec, Outcome
-from utf8cert.harness.fuzzing.answers import frame
+from utf8cert.harness.fuzzing.answers import Question, frame
 from utf8cert.harness.fuzzing.campaign import INTERRUPTED
 from utf8cert.harness.fuzzing.inflight import InFlight
-from utf8cert.harness.fuzzing.screen import reference_answer
+from utf8cert.harness.fuzzing.screen import VALUE_ONLY_START, reference_answer
 
 CHANNEL_VARIABLE: Final = "UTF8CERT_FUZZ_CHANNEL"
 """The environment variable holding the number of the file descriptor to write frames to."""
@@ -47,12 +48,34 @@ def widen(fd: int) -> None:
         fcntl.fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE)
 
 
-def answers_of(codec: Codec, asked: Sequence[Capability], data: bytes) -> list[Outcome]:
+def encoder_question(data: bytes, guided: bool) -> Question:
+    """Return the code points the judge offers the encoder for `data` (screen.reference_answer's
+    `to_encode`): its text, or its U+FFFD text when ill-formed; the reference's walk only for
+    input holding a sequence ill-formed for its value alone (ED A0..BF, F4 90..).
+
+    CPython's codec gives the first two in C, and agrees with RFC 3629 and the maximal subpart
+    practice on them; the judge still answers a frame's encode only when the question in it is
+    its own (judge.RecordedCodec), so a disagreement would cost a question to the sandboxed
+    child, never a verdict. `guided`: ask the reference anyway, for its branches' coverage.
+    """
+    if guided or VALUE_ONLY_START.search(data) is not None:
+        to_encode = reference_answer(data, ("encode",)).to_encode
+        assert to_encode is not None  # worked out whenever encode is asked
+        return to_encode
+    return data.decode("utf-8", "replace")
+
+
+def answers_of(
+    codec: Codec, asked: Sequence[Capability], data: bytes, guided: bool = True
+) -> tuple[list[Outcome], Question | None]:
     """Return the codec's outcome for each capability `asked` (in CAPABILITIES' order) on the
-    judge's question about `data`."""
+    judge's question about `data`, and the code points offered to its encoder (None if not
+    asked). `guided`: the reference reads `data` (its instrumented branches are the coverage
+    that guides libFuzzer where the codec has none of its own: a C library, a program)."""
     outcomes: list[Outcome] = []
-    # Asked whatever the capabilities: its branches guide libFuzzer.
-    answer = reference_answer(data, asked)
+    question = encoder_question(data, guided) if "encode" in asked else None
+    if guided and question is None:
+        reference_answer(data, asked)  # for its coverage alone
     for name in asked:
         if name == "decode":
             outcomes.append(codec.decode(data))
@@ -61,19 +84,31 @@ def answers_of(codec: Codec, asked: Sequence[Capability], data: bytes) -> list[O
         elif name == "validate":
             outcomes.append(codec.validate(data))
         elif name == "encode":
-            values = answer.to_encode
-            assert values is not None  # worked out whenever encode is asked
-            outcomes.append(
-                codec.encode(tuple(map(ord, values)) if isinstance(values, str) else values)
-            )
+            assert question is not None
+            values = tuple(map(ord, question)) if isinstance(question, str) else question
+            outcomes.append(codec.encode(values))
         else:
             _, chunks, final_empty = chunking(data)
             outcomes.append(codec.decode_chunks(chunks, final_empty))
-    return outcomes
+    return outcomes, question
+
+
+BATCH_BYTES: Final = 1 << 16
+"""Frames are written when this many bytes of them wait: one write, and one wake-up of the
+judge, for many executions (a write and a wake-up per execution cost as much CPU as judging)."""
+BATCH_SECONDS: Final = 0.02
+"""...or when the oldest waiting frame is this old: the judge is never far behind."""
 
 
 class Recorder:
-    """`TestOneInput(data)`: asks the codec the judge's questions and sends the answers."""
+    """`TestOneInput(data)`: asks the codec the judge's questions and sends the answers.
+
+    Frames wait in a batch (BATCH_BYTES, BATCH_SECONDS) and are written together; the batch is
+    written at once at the execution that ends the campaign's -runs, and after every execution
+    in its last second of -max_total_time, so that libFuzzer's own exit loses none. A process
+    that dies otherwise (a crash, a signal) loses at most the batch: executions the judge never
+    saw and does not count, never one it counts without judging.
+    """
 
     def __init__(
         self,
@@ -82,24 +117,56 @@ class Recorder:
         *,
         capabilities: Iterable[Capability] | None = None,
         inflight: InFlight | None = None,
+        guided: bool = True,
+        runs: int | None = None,
+        seconds: int | None = None,
     ) -> None:
         wanted = codec.capabilities if capabilities is None else frozenset(capabilities)
         self.codec = codec
         self.asked = [name for name in CAPABILITIES if name in wanted & codec.capabilities]
         self.fd = fd
         self.inflight = inflight
+        self.guided = guided
+        """Whether the reference reads each input for its coverage (see answers_of)."""
+        self.runs = runs
+        self.executions = 0
+        started = time.monotonic()
+        self.last_second = None if seconds is None else started + seconds - 1.0
+        self.batch: list[bytes] = []
+        self.waiting = 0
+        self.oldest = started
         widen(fd)
 
     def __call__(self, data: bytes) -> None:
         if self.inflight is not None:
             self.inflight.start(data)
-        message = frame(data, answers_of(self.codec, self.asked, data))
-        view = memoryview(message)
+        message = frame(data, *answers_of(self.codec, self.asked, data, self.guided))
+        self.executions += 1
+        if not self.batch:
+            self.oldest = time.monotonic()
+        self.batch.append(message)
+        self.waiting += len(message)
+        if self._due():
+            self.flush()
+        if self.inflight is not None:
+            self.inflight.done()
+
+    def _due(self) -> bool:
+        """Return True when the batch must be written now (see the class)."""
+        if self.waiting >= BATCH_BYTES or self.executions == self.runs:
+            return True
+        now = time.monotonic()
+        if now - self.oldest >= BATCH_SECONDS:
+            return True
+        return self.last_second is not None and now >= self.last_second
+
+    def flush(self) -> None:
+        """Write every waiting frame; end the process if the judge has stopped reading."""
+        view = memoryview(b"".join(self.batch))
+        self.batch, self.waiting = [], 0
         try:
             while view:
                 written = os.write(self.fd, view)
                 view = view[written:]
         except BrokenPipeError:  # the judge has stopped reading: the campaign is ending
             os._exit(INTERRUPTED)
-        if self.inflight is not None:
-            self.inflight.done()

@@ -165,6 +165,13 @@ FALLBACK_MAX_LEN: Final = 1 << 20
 longest corpus input, or 4096)."""
 
 
+def last_flag(argv: Sequence[str], name: str) -> int | None:
+    """Return the number the last `name=N` flag of `argv` gives (libFuzzer's last wins), None
+    when there is none or it is no positive number."""
+    given = [flag.partition("=")[2] for flag in argv if flag.startswith(f"{name}=")]
+    return int(given[-1]) if given and given[-1].isdigit() and int(given[-1]) > 0 else None
+
+
 def max_len_of(argv: Sequence[str]) -> int:
     """Return the -max_len libFuzzer is given in `argv` (the last one wins), else
     FALLBACK_MAX_LEN."""
@@ -312,7 +319,20 @@ def run(
     inflight = target.inflight
     judged: Callable[[bytes], None] = target
     if channel is not None:
-        judged = Recorder(codec, channel, capabilities=target.capabilities, inflight=inflight)
+        # A codec with coverage of its own (its instrumented package, a native library's
+        # branches) is guided by it; the reference reads each input only for one with none.
+        guided = not instrumented_packages(spec or DEFAULT_SPEC) and not (spec or "").startswith(
+            NATIVE
+        )
+        judged = Recorder(
+            codec,
+            channel,
+            capabilities=target.capabilities,
+            inflight=inflight,
+            guided=guided,
+            runs=last_flag(argv, "-runs"),
+            seconds=last_flag(argv, "-max_total_time"),
+        )
 
     def test_one_input(data: bytes) -> None:
         # A function, not the target object: atheris prints the exception (the input and both
