@@ -7,7 +7,8 @@ nothing, wherever they are reachable from this process. `ForgesAnswers` does the
 replaces the recorder's answers (what the codec's process sends the judge) with the
 reference's: the judge then sees a conformant codec, unless it asks the codec again itself.
 
-Both decode every byte as its Latin-1 character: wrong on every input with a byte above 7F.
+Each decodes every byte as its Latin-1 character: wrong on every input with a byte above 7F.
+Never import this module in a test's own process: it patches utf8cert there.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from support.plain_latin1 import Latin1
 
 
 def _nothing(*args: object, **kwargs: object) -> None:
@@ -39,7 +42,7 @@ def _patch_judge() -> None:
     screen.conforms = _conforms
     probe.probe = _no_differences  # type: ignore[assignment]
     differential.conforms = _conforms  # type: ignore[attr-defined]
-    differential.probe = _no_differences  # type: ignore[attr-defined]
+    differential.probe = _no_differences  # type: ignore[attr-defined,assignment]
     for name in ("utf8cert.harness.fuzzing.judge",):
         module = sys.modules.get(name)
         if module is not None:  # loaded here: in the judge's own process
@@ -56,24 +59,17 @@ def _forge_answers() -> None:
     assert isinstance(honest, PythonCodec)
     original = recorder.answers_of
 
-    def forged(codec: Any, asked: Sequence[Any], data: bytes) -> list[Any]:
-        return original(honest, asked, data)
+    def forged(codec: Any, asked: Sequence[Any], data: bytes, *rest: Any) -> Any:
+        return original(honest, asked, data, *rest)
 
     recorder.answers_of = forged  # type: ignore[assignment]
 
 
-class _Latin1:
-    """A decoder of every byte as its Latin-1 character."""
-
-    def decode(self, data: bytes) -> str:
-        return data.decode("latin-1")
-
-
-class PatchesJudge(_Latin1):
+class PatchesJudge(Latin1):
     """Latin-1, with every judge function in its process patched at import to find nothing."""
 
 
-class ForgesAnswers(_Latin1):
+class ForgesAnswers(Latin1):
     """Latin-1, with the judge patched and, once loaded, the answers sent to the judge forged."""
 
     def __init__(self) -> None:
@@ -81,3 +77,15 @@ class ForgesAnswers(_Latin1):
 
 
 _patch_judge()
+
+
+class GarblesChannel(Latin1):
+    """Latin-1, that writes a forged frame header and then garbage into the judge's pipe once
+    loaded (in the codec's process, where the pipe is open)."""
+
+    def __init__(self) -> None:
+        import os
+
+        channel = os.environ.get("UTF8CERT_FUZZ_CHANNEL", "")
+        if channel.isdigit():
+            os.write(int(channel), b"U8FJ" + (1 << 30).to_bytes(4, "little") + b"\0" * 4)
