@@ -125,7 +125,9 @@ def test_progress_and_summary_ignore_status_lines_the_codec_prints(tmp_path: Pat
     assert report["executions"] >= 3000 and report["executions"] < 10_000
     assert report["corpus"] < 77777 and report["stop"] == "runs"
     assert "999,999,999" not in done.stderr and "77777" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1].startswith(f"{report['executions']:,} executions")
+    *_, summary, boundary = done.stderr.strip().splitlines()
+    assert summary.startswith(f"{report['executions']:,} executions")
+    assert boundary == f"boundary: {report['boundary']}"
 
 
 def test_quiet_prints_the_summary_line_alone_and_json_says_the_campaign(tmp_path: Path) -> None:
