@@ -204,6 +204,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         codec.close()
         lock.close()
     findings = [item for item in found if item.finding is not None]
+    explained = [item for item in found if not item.fails]
+    found = [item for item in found if item.fails]
     if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
@@ -218,11 +220,21 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         show_found(found, summary, tally.lesser, campaign.fail_on, stream)
     for line in problems:
         say(f"judge: {line}", stream)
+    for item in explained:
+        causes = "; ".join(str(behaviour) for behaviour in item.explained)
+        say(f"no finding of its own: {item.source.name} holds the root causes of {causes}", stream)
     say(f"boundary: {boundary}", stream)
     if arguments.json is not None:
         reason = stop_reason(status, progress, campaign)
         document = fuzz_json(
-            campaign, progress, found, reason, exit_status, boundary=boundary, problems=problems
+            campaign,
+            progress,
+            found,
+            reason,
+            exit_status,
+            boundary=boundary,
+            problems=problems,
+            explained=[(item.source, item.explained) for item in explained],
         )
         failed = write_reports([("--json", arguments.json, lambda: document)])
         if failed:

@@ -21,6 +21,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Final, NoReturn
 
@@ -114,6 +115,47 @@ class RecordedCodec:
         """Close nothing: the fallback is the judge's to close."""
 
 
+class Asker:
+    """A codec whose every question is put, and whose child is (re)started, by one thread that
+    lives as long as the campaign: a child's death signal is tied to the thread that started it
+    (codec/children.py), and the judge's reading threads end with their process's pipe."""
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.spec, self.description = codec.spec, codec.description
+        self.capabilities = codec.capabilities
+        self.incremental_mode = getattr(codec, "incremental_mode", None)
+        self.boundary = getattr(codec, "boundary", "")
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="utf8cert-judge-asks")
+
+    def _ask(self, question: Callable[[], Outcome]) -> Outcome:
+        return self._thread.submit(question).result()
+
+    def decode(self, data: bytes) -> Outcome:
+        """Return the child's outcome of strict decoding."""
+        return self._ask(lambda: self.codec.decode(data))
+
+    def decode_replace(self, data: bytes) -> Outcome:
+        """Return the child's outcome of U+FFFD decoding."""
+        return self._ask(lambda: self.codec.decode_replace(data))
+
+    def validate(self, data: bytes) -> Outcome:
+        """Return the child's outcome of validation."""
+        return self._ask(lambda: self.codec.validate(data))
+
+    def encode(self, scalars: Sequence[int]) -> Outcome:
+        """Return the child's outcome of encoding."""
+        return self._ask(lambda: self.codec.encode(scalars))
+
+    def decode_chunks(self, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
+        """Return the child's outcome of incremental decoding."""
+        return self._ask(lambda: self.codec.decode_chunks(chunks, final_empty))
+
+    def close(self) -> None:
+        """Close nothing but the asking thread: the codec is its owner's to close."""
+        self._thread.shutdown(wait=False)
+
+
 class _Found(Exception):
     """A finding was recorded and the campaign does not keep going."""
 
@@ -145,7 +187,7 @@ class Judge:
         wanted = fallback.capabilities if capabilities is None else frozenset(capabilities)
         self.asked: list[Capability] = [c for c in CAPABILITIES if c in wanted]
         self.asked = [c for c in self.asked if c in fallback.capabilities]
-        self.codec = RecordedCodec(fallback, self.asked)
+        self.codec = RecordedCodec(Asker(fallback), self.asked)
         self.target = JudgingTarget(
             self.codec,
             capabilities=self.asked,
@@ -226,6 +268,10 @@ class Judge:
         for record in self.sample:
             fresh, _ = answers_of(fallback, self.asked, record.data, guided=False)
             for capability, said, again in zip(self.asked, record.outcomes, fresh, strict=True):
+                if not same_answer(said, again):
+                    # Asked once more: a child that died while idle answers its next question
+                    # with a crash, and is started again for the one after.
+                    again = answers_of(fallback, [capability], record.data, guided=False)[0][0]
                 if not same_answer(said, again):
                     return [
                         f"the codec's process answered {capability} of"

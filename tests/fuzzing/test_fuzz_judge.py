@@ -135,8 +135,9 @@ def test_a_garbled_pipe_is_a_problem_that_ends_the_campaign(tmp_path: Path) -> N
 def test_answers_forged_in_the_codecs_process_fail_the_audit(tmp_path: Path) -> None:
     cpython = load_codec("codec:utf-8")  # what a forger sends: a correct codec's answers
     stopped: list[bool] = []
+    child = load_codec("support.judge_patchers:PatchesJudge", isolate=True)  # the real codec
     judge = Judge(
-        load_codec("support.judge_patchers:PatchesJudge", isolate=True),  # the real codec
+        child,
         tmp_path,
         capabilities=None,
         fail_on="must",
@@ -153,7 +154,7 @@ def test_answers_forged_in_the_codecs_process_fail_the_audit(tmp_path: Path) -> 
         assert (judge.judged, stopped) == (2, [])  # the forged answers conform
         [line] = judge.audit()
     finally:
-        judge.codec.fallback.close()
+        child.close()
     assert "the campaign's answers are not the codec's" in line
 
 

@@ -86,7 +86,7 @@ def build_project(tmp_path: Path, codec: str) -> Path:
     # The image's pip3: pip, into the site directory (the dependencies are here already, as
     # atheris and PyInstaller are in the image); its python3: this interpreter.
     (bin_dir / "pip3").write_text(
-        '#!/bin/sh\nexec "$PYTHON" -m pip "$@" -q --no-deps --no-build-isolation --target "$SITE"\n'
+        '#!/bin/sh\nexec "$PYTHON" -m pip "$@" -q --no-deps --target "$SITE"\n'
     )
     (bin_dir / "python3").symlink_to(sys.executable)
     (bin_dir / "compile_python_fuzzer").write_text(COMPILE_PYTHON_FUZZER)
