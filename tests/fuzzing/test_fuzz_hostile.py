@@ -26,7 +26,13 @@ TIMEOUT = 300
 
 def environment(mark: Path | None = None) -> tuple[dict[str, str], str]:
     path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
-    extra = {"PYTHONPATH": path} | ({MARK: str(mark)} if mark is not None else {})
+    extra = {"PYTHONPATH": path}
+    if mark is not None:  # reaching the codec in its sandbox: named to pass, its place writable
+        extra |= {
+            MARK: str(mark),
+            "UTF8CERT_SANDBOX_ENV": MARK,
+            "UTF8CERT_SANDBOX_WRITABLE": str(mark.parent),
+        }
     return tagged_environment(**extra)
 
 

@@ -54,7 +54,12 @@ def test_a_signal_while_the_finding_is_minimized_stops_it_and_says_what_is_kept(
     with subprocess.Popen(
         command,
         cwd=tmp_path,
-        env=environment(FUZZ_CODECS_MARK=str(mark)),
+        # The mark reaches the codec in its sandbox: named to pass, its directory writable.
+        env=environment(
+            FUZZ_CODECS_MARK=str(mark),
+            UTF8CERT_SANDBOX_ENV="FUZZ_CODECS_MARK",
+            UTF8CERT_SANDBOX_WRITABLE=str(tmp_path),
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
