@@ -15,14 +15,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from utf8cert.harness.cli.fuzz_judging import (
+    campaign_boundary,
+    configure_sandbox,
+    judge_boundary,
+    judge_of,
+)
 from utf8cert.harness.cli.fuzz_options import add_fuzz_arguments
 from utf8cert.harness.cli.fuzz_view import ProgressView, say, show_found
 
 if TYPE_CHECKING:
     from utf8cert.harness.check.behaviour import Behaviour
-    from utf8cert.harness.codec.interface import Codec
     from utf8cert.harness.fuzzing.campaign import Campaign
-    from utf8cert.harness.fuzzing.judge import Judge
     from utf8cert.harness.fuzzing.triage import Triaged
     from utf8cert.harness.vectors.model import VectorSet
 
@@ -84,7 +88,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
-        _sandbox(arguments)
+        configure_sandbox(arguments)
         if arguments.in_process:  # else the codec is loaded in a child only: see below
             _import_in_a_child(spec)
         # Judged apart, the codec is loaded only in sandboxed children: here it would run in
@@ -133,7 +137,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         built_seeds=built_seeds,
         in_process=arguments.in_process,
     )
-    judge = None if campaign.in_process else _judge(campaign, codec)
+    judge = None if campaign.in_process else judge_of(campaign, codec)
     boundary = campaign_boundary(campaign)
     if not arguments.quiet:
         say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
@@ -240,59 +244,6 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         if failed:
             return report_failures(failed)
     return exit_status
-
-
-def _sandbox(arguments: argparse.Namespace) -> None:
-    """Set the OS sandbox of the codec's processes from the options; UsageFailure (one line) if
-    a writable path does not exist, or a sandbox is required and there is none or
-    --in-process asks for none."""
-    from utf8cert.harness.cli.main import UsageFailure
-    from utf8cert.harness.codec import sandbox
-
-    try:
-        sandbox.configure(
-            arguments.sandbox_writable, arguments.require_sandbox, arguments.sandbox_env
-        )
-    except sandbox.SandboxError as error:
-        raise UsageFailure(str(error)) from None
-    if arguments.require_sandbox and arguments.in_process:
-        raise UsageFailure("--require-sandbox: --in-process runs the codec in no sandbox")
-
-
-def _judge(campaign: Campaign, codec: Codec) -> Judge:
-    """Return the judge of a campaign judged apart, asking `codec` (in a sandboxed child) what
-    the codec's processes did not answer."""
-    from utf8cert.harness.fuzzing.judge import Judge
-
-    return Judge(
-        codec,
-        campaign.artifacts,
-        capabilities=campaign.capabilities,
-        fail_on=campaign.fail_on,
-        keep_going=campaign.keep_going,
-        known=campaign.known,
-        profile=campaign.profile,
-        max_len=campaign.max_len,
-        found=lambda: None,  # the driver's to set: it stops the campaign
-    )
-
-
-def campaign_boundary(campaign: Campaign) -> str:
-    """Return what keeps the codec from the judge, as every output of the campaign names it
-    (before the campaign starts: where the OS sandbox can be made)."""
-    from utf8cert.harness.codec import sandbox
-    from utf8cert.harness.fuzzing.workers import IN_PROCESS_JUDGE, JUDGED_APART
-
-    if campaign.in_process:
-        return IN_PROCESS_JUDGE
-    if sandbox.unavailable() is None:
-        return JUDGED_APART
-    return f"{sandbox.boundary()} around the codec's process; the judge in utf8cert's own process"
-
-
-def judge_boundary(judge: Judge, before: str) -> str:
-    """Return the boundary the campaign's processes ran behind, as they were started."""
-    return judge.boundary or before
 
 
 def _import_in_a_child(spec: str | None) -> None:
