@@ -69,6 +69,8 @@ class Workers:
         """The judge each process sends its answers to (None: --in-process, each judges)."""
         self.boundary = IN_PROCESS_JUDGE if judge is None else ""
         """What keeps the codec from the judge, as the reports name it (set at each start)."""
+        self._sandboxed: set[int] = set()
+        """The pids of the processes started in bubblewrap."""
         self._labels: dict[int, str] = {}
         """Each process's label (its in-flight file's name), by pid."""
         self.running: dict[int, subprocess.Popen[str]] = {}
@@ -146,6 +148,8 @@ class Workers:
             for fd in kept:
                 os.close(fd)  # the child's now: the pipe ends when the child does
         self._labels[process.pid] = label
+        if self.boundary == JUDGED_APART:
+            self._sandboxed.add(process.pid)
         self.running[job] = process
         if self.judge is not None and reader is not None:
             stream = os.fdopen(reader, "rb", buffering=READ_BUFFER)
@@ -251,9 +255,16 @@ class Workers:
         for process in list(self.running.values()):
             self.signal(process, signum)
 
-    @staticmethod
-    def signal(process: subprocess.Popen[str], signum: int) -> None:
-        """Send `signum` to `process`'s group (the process and what it started)."""
+    def signal(self, process: subprocess.Popen[str], signum: int) -> None:
+        """Send `signum` to `process`'s group (the process and what it started); for a process
+        in the sandbox, to libFuzzer inside it (bubblewrap passes no signal on, and its death
+        would SIGKILL libFuzzer before it says anything), SIGKILL to the whole sandbox."""
+        if process.pid in self._sandboxed and signum != signal.SIGKILL:
+            inner = sandbox.innermost(process.pid)
+            if inner != process.pid:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(inner, signum)
+                return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signum)
 
