@@ -221,7 +221,8 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     if arguments.quiet:
         say(summary, stream)
     else:
-        show_found(found, summary, tally.lesser, campaign.fail_on, stream)
+        lesser = tally.lesser if judge is None else judge.target.lesser
+        show_found(found, summary, lesser, campaign.fail_on, stream)
     for line in problems:
         say(f"judge: {line}", stream)
     for item in explained:

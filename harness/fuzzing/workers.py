@@ -119,12 +119,13 @@ class Workers:
         if self._started >= jobs and self.campaign.max_time is not None:
             left = max(1, int(self.campaign.max_time - self.elapsed()))
             argv.append(f"-max_total_time={left}")
-        label = f"{job}-{self._started}"
+        label = f"{job}-{self._started}"  # in a sandbox, where every pid is the same
         self._started += 1
-        env = dict(self.environment, **{LABEL_VARIABLE: label})
+        env = dict(self.environment)
         reader: int | None = None
         kept: tuple[int, ...] = ()
         if self.judge is not None:
+            env[LABEL_VARIABLE] = label
             reader, writer = os.pipe()
             env[CHANNEL_VARIABLE] = str(writer)
             env = passed(env, sandbox.policy().environment)
@@ -147,9 +148,9 @@ class Workers:
         finally:
             for fd in kept:
                 os.close(fd)  # the child's now: the pipe ends when the child does
-        self._labels[process.pid] = label
         if self.boundary == JUDGED_APART:
             self._sandboxed.add(process.pid)
+        self._labels[process.pid] = label if LABEL_VARIABLE in env else str(process.pid)
         self.running[job] = process
         if self.judge is not None and reader is not None:
             stream = os.fdopen(reader, "rb", buffering=READ_BUFFER)
