@@ -135,12 +135,16 @@ def fuzz(
             progress.refresh(campaign)
             log.flush()
     if judge is not None:
+        if not workers.drained(DRAINED):
+            judge.problem(f"a pipe to the judge was still open {DRAINED:.0f} s after the campaign")
         progress.executions = judge.judged
         if judge.problems or judge.ended_it:
             status = FINDING_EXIT  # the judge stopped it: a finding, or a problem
     return status, progress
 
 
+DRAINED: Final = 30.0
+"""Seconds the judge may take, once the codec's processes have ended, to judge what they sent."""
 OVERRUN: Final = 30.0
 """Seconds the codec's processes may run past the campaign's --max-time before they are stopped
 (libFuzzer ends itself at -max_total_time, but it runs in the codec's process)."""

@@ -69,6 +69,8 @@ class Workers:
         """The judge each process sends its answers to (None: --in-process, each judges)."""
         self.boundary = IN_PROCESS_JUDGE if judge is None else ""
         """What keeps the codec from the judge, as the reports name it (set at each start)."""
+        self._reading: list[threading.Thread] = []
+        """The judge's threads reading each process's pipe."""
         self._sandboxed: set[int] = set()
         """The pids of the processes started in bubblewrap."""
         self._labels: dict[int, str] = {}
@@ -159,7 +161,9 @@ class Workers:
                 if self.campaign.jobs > 1
                 else "the codec's process"
             )
-            threading.Thread(target=self.judge.serve, args=(stream, who), daemon=True).start()
+            reading = threading.Thread(target=self.judge.serve, args=(stream, who), daemon=True)
+            reading.start()
+            self._reading.append(reading)
         prefix = f"job {job}: " if jobs > 1 else ""
         threading.Thread(target=self._copy, args=(job, process, prefix), daemon=True).start()
 
@@ -268,6 +272,15 @@ class Workers:
                 return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signum)
+
+    def drained(self, seconds: float) -> bool:
+        """Return True once the judge has read every frame the processes sent (their pipes
+        closed), False if a pipe is still open after `seconds` (something the codec started
+        holds it): judging must be over before the findings are made with the same child."""
+        deadline = time.monotonic() + seconds
+        for reading in self._reading:
+            reading.join(max(0.0, deadline - time.monotonic()))
+        return not any(reading.is_alive() for reading in self._reading)
 
     def ended(self) -> bool:
         """Return True once every process started has ended (False while they start)."""
