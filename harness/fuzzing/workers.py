@@ -198,8 +198,11 @@ class Workers:
                 settle(self.campaign.crashes, self._labels[process.pid])  # it killed nothing
                 continue
             # Killed after the grace, it was stopping as told: an interruption, not a failure.
-            told = process.pid in self._killed or -process.returncode in self._interrupting
-            status = INTERRUPTED if told else process.returncode
+            returned = process.returncode
+            if process.pid in self._sandboxed:  # bubblewrap's 128 + N for its program's signal
+                returned = sandbox.signal_status(returned)
+            told = process.pid in self._killed or -returned in self._interrupting
+            status = INTERRUPTED if told else returned
             self.statuses.append(status)
             if status in (0, INTERRUPTED) or self.stopping:
                 continue
