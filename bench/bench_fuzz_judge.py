@@ -79,7 +79,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--codec", default="support.hand_rolled:HandRolled")
     arguments = parser.parse_args()
-    trusted, apart = [], []
+    trusted: list[float] = []
+    apart: list[float] = []
     for number in range(arguments.rounds):
         for in_process, figures in ((True, trusted), (False, apart)):
             with tempfile.TemporaryDirectory() as scratch:
