@@ -15,6 +15,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from utf8cert.harness.cli.fuzz_judging import (
+    campaign_boundary,
+    configure_sandbox,
+    judge_boundary,
+    judge_of,
+)
 from utf8cert.harness.cli.fuzz_options import add_fuzz_arguments
 from utf8cert.harness.cli.fuzz_view import ProgressView, say, show_found
 
@@ -82,8 +88,12 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # a second of YAML and schema) is needed only for the user's own, or a baseline's ids.
         built_seeds = None if arguments.vectors or arguments.baseline else default_seeds()
         vectors = _load_vectors(arguments.vectors) if built_seeds is None else None
-        _import_in_a_child(spec)
-        codec = load_codec(spec)
+        configure_sandbox(arguments)
+        if arguments.in_process:  # else the codec is loaded in a child only: see below
+            _import_in_a_child(spec)
+        # Judged apart, the codec is loaded only in sandboxed children: here it would run in
+        # the judge's process (a patch of the judge at import would decide the campaign).
+        codec = load_codec(spec, isolate=not arguments.in_process)
     except ValueError as error:  # a CodecSpecError is a ValueError
         raise UsageFailure(str(error)) from None
     except OSError as error:
@@ -125,10 +135,14 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         known=known,
         profile=arguments.profile,
         built_seeds=built_seeds,
+        in_process=arguments.in_process,
     )
+    judge = None if campaign.in_process else judge_of(campaign, codec)
+    boundary = campaign_boundary(campaign)
     if not arguments.quiet:
         say(f"utf8cert fuzz: {codec.spec} — {', '.join(sorted(offered))}", sys.stderr)
         say(f"  artifacts {artifacts}, log {artifacts / 'libfuzzer.log'}", sys.stderr)
+        say(f"  boundary: {boundary}", sys.stderr)
     for note in max_len_notes(campaign.max_len):
         say(f"utf8cert fuzz: note: {note}", sys.stderr)
     view = ProgressView(campaign.artifacts, shown=not arguments.quiet)
@@ -139,7 +153,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         # Watched from the start: a signal between the campaign and its findings is not lost.
         with watching(stop):
             with open_log(artifacts / "libfuzzer.log") as log:
-                status, progress = fuzz(campaign, vectors, view.show, log)
+                status, progress = fuzz(campaign, vectors, view.show, log, judge=judge)
             view.close()  # the campaign has ended: no more progress lines while triaging
             if progress.late is not None:  # the campaign had ended: the signal is for this
                 stop.request(signal.Signals(progress.late).name, progress.late)
@@ -147,6 +161,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
             tally = collect(campaign.crashes, rescue=progress.interrupted is None)
             progress.executions = max(progress.executions, tally.executions)
             first_found = _first_found(campaign)
+            if judge is not None:
+                boundary = judge_boundary(judge, boundary)
+                if not judge.problems and progress.interrupted is None:
+                    judge.problems += judge.audit()
             # A signal now stops at once (closing the codec's child processes): what is left
             # stays under pending/ and the crash directory, for the next campaign to triage.
             saved: set[Behaviour] = set()  # one behaviour, one finding, from any source
@@ -162,6 +180,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                         profile=campaign.profile,
                         saved=saved,
                         stop=stop,
+                        boundary=boundary,
                     )
                 )
                 found.extend(
@@ -176,6 +195,7 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
                         profile=campaign.profile,
                         saved=saved,
                         stop=stop,
+                        boundary=boundary,
                     )
                 )
     except (OSError, CodecSpecError, OutputFailure) as error:
@@ -188,20 +208,39 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
         codec.close()
         lock.close()
     findings = [item for item in found if item.finding is not None]
+    explained = [item for item in found if not item.fails]
+    found = [item for item in found if item.fails]
     if status not in (0, FINDING_EXIT, INTERRUPTED) and not found:
         tail = _tail(artifacts / "libfuzzer.log")
         raise UsageFailure(f"libFuzzer stopped with status {status}: {tail}")
     summary = progress.summary(len(findings), first_found)
-    exit_status = 1 if found else 0
+    problems = [] if judge is None else judge.problems
+    exit_status = 1 if found or problems else 0
     # With --json -, standard output is the JSON's: the text goes to standard error.
     stream = sys.stderr if arguments.json == STDOUT else sys.stdout
     if arguments.quiet:
         say(summary, stream)
     else:
-        show_found(found, summary, tally.lesser, campaign.fail_on, stream)
+        lesser = tally.lesser if judge is None else judge.target.lesser
+        show_found(found, summary, lesser, campaign.fail_on, stream)
+    for line in problems:
+        say(f"judge: {line}", stream)
+    for item in explained:
+        causes = "; ".join(str(behaviour) for behaviour in item.explained)
+        say(f"no finding of its own: {item.source.name} holds the root causes of {causes}", stream)
+    say(f"boundary: {boundary}", stream)
     if arguments.json is not None:
         reason = stop_reason(status, progress, campaign)
-        document = fuzz_json(campaign, progress, found, reason, exit_status)
+        document = fuzz_json(
+            campaign,
+            progress,
+            found,
+            reason,
+            exit_status,
+            boundary=boundary,
+            problems=problems,
+            explained=[(item.source, item.explained) for item in explained],
+        )
         failed = write_reports([("--json", arguments.json, lambda: document)])
         if failed:
             return report_failures(failed)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import argparse
 
-from utf8cert.harness.cli.check_options import add_profile_argument, add_vectors_argument
+from utf8cert.harness.cli.check_options import (
+    add_profile_argument,
+    add_sandbox_arguments,
+    add_vectors_argument,
+)
 from utf8cert.harness.cli.ranges import MAX_INT, MAX_SEED, whole
 from utf8cert.harness.codec.interface import CAPABILITIES
 from utf8cert.harness.codec.limits import MAX_SECONDS
@@ -94,6 +98,14 @@ def add_fuzz_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="print the summary line only (no progress)"
     )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="I trust this codec: run it in the judge's process, outside any sandbox (the "
+        "judge in the codec's reach; the output and the JSON say so). Default: the codec's "
+        "process runs in the OS sandbox and sends its answers to a judge in utf8cert's own",
+    )
+    add_sandbox_arguments(parser)
     parser.add_argument(
         "--json",
         metavar="FILE",

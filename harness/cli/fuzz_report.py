@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from utf8cert.harness.check.behaviour import behaviour_of
+from utf8cert.harness.check.behaviour import Behaviour, behaviour_of
 
 if TYPE_CHECKING:
     from utf8cert.harness.fuzzing.campaign import Campaign
@@ -68,6 +68,10 @@ def fuzz_json(
     found: Sequence[Triaged],
     reason: str,
     exit_status: int,
+    *,
+    boundary: str,
+    problems: Sequence[str] = (),
+    explained: Sequence[tuple[Path, Sequence[Behaviour]]] = (),
 ) -> str:
     """Return the campaign as a JSON document: the codec, its findings (and the inputs that
     did not reproduce), executions, seconds, corpus, why it stopped and the exit status."""
@@ -89,6 +93,15 @@ def fuzz_json(
         "stop": reason,
         "artifacts": str(campaign.artifacts),
         "exit_status": exit_status,
+        "boundary": boundary,
+        "judge": "the codec's own process (--in-process: the codec is trusted)"
+        if campaign.in_process
+        else "utf8cert's own process, out of the codec's reach",
+        "judge_problems": list(problems),
+        "explained": [
+            {"input_file": str(path), "root_causes": [str(behaviour) for behaviour in causes]}
+            for path, causes in explained
+        ],
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 

@@ -55,6 +55,7 @@ run(
     splices={splices!r},
     known={known!r},
     profile={profile!r},
+    judged_elsewhere={judged_elsewhere!r},
 )
 '''
 
@@ -80,6 +81,10 @@ class Campaign:
     """The dialect the codec is judged by (harness/check/profiles.py)."""
     known: frozenset[Behaviour] = frozenset()
     """The behaviours of known deviations (from a baseline, known.py): no findings."""
+    in_process: bool = False
+    """`--in-process`: the judge runs in the codec's process, which runs outside any sandbox
+    (the user trusts the codec); else the codec's process runs in the OS sandbox and sends its
+    answers to the judge in utf8cert's own process (judge.py)."""
 
     @property
     def corpus(self) -> Path:
@@ -149,6 +154,7 @@ def write_script(campaign: Campaign) -> Path:
         splices=str(campaign.seeds),
         known=sorted(dataclasses.astuple(behaviour) for behaviour in campaign.known),
         profile=campaign.profile,
+        judged_elsewhere=not campaign.in_process,
     )
     campaign.script.write_text(text, encoding="utf-8")
     campaign.script.chmod(0o755)

@@ -92,6 +92,8 @@ class DifferentialTarget:
         # probe, which judges them against the profile's reading.
         self.screened = profile is RFC3629
         self.recorded: set[Behaviour] = set()
+        self.lesser = 0
+        """Inputs that differed only at the level below the failing one."""
         self.crashes = None if findings is None else findings / CRASHES
         self.inflight = (
             None if self.crashes is None or max_len is None else InFlight(self.crashes, max_len)
@@ -118,10 +120,12 @@ class DifferentialTarget:
         # A difference from RFC 3629 that the profile allows is no difference from the profile.
         found = [d for d in asked if not d.allowed_by]
         binding = [difference for difference in found if difference.level in self.binding]
-        if not binding and self.inflight is not None:
+        if not binding:
             # Counted for the hint at the end: "rerun with --fail-on <the next level>".
-            lesser = unknown(found, self.known)
-            self.inflight.lesser += any(d.level == self.next_level for d in lesser)
+            lesser = any(d.level == self.next_level for d in unknown(found, self.known))
+            self.lesser += lesser
+            if self.inflight is not None:
+                self.inflight.lesser += lesser
         return binding
 
     def localized(

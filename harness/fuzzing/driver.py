@@ -24,8 +24,9 @@ from typing import IO, Final
 from utf8cert.harness.check.interrupt import STOPPING
 from utf8cert.harness.codec.children import death_signal
 from utf8cert.harness.fuzzing.campaign import Campaign, seed_corpus, write_script
-from utf8cert.harness.fuzzing.differential import PENDING
+from utf8cert.harness.fuzzing.differential import FINDING_EXIT, PENDING
 from utf8cert.harness.fuzzing.inflight import running
+from utf8cert.harness.fuzzing.judge import Judge
 from utf8cert.harness.fuzzing.workers import Workers
 from utf8cert.harness.vectors.model import VectorSet
 
@@ -90,6 +91,7 @@ def fuzz(
     show: Callable[[Progress], None],
     log: IO[str],
     environment: dict[str, str] | None = None,
+    judge: Judge | None = None,
 ) -> tuple[int, Progress]:
     """Run the campaign to its end; return libFuzzer's exit status and its last progress.
 
@@ -102,12 +104,19 @@ def fuzz(
     write_script(campaign)
     env = dict(os.environ if environment is None else environment, PYTHONHASHSEED="0")
     progress = Progress()
-    workers = Workers(campaign, env, log, lambda: progress.elapsed, die_with_parent())
+    workers = Workers(campaign, env, log, lambda: progress.elapsed, die_with_parent(), judge)
     ended = threading.Event()
+    if judge is not None:
+        judge.found = workers.stop
+        judge.heard = time.monotonic()
+        judge.most = most_executions(campaign)
 
     def poll() -> None:
         while not ended.wait(POLL_EVERY):
             progress.refresh(campaign)
+            if judge is not None:
+                progress.executions = judge.judged
+                watch(judge, workers, campaign, progress)
             show(progress)
 
     # Signals are passed on from before the first process starts: one that came after it
@@ -125,7 +134,61 @@ def fuzz(
             progress.ended = time.time()
             progress.refresh(campaign)
             log.flush()
+    if judge is not None:
+        if not workers.drained(DRAINED):
+            judge.problem(f"a pipe to the judge was still open {DRAINED:.0f} s after the campaign")
+        progress.executions = judge.judged
+        if judge.problems or judge.ended_it:
+            status = FINDING_EXIT  # the judge stopped it: a finding, or a problem
     return status, progress
+
+
+DRAINED: Final = 30.0
+"""Seconds the judge may take, once the codec's processes have ended, to judge what they sent."""
+OVERRUN: Final = 30.0
+"""Seconds the codec's processes may run past the campaign's --max-time before they are stopped
+(libFuzzer ends itself at -max_total_time, but it runs in the codec's process)."""
+
+
+def silence(campaign: Campaign) -> float:
+    """Return the seconds the codec's processes may send nothing before they are stopped: more
+    than libFuzzer's own -timeout for one input, with room for a slow start."""
+    return max(60.0, 3.0 * campaign.timeout)
+
+
+def most_executions(campaign: Campaign) -> int | None:
+    """Return the most executions a campaign of --runs N may send the judge (its processes run
+    every seed once, then N in all: this leaves room for both in each process), None without
+    --runs."""
+    if campaign.runs is None:
+        return None
+    seeds = 0
+    for directory in (campaign.seeds, campaign.straddles, campaign.corpus):
+        with contextlib.suppress(OSError):
+            seeds += sum(1 for _ in directory.iterdir())
+    return campaign.jobs * (campaign.runs + seeds) + 1000
+
+
+def watch(judge: Judge, workers: Workers, campaign: Campaign, progress: Progress) -> None:
+    """Stop a campaign whose codec's processes went silent, overran its time or sent more
+    executions than --runs allows (see fuzz)."""
+    if workers.stopping:
+        return
+    quiet = time.monotonic() - judge.heard
+    if judge.most is not None and judge.judged > judge.most:
+        judge.problem(
+            f"the codec's processes sent {judge.judged:,} executions, more than --runs"
+            f" {campaign.runs:,} allows: stopped"
+        )
+        return
+    if workers.started and not workers.ended() and quiet > silence(campaign):
+        judge.problem(
+            f"the codec's process sent nothing to judge for {quiet:.0f} s: stopped"
+            " (a hang libFuzzer did not end)"
+        )
+    elif campaign.max_time is not None and progress.elapsed > campaign.max_time + OVERRUN:
+        workers.note(f"the codec's process ran {OVERRUN:.0f} s past --max-time: stopped")
+        workers.stop()
 
 
 @contextlib.contextmanager

@@ -23,7 +23,10 @@ CRASHES: Final = "libfuzzer"
 """The campaign's crash directory, under its artifacts: libFuzzer's crash-, timeout- and oom-
 files, and the in-flight files."""
 PREFIX: Final = "inflight-"
-"""One file per fuzzing process: `inflight-PID`, in the campaign's crash directory."""
+"""One file per fuzzing process: `inflight-LABEL`, in the campaign's crash directory."""
+LABEL_VARIABLE: Final = "UTF8CERT_FUZZ_LABEL"
+"""The label the driver gives a fuzzing process (its pid inside a sandbox's PID namespace is
+the same in every sandbox); a process started otherwise is labelled by its pid."""
 _HEADER: Final = struct.Struct("<qqqq")
 """The input's length (or DONE), how many inputs this process has been given, on how many of
 them the codec differed only at a level that does not fail, and whether libFuzzer has started
@@ -39,7 +42,8 @@ class InFlight:
 
     def __init__(self, directory: Path, max_len: int) -> None:
         directory.mkdir(parents=True, exist_ok=True)
-        self.path = directory / f"{PREFIX}{os.getpid()}"
+        label = os.environ.get(LABEL_VARIABLE, "") or str(os.getpid())
+        self.path = directory / f"{PREFIX}{label}"
         self.capacity = max_len
         self.executions = 0
         self.lesser = 0
@@ -111,11 +115,11 @@ def running(directory: Path) -> Tally:
     return tally
 
 
-def settle(directory: Path, pid: int) -> None:
-    """Mark the in-flight file of process `pid` (ended) as executing nothing: the campaign
+def settle(directory: Path, label: str | int) -> None:
+    """Mark the in-flight file of process `label` (ended) as executing nothing: the campaign
     stopped it on purpose, so the input it was running killed nothing. Nothing happens when the
     process left no file."""
-    path = directory / f"{PREFIX}{pid}"
+    path = directory / f"{PREFIX}{label}"
     with contextlib.suppress(OSError), path.open("r+b") as file:
         header = file.read(_HEADER.size)
         if len(header) == _HEADER.size:

@@ -29,15 +29,17 @@ def write_atomically(path: Path, content: bytes) -> None:
         raise
 
 
-def save(finding: Finding, directory: Path) -> Path:
+def save(finding: Finding, directory: Path, boundary: str = "") -> Path:
     """Write the finding's .bin, .txt and .yaml under `directory`; return the .yaml's path.
+    The .txt names the `boundary` the campaign kept the codec behind, when given.
 
     The .yaml is written last: its presence means the finding is complete.
     """
     directory.mkdir(parents=True, exist_ok=True)
     stem = directory / finding.stem
     vector_file = stem.with_suffix(".yaml")
-    summary = explanation(finding) + f"reproduce: {reproducer(finding)}\n"
+    summary = explanation(finding) + (f"boundary: {boundary}\n" if boundary else "")
+    summary += f"reproduce: {reproducer(finding)}\n"  # the last line: fuzz_view shows it
     write_atomically(stem.with_suffix(".bin"), finding.data)
     write_atomically(stem.with_suffix(".txt"), summary.encode("utf-8"))
     write_atomically(vector_file, vector_document(finding).encode("utf-8"))

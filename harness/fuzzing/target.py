@@ -20,7 +20,7 @@ import importlib
 import os
 import sys
 import time
-from collections.abc import Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Final
@@ -31,6 +31,7 @@ from utf8cert.harness.codec.interface import Capability, Codec
 from utf8cert.harness.codec.spec import DEFAULT_SPEC, CodecSpecError
 from utf8cert.harness.fuzzing.differential import DifferentialTarget, watch_interrupts
 from utf8cert.harness.fuzzing.mutator import Mutator
+from utf8cert.harness.fuzzing.recorder import Recorder, channel_from_environment
 from utf8cert.harness.fuzzing.signatures import describe
 from utf8cert.harness.vectors.model import LEVELS
 from utf8cert.harness.world.spec import load_codec
@@ -164,6 +165,13 @@ FALLBACK_MAX_LEN: Final = 1 << 20
 longest corpus input, or 4096)."""
 
 
+def last_flag(argv: Sequence[str], name: str) -> int | None:
+    """Return the number the last `name=N` flag of `argv` gives (libFuzzer's last wins), None
+    when there is none or it is no positive number."""
+    given = [flag.partition("=")[2] for flag in argv if flag.startswith(f"{name}=")]
+    return int(given[-1]) if given and given[-1].isdigit() and int(given[-1]) > 0 else None
+
+
 def max_len_of(argv: Sequence[str]) -> int:
     """Return the -max_len libFuzzer is given in `argv` (the last one wins), else
     FALLBACK_MAX_LEN."""
@@ -237,8 +245,14 @@ def run(
     splices: str | None = None,
     known: Iterable[tuple[Direction, str, str]] = (),
     profile: str = "rfc3629",
+    judged_elsewhere: bool = False,
 ) -> None:
     """Fuzz the codec of `spec` (default CPython's) against the reference; return never.
+
+    `judged_elsewhere` (a `utf8cert fuzz` campaign not --in-process): this process only asks
+    the codec and sends its answers down the pipe the driver gave it (recorder.py); the judge
+    is utf8cert's own process, out of the codec's reach (judge.py). Started without that pipe
+    (by hand, to fuzz again), it judges here, trusting the codec, and says so.
 
     `argv` (default sys.argv) is handed to libFuzzer. With `findings`, a difference is saved
     under `findings`/pending/ for `utf8cert fuzz` to minimize (and the campaign stops unless
@@ -268,6 +282,13 @@ def run(
             profile=profile_named(profile),
         )
         sys.exit(replay(judge, [Path(word) for word in inputs]))
+    channel = channel_from_environment() if judged_elsewhere else None
+    if judged_elsewhere and channel is None:
+        print(
+            "utf8cert fuzz: no judge's pipe: judging in this process, which trusts the codec"
+            " (run `utf8cert fuzz` to judge out of its reach)",
+            file=sys.stderr,
+        )
     # libFuzzer's merge passes (-fork mode starts with one) restart after every crash: there a
     # difference is recorded and fuzzing goes on, or each seed that shows it costs a restart.
     merging = any(flag.startswith("-merge_inner") for flag in argv)
@@ -295,12 +316,28 @@ def run(
     # Looked up on each call: atheris binds `Mutate` to libFuzzer only once Fuzz() has started.
     mutator = Mutator(lambda data, size: atheris.Mutate(data, size), splices=pieces)
 
+    inflight = target.inflight
+    judged: Callable[[bytes], None] = target
+    if channel is not None:
+        # A codec with coverage of its own (its instrumented package, a native library's
+        # branches) is guided by it; the reference reads each input only for one with none.
+        guided = not instrumented_packages(spec or DEFAULT_SPEC) and not (spec or "").startswith(
+            NATIVE
+        )
+        judged = Recorder(
+            codec,
+            channel,
+            capabilities=target.capabilities,
+            inflight=inflight,
+            guided=guided,
+            runs=last_flag(argv, "-runs"),
+            seconds=last_flag(argv, "-max_total_time"),
+        )
+
     def test_one_input(data: bytes) -> None:
         # A function, not the target object: atheris prints the exception (the input and both
         # answers) only for an uncaught exception raised from a plain function.
-        target(data)
-
-    inflight = target.inflight
+        judged(data)
 
     def mutate(data: bytes, max_size: int, seed: int) -> bytes:
         # The seed pass is over: the driver reads it from the in-flight file (inflight.py).

@@ -9,7 +9,7 @@ An input that shows no difference on replay is reported, never dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -22,6 +22,7 @@ from utf8cert.harness.fuzzing.culprit import KIND_DETAILS, kind_detail, units
 from utf8cert.harness.fuzzing.differential import PENDING, DifferentialTarget, pending_stem
 from utf8cert.harness.fuzzing.finding import Finding, Reproduce
 from utf8cert.harness.fuzzing.minimize import minimize
+from utf8cert.harness.fuzzing.root_causes import root_causes
 from utf8cert.harness.fuzzing.save import save
 from utf8cert.harness.vectors.model import Level
 from utf8cert.harness.world.spec import load_codec
@@ -48,6 +49,14 @@ class Triaged:
     finding: Finding | None = None
     vector_file: Path | None = None
     problem: str | None = None
+    explained: tuple[Behaviour, ...] = ()
+    """The root causes the input holds, when it is no finding of its own (root_causes.py)."""
+
+    @property
+    def fails(self) -> bool:
+        """Return True for a finding, or an input that did not reproduce: not for an input that
+        holds root causes found or known already."""
+        return not self.explained
 
 
 def _make_finding(
@@ -89,6 +98,15 @@ def _make_finding(
     return Finding(spec, small, difference, others, reproduce, pending_stem(difference))
 
 
+def _shown_by(target: DifferentialTarget) -> Callable[[bytes], list[Behaviour]]:
+    """Return what gives the behaviours `target` finds on an input (known ones included)."""
+
+    def shown(data: bytes) -> list[Behaviour]:
+        return list(dict.fromkeys(behaviour_of(d) for d in target.found(data)))
+
+    return shown
+
+
 def _of_one_kind(data: bytes, detail: str) -> bool:
     """Return True if every ill-formed unit of `data` (culprit.py) is of the kind `detail`."""
     return all(kind_detail(kind) == detail for _, _, kind in units(data))
@@ -115,6 +133,7 @@ def triage_pending(
     profile: str = "rfc3629",
     saved: set[Behaviour] | None = None,
     stop: Stop | None = None,
+    boundary: str = "",
 ) -> Iterator[Triaged]:
     """Yield a finding for each input under pending/, removing the inputs that became one (or
     showed once minimized a behaviour in `saved`, which gets each new one)."""
@@ -135,10 +154,22 @@ def triage_pending(
             kept = source.rename(source.with_suffix(".unreproduced"))  # not pending any more
             yield Triaged(kept, problem=UNREPRODUCED)
             continue
+        held = root_causes(finding.data, behaviour_of(finding.difference), _shown_by(target))
+        if not held.alone:
+            # Each root cause it holds is a finding of its own part (unless known or saved).
+            for behaviour, part in held.causes.items():
+                if behaviour in known:
+                    continue
+                made = _make_finding(spec, target, part, None, 2000, reproduce)
+                if made is not None and not _duplicate(made, saved):
+                    yield Triaged(source, made, save(made, artifacts, boundary))
+            source.unlink()
+            yield Triaged(source, explained=tuple(held.causes))
+            continue
         if _duplicate(finding, saved):
             source.unlink()
             continue
-        vector_file = save(finding, artifacts)
+        vector_file = save(finding, artifacts, boundary)
         source.unlink()
         yield Triaged(source, finding, vector_file)
 
@@ -155,6 +186,7 @@ def triage_crashes(
     profile: str = "rfc3629",
     saved: set[Behaviour] | None = None,
     stop: Stop | None = None,
+    boundary: str = "",
 ) -> Iterator[Triaged]:
     """Yield a finding for each libFuzzer crash, timeout or oom file, replayed in isolation,
     unless its behaviour is in `saved` (which gets each new one)."""
@@ -186,7 +218,7 @@ def triage_crashes(
                 yield Triaged(source, problem=f"{problem}: see libfuzzer.log")
                 continue
             duplicate = _duplicate(finding, saved)
-            vector_file = None if duplicate else save(finding, artifacts)
+            vector_file = None if duplicate else save(finding, artifacts, boundary)
             # Kept, but out of the way of the next campaign's triage.
             (crashes / TRIAGED).mkdir(exist_ok=True)
             source = source.rename(crashes / TRIAGED / source.name)

@@ -25,13 +25,27 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Final
 
+from utf8cert.harness.codec import sandbox
+from utf8cert.harness.codec.child_environment import passed
 from utf8cert.harness.fuzzing.campaign import INTERRUPTED, Campaign, libfuzzer_argv
 from utf8cert.harness.fuzzing.differential import FINDING_EXIT
-from utf8cert.harness.fuzzing.inflight import PREFIX, left_behind, settle
+from utf8cert.harness.fuzzing.inflight import LABEL_VARIABLE, PREFIX, left_behind, settle
+from utf8cert.harness.fuzzing.judge import Judge
+from utf8cert.harness.fuzzing.recorder import CHANNEL_VARIABLE
 
 GRACE: Final = 10.0
 """Seconds a process sent SIGTERM has to end before it is killed: libFuzzer prints its
 statistics from its signal handler, and one was seen stuck there under load."""
+IN_PROCESS_JUDGE: Final = (
+    "none: --in-process, the codec runs in the judge's process, outside any sandbox (trusted)"
+)
+"""The boundary of a campaign whose codec the user trusts."""
+JUDGED_APART: Final = (
+    f"{sandbox.BUBBLEWRAP} around the codec's process; the judge in utf8cert's own process"
+)
+"""The boundary of a campaign judged out of the codec's reach."""
+READ_BUFFER: Final = 1 << 20
+"""Bytes the judge reads from a codec's process's pipe at once: many frames a read."""
 RESTARTS: Final = 100
 """At most this many restarts of processes stopped by a crash, in a campaign that keeps going
 (a codec that crashes on every input would otherwise be restarted for the whole --max-time)."""
@@ -47,9 +61,20 @@ class Workers:
         log: IO[str],
         elapsed: Callable[[], float],
         preexec: Callable[[], None] | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.campaign, self.environment, self.log = campaign, dict(environment), log
         self.elapsed, self.preexec = elapsed, preexec
+        self.judge = judge
+        """The judge each process sends its answers to (None: --in-process, each judges)."""
+        self.boundary = IN_PROCESS_JUDGE if judge is None else ""
+        """What keeps the codec from the judge, as the reports name it (set at each start)."""
+        self._reading: list[threading.Thread] = []
+        """The judge's threads reading each process's pipe."""
+        self._sandboxed: set[int] = set()
+        """The pids of the processes started in bubblewrap."""
+        self._labels: dict[int, str] = {}
+        """Each process's label (its in-flight file's name), by pid."""
         self.running: dict[int, subprocess.Popen[str]] = {}
         """Each process still running, by its job number (1, 2, …)."""
         self.statuses: list[int] = []
@@ -96,23 +121,53 @@ class Workers:
         if self._started >= jobs and self.campaign.max_time is not None:
             left = max(1, int(self.campaign.max_time - self.elapsed()))
             argv.append(f"-max_total_time={left}")
+        label = f"{job}-{self._started}"  # in a sandbox, where every pid is the same
         self._started += 1
-        process = subprocess.Popen(
-            argv,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=self.environment,
-            text=True,
-            errors="replace",
-            start_new_session=True,  # a Ctrl-C reaches libFuzzer only as the driver passes it
-            preexec_fn=self.preexec,
-        )
+        env = dict(self.environment)
+        reader: int | None = None
+        kept: tuple[int, ...] = ()
+        if self.judge is not None:
+            env[LABEL_VARIABLE] = label
+            reader, writer = os.pipe()
+            env[CHANNEL_VARIABLE] = str(writer)
+            env = passed(env, sandbox.policy().environment)
+            argv, self.boundary = sandboxed(argv, env, self.campaign)
+            self.judge.boundary = self.boundary
+            kept = (writer,)
+        try:
+            process = subprocess.Popen(
+                argv,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                text=True,
+                errors="replace",
+                start_new_session=True,  # a Ctrl-C reaches libFuzzer only as the driver passes it
+                preexec_fn=self.preexec,
+                pass_fds=kept,
+            )
+        finally:
+            for fd in kept:
+                os.close(fd)  # the child's now: the pipe ends when the child does
+        if self.boundary == JUDGED_APART:
+            self._sandboxed.add(process.pid)
+        self._labels[process.pid] = label if LABEL_VARIABLE in env else str(process.pid)
         self.running[job] = process
+        if self.judge is not None and reader is not None:
+            stream = os.fdopen(reader, "rb", buffering=READ_BUFFER)
+            who = (
+                f"the codec's process (job {job})"
+                if self.campaign.jobs > 1
+                else "the codec's process"
+            )
+            reading = threading.Thread(target=self.judge.serve, args=(stream, who), daemon=True)
+            reading.start()
+            self._reading.append(reading)
         prefix = f"job {job}: " if jobs > 1 else ""
         threading.Thread(target=self._copy, args=(job, process, prefix), daemon=True).start()
 
-    def _note(self, line: str) -> None:
+    def note(self, line: str) -> None:
         """Write one line of utf8cert's own to the log, among libFuzzer's."""
         with self._lock:
             self.log.write(f"{self.elapsed():9.2f}  utf8cert: {line}\n")
@@ -140,15 +195,22 @@ class Workers:
                 continue
             del self.running[job]
             if process.pid in self._stopped:
-                settle(self.campaign.crashes, process.pid)  # its input killed nothing
+                settle(self.campaign.crashes, self._labels[process.pid])  # it killed nothing
                 continue
             # Killed after the grace, it was stopping as told: an interruption, not a failure.
-            told = process.pid in self._killed or -process.returncode in self._interrupting
-            status = INTERRUPTED if told else process.returncode
+            returned = process.returncode
+            if process.pid in self._sandboxed:  # bubblewrap's 128 + N for its program's signal
+                returned = sandbox.signal_status(returned)
+            told = process.pid in self._killed or -returned in self._interrupting
+            status = INTERRUPTED if told else returned
             self.statuses.append(status)
             if status in (0, INTERRUPTED) or self.stopping:
                 continue
-            if self.campaign.keep_going and status != FINDING_EXIT and self._again(process.pid):
+            if (
+                self.campaign.keep_going
+                and status != FINDING_EXIT
+                and self._again(self._labels[process.pid])
+            ):
                 self._start(job)  # a crash of the codec: go on, as -ignore_crashes did
             elif not self.campaign.keep_going:
                 self.stop()  # one finding ends the campaign
@@ -162,15 +224,15 @@ class Workers:
         for job, late in list(self.running.items()):
             if late.pid not in self._killed:
                 self._killed.add(late.pid)
-                self._note(f"job {job} had not ended {GRACE:.0f} s after SIGTERM: killed")
+                self.note(f"job {job} had not ended {GRACE:.0f} s after SIGTERM: killed")
                 self.signal(late, signal.SIGKILL)
 
-    def _again(self, pid: int) -> bool:
-        """Return True when process `pid`, stopped by a crash, may be started again: it had
+    def _again(self, label: str) -> bool:
+        """Return True when process `label`, stopped by a crash, may be started again: it had
         started mutating (one that crashed in the seed pass would crash there again), and time
         and restarts are left."""
         try:
-            if not left_behind(self.campaign.crashes / f"{PREFIX}{pid}")[0].mutating:
+            if not left_behind(self.campaign.crashes / f"{PREFIX}{label}")[0].mutating:
                 return False
         except OSError:
             return False  # it died before it kept a record: at its start
@@ -201,11 +263,27 @@ class Workers:
         for process in list(self.running.values()):
             self.signal(process, signum)
 
-    @staticmethod
-    def signal(process: subprocess.Popen[str], signum: int) -> None:
-        """Send `signum` to `process`'s group (the process and what it started)."""
+    def signal(self, process: subprocess.Popen[str], signum: int) -> None:
+        """Send `signum` to `process`'s group (the process and what it started); for a process
+        in the sandbox, to libFuzzer inside it (bubblewrap passes no signal on, and its death
+        would SIGKILL libFuzzer before it says anything), SIGKILL to the whole sandbox."""
+        if process.pid in self._sandboxed and signum != signal.SIGKILL:
+            inner = sandbox.innermost(process.pid)
+            if inner != process.pid:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(inner, signum)
+                return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signum)
+
+    def drained(self, seconds: float) -> bool:
+        """Return True once the judge has read every frame the processes sent (their pipes
+        closed), False if a pipe is still open after `seconds` (something the codec started
+        holds it): judging must be over before the findings are made with the same child."""
+        deadline = time.monotonic() + seconds
+        for reading in self._reading:
+            reading.join(max(0.0, deadline - time.monotonic()))
+        return not any(reading.is_alive() for reading in self._reading)
 
     def ended(self) -> bool:
         """Return True once every process started has ended (False while they start)."""
@@ -221,3 +299,22 @@ def _status(statuses: list[int]) -> int:
     if failures:
         return failures[0]
     return INTERRUPTED if INTERRUPTED in statuses else 0
+
+
+def sandboxed(argv: list[str], env: dict[str, str], campaign: Campaign) -> tuple[list[str], str]:
+    """Return the command that runs the codec's process `argv` in the OS sandbox (as `check`'s
+    children run: sandbox.wrap), able to write only what libFuzzer writes (the working corpus
+    and the crash directory), and the boundary it runs behind; `argv` itself and the process
+    boundary where no sandbox can be made (SandboxError where one is required)."""
+    wrapped = None if os.environ.get("FJ_NOSANDBOX") else sandbox.wrap(argv, env)
+    if wrapped is None:
+        where = "the judge in utf8cert's own process"
+        return argv, f"{sandbox.boundary()} around the codec's process; {where}"
+    end = wrapped.index("--")  # bubblewrap's options end there; later ones win
+    more = []
+    for directory in (campaign.corpus, campaign.crashes):
+        more += ["--bind", str(directory), str(directory)]
+    # Set again last, whatever the sandbox's own environment options do before.
+    more += ["--setenv", CHANNEL_VARIABLE, env[CHANNEL_VARIABLE]]
+    more += ["--setenv", LABEL_VARIABLE, env[LABEL_VARIABLE]]
+    return [*wrapped[:end], *more, *wrapped[end:]], JUDGED_APART

@@ -54,7 +54,12 @@ def test_a_signal_while_the_finding_is_minimized_stops_it_and_says_what_is_kept(
     with subprocess.Popen(
         command,
         cwd=tmp_path,
-        env=environment(FUZZ_CODECS_MARK=str(mark)),
+        # The mark reaches the codec in its sandbox: named to pass, its directory writable.
+        env=environment(
+            FUZZ_CODECS_MARK=str(mark),
+            UTF8CERT_SANDBOX_ENV="FUZZ_CODECS_MARK",
+            UTF8CERT_SANDBOX_WRITABLE=str(tmp_path),
+        ),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -125,15 +130,18 @@ def test_progress_and_summary_ignore_status_lines_the_codec_prints(tmp_path: Pat
     assert report["executions"] >= 3000 and report["executions"] < 10_000
     assert report["corpus"] < 77777 and report["stop"] == "runs"
     assert "999,999,999" not in done.stderr and "77777" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1].startswith(f"{report['executions']:,} executions")
+    *_, summary, boundary = done.stderr.strip().splitlines()
+    assert summary.startswith(f"{report['executions']:,} executions")
+    assert boundary == f"boundary: {report['boundary']}"
 
 
 def test_quiet_prints_the_summary_line_alone_and_json_says_the_campaign(tmp_path: Path) -> None:
     spec = "support.fuzz_codecs:SurrogateWritingEncoder"
     quiet = fuzz(tmp_path, spec, "--runs", "3000", "--seed", "1", "--quiet")
     assert quiet.returncode == 1, quiet.stdout + quiet.stderr
-    [summary] = quiet.stdout.splitlines()
+    [summary, boundary] = quiet.stdout.splitlines()  # the boundary is named even so
     assert " 1 finding(s)" in summary and quiet.stderr == ""
+    assert boundary.startswith("boundary: ")
     report_file = tmp_path / "report.json"
     done = fuzz(
         tmp_path / "json", spec, "--runs", "3000", "--seed", "1", "--json", str(report_file)
@@ -185,6 +193,9 @@ def campaign_processes(pid: int, artifacts: Path) -> list[int]:
             except OSError:
                 continue
             arguments = command.split(b"\0")
+            # In the sandbox, the script is bubblewrap's program: the argument after `--`.
+            if b"--" in arguments and arguments[0].endswith(b"bwrap"):
+                arguments = arguments[arguments.index(b"--") :]
             if len(arguments) > 1 and arguments[1].startswith(f"{artifacts}/".encode()):
                 found.append(child)
     return found
