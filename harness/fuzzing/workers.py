@@ -301,15 +301,28 @@ def _status(statuses: list[int]) -> int:
     return INTERRUPTED if INTERRUPTED in statuses else 0
 
 
+def why_unsandboxed() -> str:
+    """Return why the codec's process of a campaign runs outside an OS sandbox, in a few words."""
+    return f"no bubblewrap: {sandbox.bubblewrap_unavailable() or 'bubblewrap refused'}"
+
+
 def sandboxed(argv: list[str], env: dict[str, str], campaign: Campaign) -> tuple[list[str], str]:
     """Return the command that runs the codec's process `argv` in the OS sandbox (as `check`'s
     children run: sandbox.wrap), able to write only what libFuzzer writes (the working corpus
     and the crash directory), and the boundary it runs behind; `argv` itself and the process
     boundary where no sandbox can be made (SandboxError where one is required)."""
-    wrapped = None if os.environ.get("FJ_NOSANDBOX") else sandbox.wrap(argv, env)
+    wrapped = sandbox.wrap(argv, env)
     if wrapped is None:
+        # The campaign's process is not confined by Landlock (check's children are): without
+        # bubblewrap it runs as a plain process, and the boundary says so whatever the machine
+        # could do for check.
+        if sandbox.policy().required:
+            raise sandbox.SandboxError(f"no bubblewrap for the fuzz campaign: {why_unsandboxed()}")
         where = "the judge in utf8cert's own process"
-        return argv, f"{sandbox.boundary()} around the codec's process; {where}"
+        return (
+            argv,
+            f"{sandbox.PROCESS_ONLY} ({why_unsandboxed()}) around the codec's process; {where}",
+        )
     end = wrapped.index("--")  # bubblewrap's options end there; later ones win
     more = []
     for directory in (campaign.corpus, campaign.crashes):
