@@ -5,8 +5,8 @@
 //
 //   jackson-core    decode: Jackson's JsonFactory.createParser(byte[]) on a JSON string (its
 //                   UTF8StreamJsonParser), getText; a JsonParseException is a refusal (no
-//                   offset); encode: JsonGenerator.writeString to UTF-8 bytes (its
-//                   UTF8JsonGenerator), the string's body read back
+//                   offset). Not encode: its UTF8JsonGenerator writes a character above U+FFFF
+//                   as two backslash-u escapes, no UTF-8 to judge (jackson-core issue 223)
 //   jsoup           replace: Jsoup.parse(InputStream, "UTF-8", "") of an HTML document, the
 //                   paragraph's wholeText() (it never refuses)
 //   msgpack-java    replace: MessagePack.newDefaultUnpacker(byte[]).unpackString() of a msgpack
@@ -15,7 +15,6 @@
 //
 // A Java String is UTF-16: the handshake says so (strings=utf-16).
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -40,7 +39,7 @@ public final class JvmLibraries {
     private static final HexFormat HEX = HexFormat.of();
     private static final JsonFactory JSON = new JsonFactory();
     private static final Map<String, String> CAPABILITIES = Map.of(
-            "jackson-core", "decode encode",
+            "jackson-core", "decode",
             "jsoup", "replace",
             "msgpack-java", "replace encode",
             "guava-utf8", "validate");
@@ -101,33 +100,6 @@ public final class JvmLibraries {
         }
     }
 
-    /** writeString's body read back: Jackson escapes only ", \ and controls (ASCII), so those
-     * escapes are undone here and every other byte is Jackson's own UTF-8. */
-    private static String jacksonEncode(String text) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator generator = JSON.createGenerator(out)) {
-            generator.writeString(text);
-        } catch (JsonProcessingException error) {
-            return "refused - " + error.getOriginalMessage();
-        }
-        byte[] json = out.toByteArray();
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (int i = 1; i < json.length - 1; i++) {
-            if (json[i] != '\\') {
-                body.write(json[i]);
-                continue;
-            }
-            char c = (char) json[++i];
-            if (c == 'u') {
-                body.write(Integer.parseInt(new String(json, i + 1, 4, StandardCharsets.US_ASCII), 16));
-                i += 4;
-            } else {
-                body.write("\"\\/\b\f\n\r\t".charAt("\"\\/bfnrt".indexOf(c)));
-            }
-        }
-        return "ok " + hexOfBytes(body.toByteArray());
-    }
-
     private static String jsoupReplace(byte[] payload) throws IOException {
         ByteArrayOutputStream escaped = new ByteArrayOutputStream();
         for (byte b : payload) {
@@ -175,8 +147,6 @@ public final class JvmLibraries {
             switch (mode + " " + fields[0]) {
                 case "jackson-core decode":
                     return jacksonDecode(bytesOf(fields[1]));
-                case "jackson-core encode":
-                    return jacksonEncode(textOf(fields[1]));
                 case "jsoup replace":
                     return jsoupReplace(bytesOf(fields[1]));
                 case "msgpack-java replace":

@@ -91,7 +91,7 @@ JVM_PROGRAMS: Final = (
     Program(
         "jvm-jackson-core",
         "Java, Jackson core: JsonFactory.createParser(byte[]) on a JSON string, getText (decode,"
-        " no offset); JsonGenerator.writeString to UTF-8 (encode)",
+        " no offset)",
         JACKSON,
         "jackson-core",
     ),
