@@ -1,6 +1,7 @@
-"""Re-run each must-level difference utf8cert finds in the world's C libraries of issue 43
-through a direct reproducer (bench/reproduce_world.c: the library called as its documentation
-shows, none of utf8cert's code), and say whether the library itself shows the same.
+"""Re-run each must-level difference utf8cert finds in the world's new libraries of issue 43
+through a direct reproducer (the library called as its documentation shows, none of
+utf8cert's code: reproduce_world.c for the C libraries, reproduce_world.js for npm packages,
+ReproduceWorld.java for the JVM's), and say whether the library itself shows the same.
 
     python bench/reproduce_world.py                 # every configuration below
     python bench/reproduce_world.py yajl cmark      # some of them
@@ -27,6 +28,7 @@ from utf8cert.harness.check.variants import PAD, layouts
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "reproduce_world.c"
+JARS = ":".join(f"/usr/share/java/{jar}.jar" for jar in ("jackson-core", "jsoup"))
 
 # configuration: (the -D macro, the pkg-config package, the reproducer's argument, its output)
 CONFIGURATIONS: dict[str, tuple[str, str, str, str]] = {
@@ -42,7 +44,26 @@ CONFIGURATIONS: dict[str, tuple[str, str, str, str]] = {
     "bson-utf8-escape-for-json": ("BSON", "libbson-1.0", "escape", "json-escaped"),
     "fribidi-charset-to-unicode": ("FRIBIDI", "fribidi", "", "points"),
     "fribidi-unicode-to-charset": ("FRIBIDI", "fribidi", "encode", "bytes"),
+    # npm and the JVM: ("node" or "java", "", the reproducer's mode, its output)
+    "npm-msgpackr": ("node", "", "msgpackr-encode", "bytes"),
+    "npm-notepack": ("node", "", "notepack-encode", "bytes"),
+    "jvm-jackson-core": ("java", "", "jackson", "bytes"),
+    "jvm-jsoup": ("java", "", "jsoup", "bytes"),
 }
+
+
+def reproducer(macro: str, package: str, argument: str, into: Path) -> list[str]:
+    """Return the command that runs one configuration's direct reproducer, built first."""
+    if macro == "node":
+        from utf8cert.harness.world.programs.libraries import npm_prefix
+
+        return ["node", str(HERE / "reproduce_world.js"), argument, str(npm_prefix())]
+    if macro == "java":
+        if not (into / "ReproduceWorld.class").is_file():
+            source = str(HERE / "ReproduceWorld.java")
+            subprocess.run(["javac", "-cp", JARS, "-d", str(into), source], check=True)
+        return ["java", "-cp", f"{into}:{JARS}", "ReproduceWorld", argument]
+    return [str(build(macro, package, into)), *([argument] if argument else [])]
 
 
 def build(macro: str, package: str, into: Path) -> Path:
@@ -179,10 +200,9 @@ def main(names: list[str]) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         for name in names or list(CONFIGURATIONS):
             macro, package, argument, output = CONFIGURATIONS[name]
-            program = build(macro, package, Path(scratch))
+            command = reproducer(macro, package, argument, Path(scratch))
             found = differences(name)
             lines = "".join(f"{request_of(d)}\n" for d in found)
-            command = [str(program), *([argument] if argument else [])]
             answers = subprocess.run(
                 command, input=lines, capture_output=True, text=True, check=True
             ).stdout.splitlines()
@@ -192,7 +212,8 @@ def main(names: list[str]) -> int:
                 for d, a, r in zip(found, answers, requests, strict=True)
                 if not direct_matches(a, d, output)
             ]
-            past = [reads_past_end(command, r) for _, _, r in unmatched]
+            native = macro not in ("node", "java")
+            past = [native and reads_past_end(command, r) for _, _, r in unmatched]
             over_read = [(d, a) for (d, a, _), read in zip(unmatched, past, strict=True) if read]
             missed = [(d, a) for (d, a, _), read in zip(unmatched, past, strict=True) if not read]
             false_flags += len(missed)
