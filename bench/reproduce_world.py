@@ -84,7 +84,8 @@ def points_of(data: bytes) -> list[int]:
     points, i = [], 0
     while i < len(data):
         lead = data[i]
-        length = 1 if lead < 0x80 else 2 if 0xC0 <= lead < 0xE0 else 3 if 0xE0 <= lead < 0xF0 else 4 if 0xF0 <= lead < 0xF8 else 0
+        bounds = ((0x80, 1), (0xC0, 0), (0xE0, 2), (0xF0, 3), (0xF8, 4))
+        length = next((n for bound, n in bounds if lead < bound), 0)
         tail = data[i + 1 : i + length]
         if length == 0 or len(tail) != length - 1 or any(b & 0xC0 != 0x80 for b in tail):
             raise ValueError(f"ill-formed at {i}")
@@ -141,7 +142,11 @@ def reads_past_end(program: list[str], line: str) -> bool:
     dies of SIGSEGV when the library reads on (what such a library makes of the input depends
     on whatever lies after it, so its answers vary run to run)."""
     done = subprocess.run(
-        program, input=line + "\n", text=True, capture_output=True, env={**os.environ, "REPRO_GUARD": "1"}
+        program,
+        input=line + "\n",
+        text=True,
+        capture_output=True,
+        env={**os.environ, "REPRO_GUARD": "1"},
     )
     return done.returncode == -signal.SIGSEGV
 
@@ -223,7 +228,8 @@ def main(names: list[str]) -> int:
                 " input, so that its answer varies: SIGSEGV on a guard page)"
             )
             for difference, answer in missed[:5]:
-                print(f"  not shown: {difference['variant']} {difference['input'][:80]} utf8cert: {difference['actual']}; direct: {answer}")
+                shown = f"{difference['variant']} {difference['input'][:80]}"
+                print(f"  not shown: {shown} utf8cert: {difference['actual']}; direct: {answer}")
     return 1 if false_flags else 0
 
 

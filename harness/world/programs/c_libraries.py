@@ -160,7 +160,7 @@ JSONC: Final = library("json-c", "c_json.c", "json-c", "libjson-c-dev", define="
 YAJL: Final = library("yajl", "c_json.c", "yajl", "libyajl-dev", define="JSON_LIBRARY_YAJL")
 CJSON: Final = library("cJSON", "c_json.c", "libcjson", "libcjson-dev", define="JSON_LIBRARY_CJSON")
 FRIBIDI: Final = library(
-    "GNU FriBidi", "c_text.c", "fribidi", "libfribidi-dev", define="TEXT_LIBRARY_FRIBIDI"
+    "FriBidi", "c_text.c", "fribidi", "libfribidi-dev", define="TEXT_LIBRARY_FRIBIDI"
 )
 HARFBUZZ: Final = library(
     "HarfBuzz", "c_text.c", "harfbuzz", "libharfbuzz-dev", define="TEXT_LIBRARY_HARFBUZZ"
@@ -171,12 +171,14 @@ CMARK_GFM: Final = library(
     "c_text.c",
     "libcmark-gfm",
     "libcmark-gfm-dev libcmark-gfm-extensions-dev",
-    define="TEXT_LIBRARY_CMARK_GFM"
+    define="TEXT_LIBRARY_CMARK_GFM",
 )
 LIBBSON: Final = library(
     "libbson", "c_text.c", "libbson-1.0", "libbson-dev", define="TEXT_LIBRARY_BSON"
 )
-LIBCBOR: Final = library("libcbor", "c_text.c", "libcbor", "libcbor-dev", define="TEXT_LIBRARY_CBOR")
+LIBCBOR: Final = library(
+    "libcbor", "c_text.c", "libcbor", "libcbor-dev", define="TEXT_LIBRARY_CBOR"
+)
 
 C_PROGRAMS: Final = (
     (
@@ -316,13 +318,12 @@ C_PROGRAMS: Final = (
     (
         FRIBIDI,
         "fribidi-charset-to-unicode",
-        "GNU FriBidi: fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8) (replace: it never"
-        " refuses)",
+        "FriBidi: fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8) (replace: it never refuses)",
     ),
     (
         FRIBIDI,
         "fribidi-unicode-to-charset",
-        "GNU FriBidi: fribidi_unicode_to_charset(FRIBIDI_CHAR_SET_UTF8) (encode)",
+        "FriBidi: fribidi_unicode_to_charset(FRIBIDI_CHAR_SET_UTF8) (encode)",
     ),
     (
         HARFBUZZ,
