@@ -9,8 +9,9 @@ ReproduceWorld.java for the JVM's), and say whether the library itself shows the
 For each configuration: `utf8cert check adapter:NAME --json` lists the differences; each
 must-level one's input goes to the direct reproducer; the answer must match utf8cert's `actual`
 (a refusal, the same code points, the same validity, or ill-formed output where utf8cert saw
-the library write ill-formed UTF-8). Prints one line a configuration and the inputs that do not
-match; exit status 1 when any does not (a false flag), 0 when all do.
+the library write ill-formed UTF-8). Prints one line a configuration (or why it was skipped: its
+library is not installed here) and the inputs that do not match; exit status 1 when any does
+not (a false flag), 0 when all do.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 from utf8cert.harness.check.variants import PAD, layouts
+from utf8cert.harness.world.catalog import registry
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "reproduce_world.c"
@@ -204,6 +206,10 @@ def main(names: list[str]) -> int:
     false_flags = 0
     with tempfile.TemporaryDirectory() as scratch:
         for name in names or list(CONFIGURATIONS):
+            reason = registry()[name].unavailable()
+            if reason is not None:
+                print(f"{name}: skipped, {reason}")
+                continue
             macro, package, argument, output = CONFIGURATIONS[name]
             command = reproducer(macro, package, argument, Path(scratch))
             found = differences(name)

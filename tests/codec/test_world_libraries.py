@@ -21,7 +21,10 @@ documentation; Rust's Utf8Chunk and io::Read::read_to_string documentation.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from support.started_programs import SURROGATE, Started, check, check_encode, refused_at, started
@@ -243,3 +246,12 @@ def test_rust_utf8_chunks_and_read_to_string(program: Started) -> None:
     reader = program("rust-read-to-string")
     assert reader.decode_chunks([b"a\xe2", b"\x82\xac"], False) == Returned("a\u20ac")
     assert isinstance(reader.decode_chunks([b"a\xe2", b"\x82"], False), Refused)
+
+
+@pytest.mark.slow  # every new configuration's whole check, then each must difference re-run
+def test_every_must_difference_is_shown_by_the_library_called_directly() -> None:
+    script = Path(__file__).resolve().parents[2] / "bench" / "reproduce_world.py"
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=3000, check=False
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
