@@ -267,6 +267,37 @@ _ENTRIES = (
         jq_version,
         "",
     ),
+    PythonAdapter(
+        "protobuf",
+        "google.protobuf (upb): struct_pb2.Value.FromString, a proto3 string field: decode",
+        ".records:Protobuf",
+        package("google.protobuf", "protobuf"),
+    ),
+    PythonAdapter(
+        "pydantic-core-json",
+        "pydantic_core.from_json on bytes (jiter), a JSON string: decode",
+        ".records:PydanticJson",
+        package("pydantic_core", "pydantic-core"),
+    ),
+    PythonAdapter(
+        "ormsgpack",
+        "ormsgpack.unpackb and packb (Rust), a msgpack str: decode, encode",
+        ".records:Ormsgpack",
+        package("ormsgpack", "ormsgpack"),
+    ),
+    PythonAdapter(
+        "duckdb-decode",
+        "DuckDB's decode(BLOB) to VARCHAR (SELECT decode(?::BLOB), in memory): decode",
+        ".records:DuckdbDecode",
+        package("duckdb", "duckdb"),
+    ),
+    PythonAdapter(
+        "selectolax-lexbor",
+        "selectolax's LexborHTMLParser (lexbor), the text of a paragraph: replace (it never "
+        "refuses)",
+        ".records:SelectolaxHtml",
+        package("selectolax.lexbor", "selectolax"),
+    ),
 )
 PYTHON_ADAPTERS: Mapping[str, PythonAdapter] = {adapter.name: adapter for adapter in _ENTRIES}
 """The Python adapters by name, in the order of the list above (a new one goes at its end)."""

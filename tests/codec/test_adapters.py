@@ -80,6 +80,11 @@ MORE: tuple[str, ...] = (
     "pyicu-encode",
     "pyjson5",
     "jq",
+    "protobuf",
+    "pydantic-core-json",
+    "ormsgpack",
+    "duckdb-decode",
+    "selectolax-lexbor",
 )
 """The Python adapters tests/codec/test_more_adapters.py checks, each against its library."""
 

@@ -89,6 +89,22 @@ OFFERED = {
     "libxml2-xmlgetutf8char": {"decode"},
     "libxml2-recover": {"replace"},
     "libxml2-html": {"replace"},
+    # issue 43 (tests/codec/test_world_libraries.py checks what each does)
+    "jansson": {"decode"},
+    "json-c": {"decode"},
+    "json-c-validate-utf8": {"decode"},
+    "yajl": {"decode"},
+    "cjson": {"decode"},
+    "fribidi-charset-to-unicode": {"replace"},
+    "fribidi-unicode-to-charset": {"encode"},
+    "harfbuzz-buffer-add-utf8": {"replace"},
+    "cmark": {"replace"},
+    "cmark-validate-utf8": {"replace"},
+    "cmark-gfm": {"replace"},
+    "cmark-gfm-validate-utf8": {"replace"},
+    "bson-utf8-validate": {"validate"},
+    "bson-utf8-escape-for-json": {"decode"},
+    "libcbor": {"decode"},
 }
 
 

@@ -54,6 +54,12 @@ def test_every_program_offers_the_capabilities_of_its_codec(program: Started) ->
         "java-getbytes": {"encode"},
         "rust-from-utf8": {"decode", "validate"},
         "rust-from-utf8-lossy": {"replace"},
+        "rust-utf8-chunks": {"replace", "validate"},
+        "rust-read-to-string": {"incremental"},
+        "jvm-jackson-core": {"decode"},
+        "jvm-jsoup": {"replace"},
+        "jvm-msgpack-java": {"replace", "encode"},
+        "jvm-guava-utf8": {"validate"},
     }
     scripted = {entry[0] for entry in SCRIPTED}  # test_programs_scripting.py has those
     more = {entry.name for entry in MORE}  # test_more_programs.py has those

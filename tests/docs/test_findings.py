@@ -37,9 +37,10 @@ MISSING = re.compile(
     r"|Package (\S+) was not found in the pkg-config search path"
     r"|fatal error: (\S+): No such file or directory"
     r"|cannot find -l([^\s:]+)"
+    r"|error: package (\S+) does not exist"
 )
 """What a shell says when the reproducer's library or program is not installed: Python, Node,
-Perl, Ruby, PHP, pkg-config, a C header, a C library."""
+Perl, Ruby, PHP, pkg-config, a C header, a C library, a Java package (its jar)."""
 WHERE = re.compile(r"^- \*\*Where:\*\*.*?(?=^- \*\*)", re.MULTILINE | re.DOTALL)
 """A finding's Where line (it may wrap), up to the next field."""
 

@@ -21,6 +21,7 @@ from types import MappingProxyType
 
 from utf8cert.harness.codec.reading import BYTES
 from utf8cert.harness.world.programs.c_libraries import C_PROGRAMS, C_STRING_APIS
+from utf8cert.harness.world.programs.jvm_libraries import JVM_PROGRAMS
 from utf8cert.harness.world.programs.libraries import MORE, NpmProgram
 from utf8cert.harness.world.programs.more_languages import MORE_LANGUAGES
 from utf8cert.harness.world.programs.program import Program
@@ -100,9 +101,22 @@ _ALL: tuple[Program | NpmProgram, ...] = (
         "from-utf8",
     ),
     Program("rust-from-utf8-lossy", "Rust: String::from_utf8_lossy", RUST, "from-utf8-lossy"),
+    Program(
+        "rust-utf8-chunks",
+        "Rust: <[u8]>::utf8_chunks, U+FFFD for each invalid() (replace); none invalid (validate)",
+        RUST,
+        "utf8-chunks",
+    ),
+    Program(
+        "rust-read-to-string",
+        "Rust: io::Read::read_to_string over chunked input (incremental, strict; no offset)",
+        RUST,
+        "read-to-string",
+    ),
 )
 
 _ALL += MORE  # npm, Java's and Rust's encoders
+_ALL += JVM_PROGRAMS  # the JVM libraries Debian ships as jars
 _SCRIPTED = tuple(Program(*entry) for entry in SCRIPTED)  # Go, Ruby, PHP, Perl, Lua, Tcl
 _SCRIPTED += MORE_LANGUAGES  # C++, Erlang
 _C = tuple(

@@ -114,12 +114,15 @@ def library(
     debian: str,
     strings: StringModel = DEFAULT,
     version: str = "",
+    define: str = "",
 ) -> CLibrary:
     """Return the runtime of one library, its flags and version from pkg-config's `package`
     (libunistring, which has none: -lunistring); `strings`: what the library's strings hold
     (UTF-16 for ICU); `version`: a shell command telling the version, when pkg-config's is not
-    the library's."""
+    the library's; `define`: the macro that picks the library in a source shared by several
+    (c_json.c, c_text.c)."""
     flags = f"$(pkg-config --cflags --libs {package})" if package else "-lunistring"
+    flags = f"-D{define} {flags}" if define else flags
     version_command: tuple[str, ...] = (
         ("sh", "-c", version) if version else ("pkg-config", "--modversion", package)
     )
@@ -150,6 +153,32 @@ ICU_MACROS: Final = library("ICU4C", "c_icu.c", "icu-uc", "libicu-dev")
 PCRE2: Final = library("PCRE2", "c_pcre2.c", "libpcre2-8", "libpcre2-dev")
 EXPAT: Final = library("expat", "c_expat.c", "expat", "libexpat1-dev")
 LIBXML2: Final = library("libxml2", "c_libxml2.c", "libxml-2.0", "libxml2-dev")
+JANSSON: Final = library(
+    "jansson", "c_json.c", "jansson", "libjansson-dev", define="JSON_LIBRARY_JANSSON"
+)
+JSONC: Final = library("json-c", "c_json.c", "json-c", "libjson-c-dev", define="JSON_LIBRARY_JSONC")
+YAJL: Final = library("yajl", "c_json.c", "yajl", "libyajl-dev", define="JSON_LIBRARY_YAJL")
+CJSON: Final = library("cJSON", "c_json.c", "libcjson", "libcjson-dev", define="JSON_LIBRARY_CJSON")
+FRIBIDI: Final = library(
+    "FriBidi", "c_text.c", "fribidi", "libfribidi-dev", define="TEXT_LIBRARY_FRIBIDI"
+)
+HARFBUZZ: Final = library(
+    "HarfBuzz", "c_text.c", "harfbuzz", "libharfbuzz-dev", define="TEXT_LIBRARY_HARFBUZZ"
+)
+CMARK: Final = library("cmark", "c_text.c", "libcmark", "libcmark-dev", define="TEXT_LIBRARY_CMARK")
+CMARK_GFM: Final = library(
+    "cmark-gfm",
+    "c_text.c",
+    "libcmark-gfm",
+    "libcmark-gfm-dev libcmark-gfm-extensions-dev",
+    define="TEXT_LIBRARY_CMARK_GFM",
+)
+LIBBSON: Final = library(
+    "libbson", "c_text.c", "libbson-1.0", "libbson-dev", define="TEXT_LIBRARY_BSON"
+)
+LIBCBOR: Final = library(
+    "libcbor", "c_text.c", "libcbor", "libcbor-dev", define="TEXT_LIBRARY_CBOR"
+)
 
 C_PROGRAMS: Final = (
     (
@@ -272,12 +301,72 @@ C_PROGRAMS: Final = (
         "libxml2-html",
         "libxml2: htmlReadMemory told UTF-8, the text of a paragraph (replace: it never refuses)",
     ),
+    (
+        JANSSON,
+        "jansson",
+        "jansson: json_loadb (JSON_DECODE_ANY, JSON_ALLOW_NUL), a JSON string (strict decode, no"
+        " offset)",
+    ),
+    (JSONC, "json-c", "json-c: json_tokener_parse_ex, default flags, a JSON string (decode)"),
+    (
+        JSONC,
+        "json-c-validate-utf8",
+        "json-c: json_tokener_parse_ex with JSON_TOKENER_VALIDATE_UTF8, a JSON string (decode)",
+    ),
+    (YAJL, "yajl", "yajl: yajl_parse, default options (strings validated), a JSON string (decode)"),
+    (CJSON, "cjson", "cJSON: cJSON_ParseWithLength, a JSON string (decode)"),
+    (
+        FRIBIDI,
+        "fribidi-charset-to-unicode",
+        "FriBidi: fribidi_charset_to_unicode(FRIBIDI_CHAR_SET_UTF8) (replace: it never refuses)",
+    ),
+    (
+        FRIBIDI,
+        "fribidi-unicode-to-charset",
+        "FriBidi: fribidi_unicode_to_charset(FRIBIDI_CHAR_SET_UTF8) (encode)",
+    ),
+    (
+        HARFBUZZ,
+        "harfbuzz-buffer-add-utf8",
+        "HarfBuzz: hb_buffer_add_utf8, the buffer's code points before shaping (replace)",
+    ),
+    (
+        CMARK,
+        "cmark",
+        "cmark: cmark_parse_document, CMARK_OPT_DEFAULT, a fenced code block's literal (replace)",
+    ),
+    (
+        CMARK,
+        "cmark-validate-utf8",
+        "cmark: cmark_parse_document, CMARK_OPT_VALIDATE_UTF8, a fenced code block (replace)",
+    ),
+    (
+        CMARK_GFM,
+        "cmark-gfm",
+        "cmark-gfm: cmark_parse_document, CMARK_OPT_DEFAULT, a fenced code block (replace)",
+    ),
+    (
+        CMARK_GFM,
+        "cmark-gfm-validate-utf8",
+        "cmark-gfm: cmark_parse_document, CMARK_OPT_VALIDATE_UTF8, a fenced code block (replace)",
+    ),
+    (
+        LIBBSON,
+        "bson-utf8-validate",
+        "libbson: bson_utf8_validate, allow_null true, as bson_validate checks strings (validate)",
+    ),
+    (
+        LIBBSON,
+        "bson-utf8-escape-for-json",
+        "libbson: bson_utf8_escape_for_json, as bson_as_json writes strings (strict decode)",
+    ),
+    (LIBCBOR, "libcbor", "libcbor: cbor_load, a CBOR text string (decode)"),
 )
 """Each program: its library, its name (also its mode: the argument its program takes) and what
 it checks."""
 
 C_STRING_APIS: Final = frozenset(
-    {"glib-utf8-to-ucs4", "glib-utf8-to-utf16", "libxml2-xmlcheckutf8"}
+    {"glib-utf8-to-ucs4", "glib-utf8-to-utf16", "libxml2-xmlcheckutf8", "cjson"}
 )
 """The programs whose API reads a C string, stopping at a NUL (codec/reading.py): xmlCheckUTF8
 has no other form; g_utf8_to_ucs4 and g_utf8_to_utf16 stop at a NUL though given a length."""

@@ -197,6 +197,35 @@ HELPER int wrap_xml(const uint8_t *s, size_t n, const char *head, const char *ta
     return 0;
 }
 
+/* A JSON string holding a payload: `"` + payload + `"`, the quote, the backslash and the
+ * control characters written as escapes (RFC 8259 §7), as harness/codec/wrappers.py
+ * JSON_STRING does; every other byte, ill-formed ones too, is copied as it is. Always 0. */
+HELPER int wrap_json(const uint8_t *s, size_t n, Wrapped *w) {
+    size_t capacity = 2 + 6 * n + 1;
+    w->document = malloc(capacity);
+    w->payload_at = malloc((capacity + 1) * sizeof(long));
+    size_t at = 0;
+    w->payload_at[at] = -1, w->document[at++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        char escape[8] = {0};
+        uint8_t c = s[i];
+        if (c == '"' || c == '\\') escape[0] = '\\', escape[1] = (char)c;
+        else if (c < 0x20) snprintf(escape, sizeof escape, "\\u%04x", c);
+        if (escape[0] == 0) {
+            w->payload_at[at] = (long)i, w->document[at++] = c;
+            continue;
+        }
+        for (size_t k = 0; escape[k]; k++) w->payload_at[at] = (long)i, w->document[at++] = (uint8_t)escape[k];
+    }
+    size_t end = at;
+    w->payload_at[at] = -1, w->document[at++] = '"';
+    w->payload_at[at] = -1;
+    w->payload_at[end] = (long)n;
+    w->document[at] = 0; /* for the parsers that read a C string */
+    w->length = at, w->head = 1, w->body_end = end;
+    return 0;
+}
+
 /* Return the document offset of a 1-based line and character column, or -1. The text before a
  * first error is well-formed, so characters are stepped over by their lead bytes' lengths. */
 HELPER long line_and_column(const Wrapped *w, long line, long column) {

@@ -15,6 +15,12 @@
 //	                 json.Marshal of them as a Go string read back (both write U+FFFD: their
 //	                 documented coercion to valid UTF-8); two modes: json-unmarshal, json-marshal
 //	bufio-readrune   incremental (replace): bufio.Reader.ReadRune over the chunks, read in turn
+//	decode-last-rune decode: a utf8.DecodeLastRune loop from the end (the backward decoder),
+//	                 refused where it returns (RuneError, 1); replace: the same loop keeping it
+//	xml-unmarshal    decode: encoding/xml's Unmarshal of <a>payload</a> (its chardata), which
+//	                 refuses ill-formed UTF-8 ("invalid UTF-8"); no offset (it gives a line)
+//	xml-escape-text  replace: xml.EscapeText of the bytes, read back by xml.Unmarshal (it writes
+//	                 U+FFFD for an ill-formed byte: its documented behaviour)
 package main
 
 import (
@@ -22,6 +28,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
@@ -79,6 +86,59 @@ func decodeRunes(data []byte, strict bool) ([]rune, int) {
 		i += size
 	}
 	return runes, -1
+}
+
+// decodeLastRunes walks data backwards with utf8.DecodeLastRune; strict stops at the last
+// (RuneError, 1) met, the offset of that byte. The runes come back in reading order.
+func decodeLastRunes(data []byte, strict bool) ([]rune, int) {
+	var backwards []rune
+	for end := len(data); end > 0; {
+		r, size := utf8.DecodeLastRune(data[:end])
+		end -= size
+		if r == utf8.RuneError && size == 1 && strict {
+			// The first error in reading order is the one a strict decoder reports: go on.
+			runes, at := decodeLastRunes(data[:end], true)
+			if at >= 0 {
+				return runes, at
+			}
+			return runes, end
+		}
+		backwards = append(backwards, r)
+	}
+	for i, j := 0, len(backwards)-1; i < j; i, j = i+1, j-1 {
+		backwards[i], backwards[j] = backwards[j], backwards[i]
+	}
+	return backwards, -1
+}
+
+// xmlElementOf writes the bytes as the text of <a>: <, &, > and CR as references; every other
+// byte as it is. ok is false for a character XML 1.0 cannot hold (a C0 control but tab, LF,
+// CR; U+FFFE; U+FFFF), named in the message.
+func xmlElementOf(data []byte) ([]byte, string, bool) {
+	out := []byte("<a>")
+	for i, b := range data {
+		switch {
+		case b == '<':
+			out = append(out, "&lt;"...)
+		case b == '&':
+			out = append(out, "&amp;"...)
+		case b == '>':
+			out = append(out, "&gt;"...)
+		case b == '\r':
+			out = append(out, "&#13;"...)
+		case b < 0x20 && b != '\t' && b != '\n':
+			return nil, fmt.Sprintf("XML 1.0 cannot carry U+%04X (§2.2 Char)", b), false
+		case b == 0xEF && i+2 < len(data) && data[i+1] == 0xBF && data[i+2]&0xFE == 0xBE:
+			return nil, fmt.Sprintf("XML 1.0 cannot carry U+%04X (§2.2 Char)", 0xFFFE+int(data[i+2]&1)), false
+		default:
+			out = append(out, b)
+		}
+	}
+	return append(out, "</a>"...), "", true
+}
+
+type element struct {
+	Text string `xml:",chardata"`
 }
 
 // jsonStringOf writes the bytes as a JSON string: only the ASCII that JSON must escape is
@@ -198,6 +258,39 @@ func answer(mode, line string) string {
 			return "crash " + err.Error()
 		}
 		return "ok " + hexOfRunes([]rune(text))
+	case "decode-last-rune decode":
+		runes, at := decodeLastRunes(data, true)
+		if at >= 0 {
+			return fmt.Sprintf("refused %d utf8.DecodeLastRune returned (RuneError, 1)", at)
+		}
+		return "ok " + hexOfRunes(runes)
+	case "decode-last-rune replace":
+		runes, _ := decodeLastRunes(data, false)
+		return "ok " + hexOfRunes(runes)
+	case "xml-unmarshal decode":
+		document, why, ok := xmlElementOf(data)
+		if !ok {
+			return "inapplicable " + why
+		}
+		var parsed element
+		if err := xml.Unmarshal(document, &parsed); err != nil {
+			return "refused - " + strings.ReplaceAll(err.Error(), "\n", " ")
+		}
+		return "ok " + hexOfRunes([]rune(parsed.Text))
+	case "xml-escape-text replace":
+		if _, why, ok := xmlElementOf(data); !ok {
+			return "inapplicable " + why
+		}
+		var escaped bytes.Buffer
+		if err := xml.EscapeText(&escaped, data); err != nil {
+			return "crash " + err.Error()
+		}
+		var parsed element
+		document := append(append([]byte("<a>"), escaped.Bytes()...), "</a>"...)
+		if err := xml.Unmarshal(document, &parsed); err != nil {
+			return "crash " + err.Error()
+		}
+		return "ok " + hexOfRunes([]rune(parsed.Text))
 	case "bufio-readrune incremental":
 		// F (fields[1]) only says whether an empty final chunk follows: a reader has no
 		// "final" flag, its end is the end of the input either way.
@@ -211,13 +304,16 @@ func answer(mode, line string) string {
 }
 
 var capabilities = map[string]string{
-	"utf8":           "decode replace validate encode",
-	"to-valid-utf8":  "replace",
-	"runes":          "replace encode",
-	"range":          "replace",
-	"json-unmarshal": "replace",
-	"json-marshal":   "replace",
-	"bufio-readrune": "incremental incremental=replace",
+	"utf8":             "decode replace validate encode",
+	"to-valid-utf8":    "replace",
+	"runes":            "replace encode",
+	"range":            "replace",
+	"json-unmarshal":   "replace",
+	"json-marshal":     "replace",
+	"bufio-readrune":   "incremental incremental=replace",
+	"decode-last-rune": "decode replace",
+	"xml-unmarshal":    "decode",
+	"xml-escape-text":  "replace",
 }
 
 func main() {
@@ -227,7 +323,7 @@ func main() {
 	}
 	offered, known := capabilities[mode]
 	if !known {
-		fmt.Fprintln(os.Stderr, "usage: go_codecs MODE (utf8, to-valid-utf8, runes, range, json-unmarshal, json-marshal, bufio-readrune)")
+		fmt.Fprintln(os.Stderr, "usage: go_codecs MODE (utf8, to-valid-utf8, runes, range, json-unmarshal, json-marshal, bufio-readrune, decode-last-rune, xml-unmarshal, xml-escape-text)")
 		os.Exit(2)
 	}
 	out := bufio.NewWriter(os.Stdout)

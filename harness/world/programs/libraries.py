@@ -173,6 +173,36 @@ NPM: Final = (
         "string-decoder",
     ),
     NpmProgram(
+        "npm-msgpackr",
+        "npm msgpackr, a msgpack str: unpack (replace: it never refuses), pack (encode)",
+        "msgpackr",
+        "msgpackr",
+    ),
+    NpmProgram(
+        "npm-notepack",
+        "npm notepack.io, a msgpack str: decode (replace: it never refuses), encode",
+        "notepack.io",
+        "notepack",
+    ),
+    NpmProgram(
+        "npm-bson",
+        "npm bson: BSON.deserialize of a string element, default options (decode)",
+        "bson",
+        "bson",
+    ),
+    NpmProgram(
+        "npm-ws",
+        "npm ws: isValidUTF8 of lib/validation.js, as its Receiver checks text frames (validate)",
+        "ws",
+        "ws",
+    ),
+    NpmProgram(
+        "npm-utf-8-validate",
+        "npm utf-8-validate: isValidUTF8(buffer), its prebuilt native addon (validate)",
+        "utf-8-validate",
+        "utf-8-validate",
+    ),
+    NpmProgram(
         "npm-fast-text-encoding",
         "npm fast-text-encoding (polyfill): TextDecoder (replace), TextEncoder (encode)",
         "fast-text-encoding",

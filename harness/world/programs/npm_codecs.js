@@ -27,6 +27,14 @@
 //   is-utf8              validate: is-utf8(buffer)
 //   string-decoder       replace, incremental (replace): the userland string_decoder's
 //                        StringDecoder (required as "string_decoder/", not Node's own)
+//   msgpackr             replace: msgpackr unpack of a msgpack str (its own JavaScript reader
+//                        for short strings, Buffer's for long ones); encode: pack, header off
+//   notepack             replace: notepack.io decode of a msgpack str; encode: encode
+//   bson                 decode: bson's BSON.deserialize of {s: string} (validation.utf8 on, the
+//                        default: it refuses ill-formed strings)
+//   ws                   validate: ws's isValidUTF8 (lib/validation.js), what its Receiver asks
+//                        of every text frame and close reason (its own loop below 24 bytes)
+//   utf-8-validate       validate: utf-8-validate(buffer), its native addon (prebuilt)
 //
 // A JS string is UTF-16: the handshake says so (strings=utf-16).
 "use strict";
@@ -211,6 +219,47 @@ const MODES = {
       },
       declared: "replace",
     }),
+  },
+  msgpackr: {
+    packages: ["msgpackr"],
+    make: ([msgpackr]) => ({
+      replace: (bytes) => msgpackr.unpack(wrap(MSGPACK, bytes)),
+      encode: (text) => unwrap(MSGPACK, msgpackr.pack(text)),
+    }),
+  },
+  notepack: {
+    packages: ["notepack.io"],
+    make: ([notepack]) => ({
+      replace: (bytes) => notepack.decode(wrap(MSGPACK, bytes)),
+      encode: (text) => unwrap(MSGPACK, notepack.encode(text)),
+    }),
+  },
+  bson: {
+    packages: ["bson"],
+    // A document of one string element "s" (bsonspec.org: int32 size, 0x02, "s\0", int32
+    // length + 1, the bytes, 0x00, then the document's 0x00).
+    make: ([bson]) => ({
+      decode: (bytes) => {
+        const size = 4 + 1 + 2 + 4 + bytes.length + 1 + 1;
+        const document = Buffer.alloc(size);
+        document.writeInt32LE(size, 0);
+        document.write("\x02s\x00", 4, "latin1");
+        document.writeInt32LE(bytes.length + 1, 7);
+        bytes.copy(document, 11);
+        const value = bson.BSON.deserialize(document).s;
+        return value;
+      },
+    }),
+    refuses: (error) => error && error.name === "BSONError" && /UTF-8|utf8/i.test(error.message),
+  },
+  ws: {
+    // Not among ws's exports: its file, from the package's directory.
+    packages: ["./node_modules/ws/lib/validation.js"],
+    make: ([validation]) => ({ validate: (bytes) => validation.isValidUTF8(bytes) }),
+  },
+  "utf-8-validate": {
+    packages: ["utf-8-validate"],
+    make: ([isValid]) => ({ validate: (bytes) => isValid(bytes) }),
   },
   "fast-text-encoding": {
     packages: ["fast-text-encoding"],

@@ -11,7 +11,11 @@
 //   into-bytes       encode: each code point made a char (char::from_u32, which refuses a
 //                    surrogate and a value above U+10FFFF: no String can hold them), pushed
 //                    onto a String, then String::into_bytes
-use std::io::{self, BufRead, Write};
+//   utf8-chunks      replace: <[u8]>::utf8_chunks, each chunk's valid() then one U+FFFD for a
+//                    non-empty invalid(); validate: no chunk has an invalid() part
+//   read-to-string   incremental (strict): std::io::Read::read_to_string from a reader that
+//                    hands out one chunk per read (an InvalidData error is a refusal, no offset)
+use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 const EMPTY: &str = "-";
@@ -56,11 +60,53 @@ fn into_bytes(field: &str) -> String {
     format!("ok {}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
 }
 
+/// A reader that hands out its chunks one per read, so that read_to_string meets every cut.
+struct Chunks(Vec<Vec<u8>>);
+
+impl Read for Chunks {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        while self.0.first().is_some_and(|chunk| chunk.is_empty()) {
+            self.0.remove(0);
+        }
+        let Some(chunk) = self.0.first_mut() else { return Ok(0) };
+        let n = chunk.len().min(buffer.len());
+        buffer[..n].copy_from_slice(&chunk[..n]);
+        chunk.drain(..n);
+        Ok(n)
+    }
+}
+
+fn read_to_string<'a>(fields: impl Iterator<Item = &'a str>) -> String {
+    // The first field is F, whether an empty final chunk follows: a reader's end is its end.
+    let chunks: Result<Vec<Vec<u8>>, String> = fields.skip(1).map(bytes_of).collect();
+    let mut text = String::new();
+    match chunks.map(|chunks| Chunks(chunks).read_to_string(&mut text)) {
+        Ok(Ok(_)) => format!("ok {}", hex_of_text(&text)),
+        Ok(Err(error)) if error.kind() == io::ErrorKind::InvalidData => format!("refused - {error}"),
+        Ok(Err(error)) => format!("crash {error}"),
+        Err(error) => format!("crash bad request: {error}"),
+    }
+}
+
+fn chunks_replaced(data: &[u8]) -> String {
+    let mut text = String::new();
+    for chunk in data.utf8_chunks() {
+        text.push_str(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    text
+}
+
 fn answer(mode: &str, line: &str) -> String {
     let mut fields = line.split(' ');
     let operation = fields.next().unwrap_or("");
     if (mode, operation) == ("into-bytes", "encode") {
         return into_bytes(fields.next().unwrap_or(EMPTY));
+    }
+    if (mode, operation) == ("read-to-string", "incremental") {
+        return read_to_string(fields);
     }
     let data = match bytes_of(fields.next().unwrap_or(EMPTY)) {
         Ok(data) => data,
@@ -81,6 +127,10 @@ fn answer(mode: &str, line: &str) -> String {
         ("from-utf8-lossy", "replace") => {
             format!("ok {}", hex_of_text(&String::from_utf8_lossy(&data)))
         }
+        ("utf8-chunks", "replace") => format!("ok {}", hex_of_text(&chunks_replaced(&data))),
+        ("utf8-chunks", "validate") => {
+            format!("ok {}", data.utf8_chunks().all(|chunk| chunk.invalid().is_empty()))
+        }
         _ => format!("crash unknown request {operation}"),
     }
 }
@@ -91,8 +141,13 @@ fn main() -> ExitCode {
         "from-utf8" => "decode validate",
         "from-utf8-lossy" => "replace",
         "into-bytes" => "encode",
+        "utf8-chunks" => "replace validate",
+        "read-to-string" => "incremental incremental=strict",
         _ => {
-            eprintln!("usage: rust_codecs MODE (from-utf8, from-utf8-lossy, into-bytes)");
+            eprintln!(
+                "usage: rust_codecs MODE (from-utf8, from-utf8-lossy, into-bytes, utf8-chunks, \
+                 read-to-string)"
+            );
             return ExitCode::from(2);
         }
     };

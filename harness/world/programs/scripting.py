@@ -157,6 +157,24 @@ SCRIPTED: Final[tuple[tuple[str, str, Runtime, str], ...]] = (
         GO,
         "bufio-readrune",
     ),
+    (
+        "go-decode-last-rune",
+        "Go: a utf8.DecodeLastRune loop from the end (decode, refused at (RuneError, 1); replace)",
+        GO,
+        "decode-last-rune",
+    ),
+    (
+        "go-xml-unmarshal",
+        "Go: encoding/xml Unmarshal, the chardata of an XML element (decode, no offset)",
+        GO,
+        "xml-unmarshal",
+    ),
+    (
+        "go-xml-escape-text",
+        "Go: encoding/xml EscapeText, read back by Unmarshal (replace: U+FFFD, as documented)",
+        GO,
+        "xml-escape-text",
+    ),
     ("ruby-valid-encoding", "Ruby: String#valid_encoding? (validate)", RUBY, "valid-encoding"),
     ("ruby-scrub", "Ruby: String#scrub (replace, U+FFFD)", RUBY, "scrub"),
     (
