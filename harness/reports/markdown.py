@@ -72,8 +72,8 @@ def _summary(view: View) -> list[str]:
 
 def _behaviours(view: View) -> list[str]:
     lines = ["", "## Behaviours", ""]
-    groups = view.groups
-    if not groups:
+    groups = view.shown_groups
+    if not groups and not view.unshown:
         if view.known_groups:
             lines.append("None new.")
         elif view.report.coverage.asked:
@@ -105,6 +105,8 @@ def _behaviours(view: View) -> list[str]:
         ]
     if len(groups) > SHOWN_GROUPS:
         lines.append(f"… and {len(groups) - SHOWN_GROUPS} more behaviours (see the JSON report).")
+    if view.unshown:
+        lines.append(f"Not shown: {view.unshown} (see the JSON report).")
     return lines
 
 
@@ -125,7 +127,7 @@ def _baseline(view: View) -> list[str]:
 
 
 def _legend(view: View) -> list[str]:
-    flags = view.flags(view.groups[:SHOWN_GROUPS])
+    flags = view.flags(view.shown_groups[:SHOWN_GROUPS])
     if not flags:
         return []
     notes = [f"- **{flag}**: {_cell(view.report.vectors.note(flag))}" for flag in flags]

@@ -33,7 +33,10 @@ class View:
     baseline: Baseline | None = None
     rerun: Rerun | None = None
     strict_baseline: bool = False
-    """Whether a fixed deviation (a stale baseline) fails the run."""
+    """Whether a fixed or changed deviation (a stale baseline) fails the run."""
+    show_level: Level = "may"
+    """The least binding level of the behaviours a report shows (--show-level): the verdict,
+    the gate and the counts are the run's whole, whatever it is."""
     vectors: dict[str, Vector] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -56,6 +59,18 @@ class View:
         if not self.known:
             return self.all_groups
         return group([d for d in self.report.differences if d.key not in self.known], self.vectors)
+
+    @cached_property
+    def shown_groups(self) -> list[Group]:
+        """Return the new behaviours at `show_level` or above, the ones a report shows."""
+        bound = LEVELS.index(self.show_level)
+        return [each for each in self.groups if LEVELS.index(each.level) <= bound]
+
+    @property
+    def unshown(self) -> str:
+        """Return what `show_level` leaves out: '2 behaviours below should' ('' for none)."""
+        left = len(self.groups) - len(self.shown_groups)
+        return f"{plural(left, 'behaviour')} below {self.show_level}" if left else ""
 
     @cached_property
     def known_groups(self) -> list[Group]:
@@ -85,6 +100,22 @@ class View:
     def fixed(self) -> list[Key]:
         """Return the baseline's deviations the run no longer shows ([] without a baseline)."""
         return [] if self.baseline is None else self.baseline.fixed(self.report.differences)
+
+    @cached_property
+    def changed(self) -> list[tuple[Key, Difference]]:
+        """Return the baseline's deviations whose question now differs otherwise, each with the
+        difference found instead ([] without a baseline)."""
+        return [] if self.baseline is None else self.baseline.changed(self.report.differences)
+
+    def changed_words(self) -> str:
+        """Return how the changed deviations' levels moved: 'may → must: 85' ('' for none); a
+        deviation recorded without a level counts as '?'."""
+        if self.baseline is None:
+            return ""
+        moves = Counter(
+            (self.baseline.levels.get(key, "?"), now.level) for key, now in self.changed
+        )
+        return ", ".join(f"{old} → {new}: {count}" for (old, new), count in sorted(moves.items()))
 
     @cached_property
     def failing(self) -> list[Difference]:
@@ -125,7 +156,7 @@ class View:
         """Return True when the run passes its gate: complete, no failing difference, every
         capability covered (less what a known crash spared), and (under --strict-baseline) no
         fixed deviation."""
-        stale = self.strict_baseline and bool(self.fixed)
+        stale = self.strict_baseline and bool(self.fixed or self.changed)
         complete = not self.report.incomplete
         return complete and not self.failing and self.covered and not stale
 
@@ -155,8 +186,12 @@ class View:
             )
         if not self.covered:
             return "FAIL: a capability is not certified (too few questions answered)"
-        if self.strict_baseline and self.fixed:
-            return f"FAIL: {plural(len(self.fixed), 'fixed deviation')} (--strict-baseline)"
+        if self.strict_baseline and (self.fixed or self.changed):
+            stale = [
+                plural(len(self.fixed), "fixed deviation") if self.fixed else "",
+                plural(len(self.changed), "changed deviation") if self.changed else "",
+            ]
+            return f"FAIL: {', '.join(filter(None, stale))} (--strict-baseline)"
         if self.known and self.report.differences:
             if self.groups:  # new, but below --fail-on: the baseline does not hide them
                 hides = self.hidden_words()
