@@ -48,6 +48,12 @@ class Column:
     skipped: str | None = None
 
 
+def spec_of(column: Column) -> str:
+    """Return the spec that checks a column's codec again: `adapter:NAME` for a shipped
+    adapter, the spec itself for any other codec (`mypkg.codec:Utf8`, `cmd:…`)."""
+    return column.name if ":" in column.name else f"adapter:{column.name}"
+
+
 def cells_of(report: Report) -> Cells:
     """Return the matrix's cells of one report: for each row the codec offers (a capability it
     was checked on), the kinds of difference found there ([] for a pass)."""
@@ -223,9 +229,7 @@ def to_markdown(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
     lines.append("|---|---|---|---|")
     for column in matrix.columns:
         mark = "" if column.cells is None else column.cells.fingerprint
-        lines.append(
-            f"| `adapter:{column.name}` | {column.version} | {verdict_of(column)} | {mark} |"
-        )
+        lines.append(f"| `{spec_of(column)}` | {column.version} | {verdict_of(column)} | {mark} |")
     lines += ["", "## Behaviours", ""]
     lines += ["Each cell: `pass`, `n/a` (not offered), or the kinds of difference found.", ""]
     lines += markdown_table(matrix.behaviours, names, "behaviour")
