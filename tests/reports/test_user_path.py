@@ -101,3 +101,8 @@ def test_a_deviation_whose_question_no_longer_differs_is_fixed(tmp_path: Path) -
     right = View(report("support.hand_rolled:HandRolled", "sur-1"), baseline=load_baseline(path))
     assert right.changed == [] and len(right.fixed) == len({d.key for d in buggy.differences})
     assert json.loads(json.dumps(report_document(right)))["baseline"]["changed"] == []
+
+
+def test_one_vector_asked_is_one_vector() -> None:
+    lines = text(View(report(BUGGY, "sur-1")))
+    assert any(line.startswith("suite: 1 vector asked, SHA-256 ") for line in lines)
