@@ -49,6 +49,7 @@ from typing import Final, Literal
 
 from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.codec.interface import FAILURE_WHAT
@@ -308,12 +309,14 @@ def group(
     `vectors` (by id) lets the simplest example be the one with the fewest flags."""
     seen = [(difference, behaviour_of(difference)) for difference in differences]
     seen = _unmerged(seen)
-    plain = {(d.vector, d.capability) for d, _ in seen if d.variant in PLAIN}
+    # A refusal placing the error nowhere is the API's form wherever it is seen, not a way of
+    # going wrong as is, nor only once moved.
+    plain = {(d.vector, d.capability) for d, b in seen if d.variant in PLAIN and b.what != UNPLACED}
     groups: dict[Behaviour, Group] = {}
     moved: dict[Direction, list[tuple[Difference, Behaviour]]] = {}
     for difference, behaviour in seen:
         if (difference.vector, difference.capability) not in plain and (
-            behaviour.what not in _FAILURE_WORDS
+            behaviour.what not in _FAILURE_WORDS | {UNPLACED}
         ):
             moved.setdefault(behaviour.direction, []).append((difference, behaviour))
             continue

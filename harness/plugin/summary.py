@@ -11,7 +11,8 @@ from utf8cert.harness.check.behaviour import group
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.plugin.suite import Suite
-from utf8cert.harness.reports.text import group_title, moved_line, unplaced_fix
+from utf8cert.harness.reports.text import group_title
+from utf8cert.harness.reports.view import moved_line, unplaced_fix
 
 SHOWN: Final = 12
 """At most this many behaviours are listed; the others are counted."""

@@ -16,10 +16,15 @@ from rich.table import Table
 from rich.text import Text
 
 from utf8cert.harness.check.behaviour import Group
-from utf8cert.harness.check.extent import UNPLACED, UNPLACED_FIX
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain, grouped
-from utf8cert.harness.reports.view import View, counted_differences, plural
+from utf8cert.harness.reports.view import (
+    View,
+    counted_differences,
+    moved_line,
+    plural,
+    unplaced_fix,
+)
 from utf8cert.harness.vectors.adequacy import statement, whole_builtin
 from utf8cert.harness.vectors.model import LEVELS, Level
 
@@ -72,25 +77,6 @@ def _print_lines(console: Console, lines: Sequence[str], style: str) -> None:
     text.stylize(style, 0, len(lines[0]))
     text.highlight_regex(MARKED, "reverse")
     console.print(text)
-
-
-def unplaced_fix(each: Group) -> str | None:
-    """Return the fix of a behaviour that is only refusals placing the error nowhere (None for
-    any other): such a group is one line, since every difference of it has the one cause."""
-    if each.behaviour.what != UNPLACED:
-        return None
-    return UNPLACED_FIX[each.behaviour.direction]
-
-
-def moved_line(each: Group) -> str | None:
-    """Return the line naming the vectors on which a behaviour shows only once moved or cut
-    (None when there are none)."""
-    if not each.moved:
-        return None
-    ids = each.moved[:SHOWN_IDS]
-    more = len(each.moved) - len(ids)
-    tail = f" … and {more} more" if more else ""
-    return "  also seen when moved or cut: " + " ".join(ids) + tail
 
 
 def render_group(view: View, console: Console, index: int, each: Group, verbose: bool) -> None:

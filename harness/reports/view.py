@@ -17,11 +17,15 @@ from utf8cert.harness.check.baseline import Baseline, Key
 from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.describe import plural as plural  # where the reports take it
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.extent import UNPLACED, UNPLACED_FIX
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
+
+SHOWN_MOVED = 12
+"""At most this many vectors are named as seen only when moved or cut."""
 
 
 @dataclass
@@ -227,3 +231,22 @@ def counted_differences(each: Group) -> str:
     if len(levels) < 2:
         return total
     return f"{total}: " + ", ".join(f"{levels[level]} {level}" for level in LEVELS if levels[level])
+
+
+def unplaced_fix(each: Group) -> str | None:
+    """Return the fix of a behaviour that is only refusals placing the error nowhere (None for
+    any other): such a group is one line, since every difference of it has the one cause."""
+    if each.behaviour.what != UNPLACED:
+        return None
+    return UNPLACED_FIX[each.behaviour.direction]
+
+
+def moved_line(each: Group) -> str | None:
+    """Return the line naming the vectors on which a behaviour shows only once moved or cut
+    (None when there are none)."""
+    if not each.moved:
+        return None
+    ids = each.moved[:SHOWN_MOVED]
+    more = len(each.moved) - len(ids)
+    tail = f" … and {more} more" if more else ""
+    return "  also seen when moved or cut: " + " ".join(ids) + tail
