@@ -1,21 +1,26 @@
 /* A template for certifying your own C UTF-8 codec with utf8cert: copy this file, replace the
- * bodies of my_decode and my_encode with calls to your codec, then build and check it:
+ * bodies of my_decode, my_validate and my_encode with calls to your codec, drop from
+ * CAPABILITIES what it does not offer, then build and check it:
  *
  *   gcc -O2 -o utf8_codec utf8_codec.c        (add your codec's sources or -l flags)
  *   utf8cert check "cmd:./utf8_codec"
  *
  * Everything below those two functions speaks utf8cert-protocol 2 (harness/PROTOCOL.md): a
  * handshake line naming the capabilities, then one answer line per request line, each starting
- * with the request's id. Your codec has a replacing decoder or a validator too? Add the
- * capability to HANDSHAKE and answer `replace` or `validate` requests in answer() the same way.
- * As shipped, my_decode and my_encode are a small conformant codec, so the check passes.
+ * with the request's id. Your codec has a replacing decoder too? Add `replace` to CAPABILITIES
+ * and answer its requests in answer() as `decode` is answered (code points, U+FFFD included).
+ * A library that returns ill-formed UTF-8 as its text: read its bytes by their bits into code
+ * points (an overlong or a surrogate keeps its value), so that utf8cert classifies what it let
+ * through (docs/adapters.md). As shipped, the codec is small and conformant: the check passes.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HANDSHAKE "utf8cert-protocol 2 decode encode"
+/* What your codec offers: drop what it does not (any of the three, in any subset). */
+#define CAPABILITIES "decode validate encode"
+#define HANDSHAKE "utf8cert-protocol 2 " CAPABILITIES
 
 /* Strict decoding. Write the code points of `s[0..n)` to `out` (room for n), their count to
  * *count, and return 0; or, for ill-formed input, return -1 with *error_at the offset of the
@@ -44,6 +49,17 @@ static int my_decode(const uint8_t *s, size_t n, uint32_t *out, size_t *count, l
         i += length;
     }
     return 0;
+}
+
+/* Validation: return 1 when `s[0..n)` is well-formed UTF-8, 0 when it is not. As shipped, it
+ * asks my_decode; a codec with a validator of its own calls it here. */
+static int my_validate(const uint8_t *s, size_t n) {
+    uint32_t *text = malloc((n + 1) * sizeof *text);
+    size_t count = 0;
+    long error_at = -1;
+    int valid = my_decode(s, n, text, &count, &error_at) == 0;
+    free(text);
+    return valid;
 }
 
 /* Strict encoding. Write the UTF-8 of `values[0..n)` to `out` (room for 4 bytes a value), its
@@ -98,6 +114,8 @@ static void answer(const char *id, const char *operation, const char *field) {
         } else if (error_at >= 0) fprintf(out, "%s refused %ld ill-formed UTF-8\n", id, error_at);
         else fprintf(out, "%s refused - ill-formed UTF-8\n", id);
         free(text);
+    } else if (strcmp(operation, "validate") == 0) {
+        fprintf(out, "%s ok %s\n", id, my_validate(data, n) ? "true" : "false");
     } else if (strcmp(operation, "encode") == 0 && n % 4 == 0) {
         uint32_t *values = malloc((n / 4 + 1) * sizeof *values);
         for (size_t i = 0; i < n / 4; i++)

@@ -147,7 +147,10 @@ public final class Utf8Template {
 
     public static void main(String[] arguments) throws Exception {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
-        out.print("utf8cert-protocol 2 " + CAPABILITIES + " strings=utf-16 incremental=strict\n");
+        // The mode of the incremental decoder only when it is offered (PROTOCOL.md).
+        boolean incremental = Arrays.asList(CAPABILITIES.split(" ")).contains("incremental");
+        out.print("utf8cert-protocol 2 " + CAPABILITIES + " strings=utf-16"
+                + (incremental ? " incremental=strict" : "") + "\n");
         out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         for (String line; (line = in.readLine()) != null; ) {

@@ -130,7 +130,7 @@ mod shared {
 
     thread_local! {
         static HANDSHAKE: CString =
-            CString::new(format!("utf8cert-protocol 2 {} incremental=strict", super::CAPABILITIES)).unwrap();
+            CString::new(super::handshake()).unwrap();
         static ANSWER: RefCell<CString> = RefCell::new(CString::default());
     }
 
@@ -151,10 +151,17 @@ mod shared {
     }
 }
 
+// The handshake: the capabilities left in CAPABILITIES, and the incremental decoder's mode only
+// when `incremental` is one of them (PROTOCOL.md: the word needs the capability).
+fn handshake() -> String {
+    let mode = if CAPABILITIES.split(' ').any(|word| word == "incremental") { " incremental=strict" } else { "" };
+    format!("utf8cert-protocol 2 {CAPABILITIES}{mode}")
+}
+
 #[cfg(not(utf8cert_shared))]
 fn main() {
     let mut out = io::stdout().lock();
-    writeln!(out, "utf8cert-protocol 2 {CAPABILITIES} incremental=strict").unwrap();
+    writeln!(out, "{}", handshake()).unwrap();
     out.flush().unwrap();
     for line in io::stdin().lock().lines() {
         let line = line.expect("stdin is ASCII lines");

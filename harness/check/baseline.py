@@ -8,7 +8,9 @@ A baseline is a JSON document:
 
 A difference is known when its vector, variant, capability and `what` match a deviation; a codec
 that starts failing a vector in a new way is therefore a new difference. A deviation of the
-baseline that a run no longer shows is fixed: the baseline is out of date. A baseline is recorded
+baseline that a run no longer shows is fixed when its question (vector, variant, capability)
+no longer differs at all, and changed when it differs otherwise (its level rose or fell, or
+what the codec did is another thing): either way the baseline is out of date. A baseline is recorded
 for one codec spec and profile; `matching` refuses it for another. Format 1 (no profile) is read.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -54,16 +56,34 @@ class Baseline:
     is used only with --baseline-any-codec)."""
     profile: str | None
     keys: frozenset[Key]
+    levels: dict[Key, str] = field(default_factory=dict, compare=False, hash=False)
+    """The level each deviation was recorded at (a format 1 file, or a hand-written one, may
+    not say: then it is missing here)."""
 
     def __iter__(self) -> Iterator[Key]:
         """Yield the keys of the deviations, sorted (a baseline read as the set it was)."""
         return iter(sorted(self.keys))
 
     def fixed(self, differences: Iterable[Difference]) -> list[Key]:
-        """Return the deviations of the baseline that none of `differences` shows (sorted;
-        [] when every known deviation still occurs)."""
+        """Return the deviations of the baseline that no longer occur: none of `differences`
+        shows them, nor differs otherwise on the same question (sorted; [] when every known
+        deviation still occurs). A question that differs otherwise is `changed`, not fixed."""
+        differences = list(differences)
         seen = {difference.key for difference in differences}
-        return sorted(self.keys - seen)
+        asked = {difference.key[:3] for difference in differences}
+        return sorted(key for key in self.keys - seen if key[:3] not in asked)
+
+    def changed(self, differences: Iterable[Difference]) -> list[tuple[Key, Difference]]:
+        """Return the deviations of the baseline that a question still shows, but otherwise:
+        (the known deviation, the difference the run found on its vector, variant and
+        capability instead), sorted; [] when there is none. A codec that got worse (a `may`
+        deviation now a `must` one) changed; it did not fix anything."""
+        differences = list(differences)
+        seen = {difference.key for difference in differences}
+        now: dict[tuple[str, str, str], Difference] = {}
+        for difference in differences:
+            now.setdefault(difference.key[:3], difference)
+        return [(key, now[key[:3]]) for key in sorted(self.keys - seen) if key[:3] in now]
 
     def matching(self, spec: str, profile: str | None, any_codec: bool = False) -> Baseline:
         """Return the baseline if it was recorded for `spec` and `profile` (or `any_codec`);
@@ -158,8 +178,14 @@ def load_baseline(path: str | Path) -> Baseline:
     for name in ("codec", "profile"):
         if not isinstance(document.get(name), str | None):
             raise BaselineError(f"{path}: '{name}' must be a string")
-    keys = frozenset(_deviation(path, index, item) for index, item in enumerate(deviations))
-    return Baseline(str(path), document.get("codec"), document.get("profile"), keys)
+    keys = [_deviation(path, index, item) for index, item in enumerate(deviations)]
+    levels = {
+        key: item["level"]
+        for key, item in zip(keys, deviations, strict=True)
+        if isinstance(item.get("level"), str)
+    }
+    codec, profile = document.get("codec"), document.get("profile")
+    return Baseline(str(path), codec, profile, frozenset(keys), levels)
 
 
 def baseline_text(spec: str, differences: Iterable[Difference], profile: str | None = None) -> str:

@@ -33,7 +33,11 @@ moved (mid-stream, shifted, across a block boundary) or cut into chunks, never a
 is in a fast path or in the carry between chunks, whatever the symptom (a crash, a hang or a
 wrong type excepted: each is its own behaviour wherever it is seen). Those differences are one
 behaviour, POSITION, its detail naming the kinds of variant it shows in (two such bugs in one
-codec are therefore one group: the variants in the detail tell where to look).
+codec are therefore one group: the variants in the detail tell where to look). Unless every one
+of them shows a behaviour seen as is on other vectors: then one bug shows there and something
+else (a second bug, say, that refuses the vector's bytes at its end of input but lets the next
+byte complete them once moved) hid it as is; each goes under its own behaviour, whose `moved`
+lists those vectors ("also seen when moved or cut"), so that the two bugs are two root causes.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Final, Literal
 
 from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.check.reuse import REUSE, REUSED
@@ -222,6 +227,9 @@ class Group:
 
     behaviour: Behaviour
     differences: list[Difference] = field(default_factory=list)
+    moved: list[str] = field(default_factory=list)
+    """The vectors on which the behaviour shows only once moved or cut (their own end of input
+    hid it): also seen when moved or cut ([] for none)."""
 
     @property
     def example(self) -> Difference:
@@ -275,6 +283,29 @@ def _unmerged(seen: list[tuple[Difference, Behaviour]]) -> list[tuple[Difference
     ]
 
 
+def _place_moved(
+    groups: dict[Behaviour, Group],
+    direction: Direction,
+    moved: list[tuple[Difference, Behaviour]],
+) -> None:
+    """Put the differences seen only once their vectors were moved or cut into `groups`: each
+    under the behaviour it shows when that behaviour is seen as is on other vectors (one bug,
+    which something else hid at the vector's own end of input: "also seen when moved or cut"),
+    if every one of them is so explained; else all of them in one POSITION group, named by the
+    kinds of variant they show in (a bug of a fast path or of the carry between chunks)."""
+    if all(behaviour in groups for _, behaviour in moved):
+        for difference, behaviour in moved:
+            each = groups[behaviour]
+            each.differences.append(difference)
+            each.moved.append(difference.vector)
+        for each in groups.values():
+            each.moved = list(dict.fromkeys(each.moved))
+        return
+    families = ", ".join(sorted({variant_family(d.variant) for d, _ in moved}))
+    behaviour = Behaviour(direction, POSITION, families)
+    groups[behaviour] = Group(behaviour, [difference for difference, _ in moved])
+
+
 def group(
     differences: Iterable[Difference], vectors: Mapping[str, Vector] | None = None
 ) -> list[Group]:
@@ -283,18 +314,20 @@ def group(
     `vectors` (by id) lets the simplest example be the one with the fewest flags."""
     seen = [(difference, behaviour_of(difference)) for difference in differences]
     seen = _unmerged(seen)
-    plain = {(d.vector, d.capability) for d, _ in seen if d.variant in PLAIN}
+    # A refusal placing the error nowhere is the API's form wherever it is seen, not a way of
+    # going wrong as is, nor only once moved.
+    plain = {(d.vector, d.capability) for d, b in seen if d.variant in PLAIN and b.what != UNPLACED}
     groups: dict[Behaviour, Group] = {}
+    moved: dict[Direction, list[tuple[Difference, Behaviour]]] = {}
     for difference, behaviour in seen:
         if (difference.vector, difference.capability) not in plain and (
-            behaviour.what not in _FAILURE_WORDS and behaviour.what != REUSE
+            behaviour.what not in _FAILURE_WORDS | {UNPLACED, REUSE}
         ):
-            behaviour = Behaviour(behaviour.direction, POSITION)
+            moved.setdefault(behaviour.direction, []).append((difference, behaviour))
+            continue
         groups.setdefault(behaviour, Group(behaviour)).differences.append(difference)
-    for behaviour, each in list(groups.items()):
-        if behaviour.what == POSITION:
-            families = sorted({variant_family(d.variant) for d in each.differences})
-            each.behaviour = Behaviour(behaviour.direction, POSITION, ", ".join(families))
+    for direction, seen_moved in moved.items():
+        _place_moved(groups, direction, seen_moved)
     index = vectors or {}
     for each in groups.values():
         each.differences.sort(key=lambda d: simplicity(d, index.get(d.vector)))

@@ -38,6 +38,14 @@ from utf8cert.harness.vectors.model import LEVELS, Level
 
 WRONG_END: Final = "wrong error end"
 UNPLACED: Final = "refused with a plain ValueError, placing the error nowhere"
+UNPLACED_FIX: Final = {
+    "decode": "raise UnicodeDecodeError('utf-8', data, start, end, reason) at the first "
+    "ill-formed byte, or raise Refusal(message, offset) (the Python API)",
+    "encode": "raise UnicodeEncodeError('utf-8', text, start, end, reason) at the first "
+    "unencodable character, or raise Refusal(message, offset) (the Python API)",
+}
+"""What makes an UNPLACED behaviour vanish, by direction: a refusal that says where (a report
+shows it as the behaviour's one line, never its differences one by one)."""
 LARGEST: Final = 0x10FFFF
 
 

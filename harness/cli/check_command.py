@@ -176,6 +176,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
         baseline,
         rerun_of(arguments, vectors, profile, source, not in_process),
         arguments.strict_baseline,
+        arguments.show_level,
     )
     failed += write_outputs(view, arguments)
     show(view, arguments, written)

@@ -162,6 +162,13 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     )
     shown.add_argument("-q", "--quiet", action="store_true", help="print the verdict line only")
     parser.add_argument(
+        "--show-level",
+        choices=LEVELS,
+        default="may",
+        help="show the behaviours at this level or above in the terminal, Markdown and HTML "
+        "reports (default: may, all); the verdict and the counts stay the whole run's",
+    )
+    parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",

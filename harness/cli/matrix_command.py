@@ -1,6 +1,7 @@
-"""`utf8cert matrix`: returns 0 after checking every available adapter (or those named) and
-writing the conformance matrix (2 for an unknown adapter name or an output path that cannot
-be written, checked before the run; 2 after the run when a file could not be written after all,
+"""`utf8cert matrix`: returns 0 after checking every available adapter (or those named, and any
+codec spec given beside them: the user's own codec) and writing the conformance matrix (2 for
+an unknown adapter name that is no codec spec either, or an output path that cannot be written,
+checked before the run; 2 after the run when a file could not be written after all,
 the others written)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,13 +38,18 @@ def register(subcommands: Any) -> None:
     parser = subcommands.add_parser(
         "matrix",
         help="check the shipped adapters side by side: Markdown, JSON, HTML",
-        description="Check every available adapter (or those named) as `utf8cert check` would, "
+        description="Check every available adapter (or those named, or any codec spec) as "
+        "`utf8cert check` would, "
         "and write the conformance matrix: one column per codec, one row per theme of vectors "
         "on one capability (Markdown on standard output unless a file is named). Exit status: "
         "0 written, 2 an unknown adapter or a report that cannot be written.",
     )
     parser.add_argument(
-        "names", nargs="*", metavar="NAME", help="adapters to run (default: every one)"
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="adapters to run (default: every one), or any codec spec as `check` takes "
+        "(MODULE:ATTR, cmd:COMMAND, codec:NAME), checked in a child process beside them",
     )
     parser.add_argument(
         "--python", action="store_true", help="only the Python adapters (no programs)"
@@ -89,10 +95,14 @@ def run(arguments: argparse.Namespace) -> int:
     from utf8cert.harness.world.catalog import PYTHON_ADAPTERS, registry
 
     entries = dict(PYTHON_ADAPTERS) if arguments.python else registry()
-    unknown = [name for name in arguments.names if name not in entries]
+    names = [_adapter_name(name, entries) for name in arguments.names]
+    unknown = [name for name in names if name not in entries and ":" not in name]
     if unknown:
-        raise UsageFailure(f"no adapter named {', '.join(unknown)} (see utf8cert adapters)")
-    chosen = arguments.names or list(entries)
+        raise UsageFailure(
+            f"no adapter named {', '.join(unknown)} (see utf8cert adapters), nor a codec spec "
+            "(MODULE:ATTR, cmd:COMMAND, codec:NAME)"
+        )
+    chosen = names or list(entries)
     paths = [("--markdown", arguments.markdown), ("--json", arguments.json)]
     paths.append(("--html", arguments.html))
     check_paths(paths, stdout_closed=getattr(arguments, "stdout_closed", False))
@@ -122,6 +132,13 @@ def run(arguments: argparse.Namespace) -> int:
         for file, text in pages(matrix).items():
             outputs.append(("--pages", str(pages_dir / file), functools.partial(str, text)))
     return report_failures(write_reports(outputs))
+
+
+def _adapter_name(name: str, entries: Mapping[str, object]) -> str:
+    """Return the adapter a name or spec means (`adapter:sqlite` is `sqlite`), or the name as
+    given: an adapter's name, or any other codec spec, checked as its own column."""
+    bare = name.removeprefix("adapter:")
+    return bare if bare in entries else name
 
 
 def _done_line(column: Column, seconds: float) -> str:

@@ -22,15 +22,39 @@ Progress = Callable[[Column, float], None]
 """Told of each column as it is done, with the seconds it took."""
 
 
-def check_adapter(name: str, isolate: bool) -> Column:
-    """Return the column of `adapter:NAME`: checked over the built-in vectors, or skipped with
-    the reason it cannot run here (a package or runtime missing, a spec that fails to load)."""
+def check_spec(spec: str) -> Column:
+    """Return the column of any other codec spec (the user's `MODULE:ATTR`, `cmd:…`,
+    `codec:NAME`), named by the spec: checked over the built-in vectors in a child process,
+    as `utf8cert check` runs it by default, or skipped with the reason its spec fails."""
     from utf8cert.harness.check.run import run_check
     from utf8cert.harness.codec.spec import CodecSpecError
     from utf8cert.harness.reports.matrix import checked_column
     from utf8cert.harness.vectors.load import load_vectors
     from utf8cert.harness.world.spec import load_codec
 
+    try:
+        codec = load_codec(spec, isolate=True)
+    except CodecSpecError as error:
+        return Column(spec, "", "", skipped=error.problem)
+    try:
+        report = run_check(codec, load_vectors())
+    finally:
+        codec.close()
+    return checked_column(spec, report.description or spec, "", report)
+
+
+def check_adapter(name: str, isolate: bool) -> Column:
+    """Return the column of `adapter:NAME`: checked over the built-in vectors, or skipped with
+    the reason it cannot run here (a package or runtime missing, a spec that fails to load); a
+    name that is no adapter is a codec spec (`check_spec`)."""
+    from utf8cert.harness.check.run import run_check
+    from utf8cert.harness.codec.spec import CodecSpecError
+    from utf8cert.harness.reports.matrix import checked_column
+    from utf8cert.harness.vectors.load import load_vectors
+    from utf8cert.harness.world.spec import load_codec
+
+    if name not in registry():
+        return check_spec(name)
     entry = registry()[name]
     version = entry.version()
     reason = entry.unavailable()
@@ -88,13 +112,14 @@ def check_adapters(
 
     for name in _run(names, jobs, isolate, keep):
         for crashed in _run([name], 1, isolate, keep):
-            entry = registry()[crashed]
+            entry = registry().get(crashed)
+            spec = crashed if entry is None else f"adapter:{crashed}"
             column = Column(
                 crashed,
-                entry.description,
-                entry.version(),
-                skipped="crashed the process that checked it (run `utf8cert check "
-                f"adapter:{crashed}` to see where)",
+                "" if entry is None else entry.description,
+                "" if entry is None else entry.version(),
+                skipped=f"crashed the process that checked it (run `utf8cert check {spec}` "
+                "to see where)",
             )
             keep(column, 0.0)
     return [done[name] for name in names]

@@ -15,12 +15,15 @@ out."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
 import pytest
 
+from utf8cert.harness.check.baseline import Key
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.interrupt import Interrupted, Stop, watching
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec
 from utf8cert.harness.plugin.suite import Suite, SuiteError, load_suite
@@ -57,6 +60,32 @@ def stoppable(check: Callable[[Stop], Result]) -> Result:
     return result
 
 
+SUITE_SPEC: Final = "utf8cert_suite_spec"
+"""The attribute naming the codec of a `conformance_suite` test function: a session that
+certifies the same codec as utf8cert::… leaves its cases out (session.py)."""
+DIFFERENCES: Final = "utf8cert_differences"
+"""The user property under which an item passes its differences on to the session's summary
+(as plain data: an xdist worker sends its reports' properties to the controller)."""
+
+
+def record(item: pytest.Item, found: Sequence[Difference], known: frozenset[Key]) -> None:
+    """Note the differences of an item the baseline does not know, for the summary by
+    behaviour at the end of the session (session.py)."""
+    new = [dataclasses.astuple(difference) for difference in found if difference.key not in known]
+    if new:
+        item.user_properties.append((DIFFERENCES, new))
+
+
+def recorded(properties: Sequence[tuple[str, object]]) -> list[Difference]:
+    """Return the differences an item's report carries (`record`; [] for none)."""
+    return [
+        Difference(*fields)
+        for name, value in properties
+        if name == DIFFERENCES
+        for fields in cast(list[tuple[Any, ...]], value)  # record's astuple, back
+    ]
+
+
 class VectorItem(pytest.Item):
     """One vector checked on one capability, in every variant."""
 
@@ -77,6 +106,7 @@ class VectorItem(pytest.Item):
         the baseline does not know, KnownDeviation when it deviates only as the baseline says
         (a signal stops it: `stoppable`)."""
         found = stoppable(lambda stop: self.suite.check(self.vector, self.capability, stop))
+        record(self, found, self.suite.known)
         failing = self.suite.failing(found)
         if failing:
             raise ConformanceFailure(self.suite.failure_text(failing))
@@ -142,7 +172,9 @@ class StabilityItem(pytest.Item):
     def runtest(self) -> None:
         """Raise ConformanceFailure, explained, when an answer changed; the cases not checked
         in this process are checked first (a signal stops it: `stoppable`)."""
-        failing = self.suite.failing(stoppable(self.suite.stability))
+        found = stoppable(self.suite.stability)
+        record(self, found, self.suite.known)
+        failing = self.suite.failing(found)
         if failing:
             raise ConformanceFailure(self.suite.failure_text(failing))
 
@@ -257,4 +289,5 @@ def suite_function(
         if failing:
             pytest.fail(suite.failure_text(failing), pytrace=False)
 
+    setattr(test_conformance, SUITE_SPEC, suite.codec.spec)  # session.py runs it once
     return test_conformance

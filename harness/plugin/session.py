@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.report import utf8cert_version
 from utf8cert.harness.codec import sandbox
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.plugin.items import SuiteNode
+from utf8cert.harness.plugin.items import SUITE_SPEC, SuiteNode, recorded
 from utf8cert.harness.plugin.suite import SUITE_NODE_ID, Suite, SuiteError, fatal_note, load_suite
+from utf8cert.harness.plugin.summary import summary_lines
 
 
 def sandboxed(
@@ -76,6 +78,10 @@ class SuitePlugin:
         """Why the session was interrupted ('' until it is)."""
         self.begun: dict[tuple[str, object], pytest.TestReport] = {}
         """The setup report of each item begun and not ended, by node id and xdist worker."""
+        self.found: list[Difference] = []
+        """The differences the items found (the baseline's known ones left out)."""
+        self.deselected = 0
+        """How many cases of the project's own conformance_suite were left out."""
         self.previous: dict[int, Any] = {}
         """The handlers of SIGTERM and SIGHUP before the session's (restored by `close`)."""
 
@@ -165,12 +171,50 @@ class SuitePlugin:
             self.previous[number] = signal.signal(number, on_signal)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Note the items begun (set up) and not ended (torn down): those a signal stops."""
+        """Note the items begun (set up) and not ended (torn down): those a signal stops; and
+        the differences each item found, for the summary by behaviour."""
         key = (report.nodeid, getattr(report, "node", None))  # an xdist report names its worker
+        if report.when == "call":
+            self.found += recorded(report.user_properties)
         if report.when == "setup":
             self.begun[key] = report
         elif report.when == "teardown":
             self.begun.pop(key, None)
+
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        """Leave out the cases of a project's own `conformance_suite` of the codec the session
+        certifies as utf8cert::…: the suite runs once, not twice."""
+        if not self.collected:
+            return
+        spec = self.suite.codec.spec
+        twice = [
+            item
+            for item in items
+            if getattr(getattr(item, "function", None), SUITE_SPEC, None) == spec
+        ]
+        if twice:
+            config.hook.pytest_deselected(items=twice)
+            left = set(twice)
+            items[:] = [item for item in items if item not in left]
+            self.deselected = len(twice)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """Write the behaviours the session's items found, as `utf8cert check` sums them up:
+        one line each, most binding first, with the command that reproduces its simplest
+        example (nothing when no item found a difference)."""
+        reporter = terminalreporter
+        if self.deselected:
+            reporter.write_line(
+                f"utf8cert: {self.deselected} cases of the project's own conformance_suite of "
+                f"{self.suite.codec.spec} deselected: the suite ran once, as {SUITE_NODE_ID}::…"
+            )
+        if not self.found:
+            return
+        reporter.write_sep("=", "utf8cert: behaviours")
+        for line in summary_lines(self.suite, self.found):
+            reporter.write_line(line)
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         """Note why the session was interrupted (a signal: 'stopped by SIGTERM')."""

@@ -37,6 +37,9 @@ from utf8cert.harness.vectors.model import LEVELS, Level, Vector, VectorSet
 from utf8cert.harness.world.spec import load_codec
 
 SUITE_NODE_ID = "utf8cert"
+SHOWN_FAILURES = 2
+"""At most this many ways an item fails are explained in its failure (each is one vector on
+one capability: rarely more than two ways)."""
 
 
 class SuiteError(Exception):
@@ -106,14 +109,20 @@ class Suite:
         return [d for d in differences if d.level in levels and d.key not in self.known]
 
     def failure_text(self, failing: Sequence[Difference]) -> str:
-        """Return the explanation of failing differences, as `utf8cert check` prints it."""
+        """Return the explanation of failing differences in a few lines each, as `utf8cert
+        check` prints them less the vector's flag notes (the session's summary groups them by
+        behaviour): the first SHOWN_FAILURES ways the item fails, and how many more."""
         vectors = vector_index(self.vectors)
+        ways = grouped(failing)
         blocks = [
             "\n".join(
-                explain(first, vectors.get(first.vector), self.vectors.note, self.rerun, also)
+                explain(first, vectors.get(first.vector), rerun=self.rerun, also=also, notes=False)
             )
-            for first, also in grouped(failing)
+            for first, also in ways[:SHOWN_FAILURES]
         ]
+        more = len(ways) - SHOWN_FAILURES
+        if more > 0:
+            blocks.append(f"… and {more} more ways this item fails (utf8cert check -v shows them)")
         return "\n\n".join(blocks)
 
     def check(

@@ -181,7 +181,7 @@ def _index(view: View) -> str:
     """Return the vectors that differ, each once with its anchor (`vector_anchor`): what it is,
     where it is written, and links to the behaviours it shows ('' when none differs)."""
     shown: dict[str, list[tuple[int, bool]]] = {}
-    for known, groups in ((False, view.groups), (True, view.known_groups)):
+    for known, groups in ((False, view.shown_groups), (True, view.known_groups)):
         for index, each in enumerate(groups, start=1):
             for vector_id in each.vectors:
                 shown.setdefault(vector_id, []).append((index, known))
@@ -209,7 +209,7 @@ def report_html(view: View) -> str:
     keys = {difference.key for difference in view.failing}
     behaviours = "\n".join(
         _group(view, i, g, False, any(d.key in keys for d in g.differences))
-        for i, g in enumerate(view.groups, start=1)
+        for i, g in enumerate(view.shown_groups, start=1)
     )
     return "\n".join(
         [

@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.extent import UNPLACED, UNPLACED_FIX
 from utf8cert.harness.reports.coverage import extra_json
 from utf8cert.harness.reports.explain import focus
 from utf8cert.harness.reports.view import View
@@ -70,7 +71,7 @@ def difference_json(view: View, difference: Difference, behaviour: str) -> dict[
 
 def _behaviour_json(each: Group, known: bool, example: int) -> dict[str, Any]:
     behaviour = each.behaviour
-    return {
+    document: dict[str, Any] = {
         "id": behaviour.id,
         "direction": behaviour.direction,
         "what": behaviour.what,
@@ -82,12 +83,18 @@ def _behaviour_json(each: Group, known: bool, example: int) -> dict[str, Any]:
         "capabilities": each.capabilities,
         "example": example,
     }
+    if each.moved:
+        document["moved"] = each.moved
+    if behaviour.what == UNPLACED:
+        document["fix"] = UNPLACED_FIX[behaviour.direction]
+    return document
 
 
 def _baseline_json(view: View) -> dict[str, Any] | None:
     if view.baseline is None:
         return None
     fields = ("vector", "variant", "capability", "what")
+    levels = view.baseline.levels
     return {
         "path": view.baseline.path,
         "codec": view.baseline.codec,
@@ -98,6 +105,11 @@ def _baseline_json(view: View) -> dict[str, Any] | None:
             for level, (behaviours, differences) in view.hidden().items()
         },
         "fixed": [dict(zip(fields, key, strict=True)) for key in view.fixed],
+        "changed": [
+            dict(zip(fields, key, strict=True))
+            | {"level": levels.get(key), "now": {"level": now.level, "what": now.what}}
+            for key, now in view.changed
+        ],
     }
 
 

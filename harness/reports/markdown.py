@@ -8,7 +8,13 @@ from typing import Final
 from utf8cert.harness.check.variants import layouts
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain
-from utf8cert.harness.reports.view import View, counted_differences, plural
+from utf8cert.harness.reports.view import (
+    View,
+    counted_differences,
+    moved_line,
+    plural,
+    unplaced_fix,
+)
 from utf8cert.harness.vectors.model import LEVELS
 
 SHOWN_GROUPS: Final = 100
@@ -72,8 +78,8 @@ def _summary(view: View) -> list[str]:
 
 def _behaviours(view: View) -> list[str]:
     lines = ["", "## Behaviours", ""]
-    groups = view.groups
-    if not groups:
+    groups = view.shown_groups
+    if not groups and not view.unshown:
         if view.known_groups:
             lines.append("None new.")
         elif view.report.coverage.asked:
@@ -81,6 +87,12 @@ def _behaviours(view: View) -> list[str]:
         else:
             lines.append("None: no question was asked.")
     for index, each in enumerate(groups[:SHOWN_GROUPS], start=1):
+        fix = unplaced_fix(each)
+        if fix is not None:  # one cause, one line: what makes it vanish
+            title = f"{index}. {each.level}: {_cell(str(each.behaviour))}"
+            counted = f"{plural(len(each.vectors), 'vector')}, {counted_differences(each)}"
+            lines += [f"### {title}", "", f"{counted}. Fix: {_cell(fix)}.", ""]
+            continue
         example = each.example
         explained = explain(
             example,
@@ -98,6 +110,7 @@ def _behaviours(view: View) -> list[str]:
             f" ({', '.join(each.capabilities)}): {ids}"
             + (f" … and {more} more" if more > 0 else ""),
             "",
+            *([f"{moved.strip().capitalize()}.", ""] if (moved := moved_line(each)) else []),
             "```text",
             *explained,
             "```",
@@ -105,6 +118,8 @@ def _behaviours(view: View) -> list[str]:
         ]
     if len(groups) > SHOWN_GROUPS:
         lines.append(f"… and {len(groups) - SHOWN_GROUPS} more behaviours (see the JSON report).")
+    if view.unshown:
+        lines.append(f"Not shown: {view.unshown} (see the JSON report).")
     return lines
 
 
@@ -125,7 +140,7 @@ def _baseline(view: View) -> list[str]:
 
 
 def _legend(view: View) -> list[str]:
-    flags = view.flags(view.groups[:SHOWN_GROUPS])
+    flags = view.flags(view.shown_groups[:SHOWN_GROUPS])
     if not flags:
         return []
     notes = [f"- **{flag}**: {_cell(view.report.vectors.note(flag))}" for flag in flags]

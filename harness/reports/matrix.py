@@ -56,6 +56,12 @@ class Column:
     skipped: str | None = None
 
 
+def spec_of(column: Column) -> str:
+    """Return the spec that checks a column's codec again: `adapter:NAME` for a shipped
+    adapter, the spec itself for any other codec (`mypkg.codec:Utf8`, `cmd:…`)."""
+    return column.name if ":" in column.name else f"adapter:{column.name}"
+
+
 def cells_of(report: Report) -> Cells:
     """Return the matrix's cells of one report: for each row the codec offers (a capability it
     was checked on), the kinds of difference found there ([] for a pass)."""
@@ -244,8 +250,7 @@ def to_markdown(matrix: Matrix, title: str = "UTF-8 conformance matrix") -> str:
         mark = "" if column.cells is None else column.cells.fingerprint
         reuse = "" if column.cells is None else column.cells.reuse
         lines.append(
-            f"| `adapter:{column.name}` | {column.version} | {verdict_of(column)} | {mark} "
-            f"| {reuse} |"
+            f"| `{spec_of(column)}` | {column.version} | {verdict_of(column)} | {mark} | {reuse} |"
         )
     lines += ["", "## Behaviours", ""]
     lines += ["Each cell: `pass`, `n/a` (not offered), or the kinds of difference found.", ""]

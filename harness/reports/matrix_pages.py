@@ -27,6 +27,7 @@ from utf8cert.harness.reports.matrix import (
     Matrix,
     departures_table,
     pruned,
+    spec_of,
     verdict_of,
 )
 from utf8cert.harness.vectors.load import load_vectors
@@ -103,7 +104,7 @@ def summary(
     for column in matrix.columns:
         mark = "" if column.cells is None else column.cells.fingerprint
         reuse = "" if column.cells is None else column.cells.reuse
-        name = f"adapter:{column.name}"
+        name = spec_of(column)
         shown = (
             f"[{name}]({pages}/{page_name(column.name)})" if pages and column.cells else f"`{name}`"
         )
@@ -136,7 +137,7 @@ def summary(
 def codec_page(matrix: Matrix, column: Column) -> str:
     """Return a codec's page: what it is, its verdict, its cells by theme and capability, and
     every vector it departs on."""
-    lines = [f"# adapter:{column.name}", "", _escape(column.description), ""]
+    lines = [f"# {spec_of(column)}", "", _escape(column.description), ""]
     lines += [f"- version: {column.version}", f"- verdict: {verdict_of(column)}"]
     if column.cells is not None:
         lines.append(f"- fingerprint: {column.cells.fingerprint}")

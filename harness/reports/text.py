@@ -18,7 +18,13 @@ from rich.text import Text
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
 from utf8cert.harness.reports.explain import explain, grouped
-from utf8cert.harness.reports.view import View, counted_differences, plural
+from utf8cert.harness.reports.view import (
+    View,
+    counted_differences,
+    moved_line,
+    plural,
+    unplaced_fix,
+)
 from utf8cert.harness.vectors.adequacy import statement, whole_builtin
 from utf8cert.harness.vectors.model import LEVELS, Level
 
@@ -75,10 +81,18 @@ def _print_lines(console: Console, lines: Sequence[str], style: str) -> None:
 
 def render_group(view: View, console: Console, index: int, each: Group, verbose: bool) -> None:
     """Print one behaviour: its title, the vectors sharing it, its simplest example in full,
-    and (verbose) every other difference of it."""
+    and (verbose) every other difference of it; a behaviour of refusals placing the error
+    nowhere is its title and its fix on one line."""
     console.print()
+    fix = unplaced_fix(each)
+    if fix is not None:
+        console.print(Text(f"{group_title(index, each)}; fix: {fix}", STYLE[each.level]))
+        return
     console.print(Text(group_title(index, each), STYLE[each.level]))
     console.print(_ids(each, verbose), markup=False, highlight=False)
+    moved = moved_line(each)
+    if moved is not None:
+        console.print(moved, markup=False, highlight=False)
     note, rerun = view.report.vectors.note, view.rerun
     example = each.example
     lines = explain(example, view.vectors.get(example.vector), note, rerun, notes=False)
@@ -92,7 +106,8 @@ def render_group(view: View, console: Console, index: int, each: Group, verbose:
 
 
 def render_baseline(view: View, console: Console, verbose: bool) -> None:
-    """Print the known behaviours as one line (in full when verbose), and the fixed deviations."""
+    """Print the known behaviours as one line (in full when verbose), the fixed deviations and
+    the changed ones."""
     if view.known_groups:
         console.print(
             f"\nknown from the baseline: {view.hidden_words()}"
@@ -116,6 +131,32 @@ def render_baseline(view: View, console: Console, verbose: bool) -> None:
             console.print(f"  {vector} [{capability}, {variant}]: {what}", markup=False)
         if len(view.fixed) > len(shown):
             console.print(f"  … and {len(view.fixed) - len(shown)} more", markup=False)
+    render_changed(view, console, verbose)
+
+
+def render_changed(view: View, console: Console, verbose: bool) -> None:
+    """Print the known deviations whose question now differs otherwise (a level that rose or
+    fell): 'changed level', each with what it was and what it is now."""
+    if not view.changed:
+        return
+    console.print(
+        Text(
+            f"\nchanged level: {plural(len(view.changed), 'known deviation')} now "
+            f"{'differs' if len(view.changed) == 1 else 'differ'} otherwise on the same "
+            f"questions ({view.changed_words()}): update the baseline",
+            "bold yellow",
+        )
+    )
+    shown = view.changed if verbose else view.changed[:SHOWN_FIXED]
+    levels = view.baseline.levels if view.baseline is not None else {}
+    for (vector, variant, capability, what), now in shown:
+        was = levels.get((vector, variant, capability, what), "?")
+        console.print(
+            f"  {vector} [{capability}, {variant}]: {was} {what} → {now.level} {now.what}",
+            markup=False,
+        )
+    if len(view.changed) > len(shown):
+        console.print(f"  … and {len(view.changed) - len(shown)} more", markup=False)
 
 
 def render_legend(view: View, console: Console, groups: Sequence[Group]) -> None:
@@ -152,7 +193,7 @@ def render(view: View, console: Console, verbose: bool = False) -> None:
     if report.checked:
         console.print(summary_table(view))
     console.print(Text(view.verdict(), "bold green" if view.passed else "bold red"))
-    groups = view.groups
+    groups = view.shown_groups
     shown = groups if verbose else groups[:SHOWN_GROUPS]
     for index, each in enumerate(shown, start=1):
         render_group(view, console, index, each, verbose)
@@ -160,8 +201,10 @@ def render(view: View, console: Console, verbose: bool = False) -> None:
         console.print(f"\n{len(groups) - len(shown)} more behaviours (--verbose explains them):")
         for index, each in enumerate(groups[len(shown) :], start=len(shown) + 1):
             console.print(Text(group_title(index, each), STYLE[each.level]))
+    if view.unshown:
+        console.print(f"\nnot shown: {view.unshown} (--show-level)", markup=False)
     render_baseline(view, console, verbose)
-    render_legend(view, console, shown)
+    render_legend(view, console, [each for each in shown if unplaced_fix(each) is None])
     console.print(Text("\n" + view.gate(), "bold"))
 
 

@@ -17,11 +17,15 @@ from utf8cert.harness.check.baseline import Baseline, Key
 from utf8cert.harness.check.behaviour import Group, group
 from utf8cert.harness.check.describe import plural as plural  # where the reports take it
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.extent import UNPLACED, UNPLACED_FIX
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import vector_index
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
+
+SHOWN_MOVED = 12
+"""At most this many vectors are named as seen only when moved or cut."""
 
 
 @dataclass
@@ -33,7 +37,10 @@ class View:
     baseline: Baseline | None = None
     rerun: Rerun | None = None
     strict_baseline: bool = False
-    """Whether a fixed deviation (a stale baseline) fails the run."""
+    """Whether a fixed or changed deviation (a stale baseline) fails the run."""
+    show_level: Level = "may"
+    """The least binding level of the behaviours a report shows (--show-level): the verdict,
+    the gate and the counts are the run's whole, whatever it is."""
     vectors: dict[str, Vector] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -56,6 +63,18 @@ class View:
         if not self.known:
             return self.all_groups
         return group([d for d in self.report.differences if d.key not in self.known], self.vectors)
+
+    @cached_property
+    def shown_groups(self) -> list[Group]:
+        """Return the new behaviours at `show_level` or above, the ones a report shows."""
+        bound = LEVELS.index(self.show_level)
+        return [each for each in self.groups if LEVELS.index(each.level) <= bound]
+
+    @property
+    def unshown(self) -> str:
+        """Return what `show_level` leaves out: '2 behaviours below should' ('' for none)."""
+        left = len(self.groups) - len(self.shown_groups)
+        return f"{plural(left, 'behaviour')} below {self.show_level}" if left else ""
 
     @cached_property
     def known_groups(self) -> list[Group]:
@@ -85,6 +104,22 @@ class View:
     def fixed(self) -> list[Key]:
         """Return the baseline's deviations the run no longer shows ([] without a baseline)."""
         return [] if self.baseline is None else self.baseline.fixed(self.report.differences)
+
+    @cached_property
+    def changed(self) -> list[tuple[Key, Difference]]:
+        """Return the baseline's deviations whose question now differs otherwise, each with the
+        difference found instead ([] without a baseline)."""
+        return [] if self.baseline is None else self.baseline.changed(self.report.differences)
+
+    def changed_words(self) -> str:
+        """Return how the changed deviations' levels moved: 'may → must: 85' ('' for none); a
+        deviation recorded without a level counts as '?'."""
+        if self.baseline is None:
+            return ""
+        moves = Counter(
+            (self.baseline.levels.get(key, "?"), now.level) for key, now in self.changed
+        )
+        return ", ".join(f"{old} → {new}: {count}" for (old, new), count in sorted(moves.items()))
 
     @cached_property
     def failing(self) -> list[Difference]:
@@ -125,7 +160,7 @@ class View:
         """Return True when the run passes its gate: complete, no failing difference, every
         capability covered (less what a known crash spared), and (under --strict-baseline) no
         fixed deviation."""
-        stale = self.strict_baseline and bool(self.fixed)
+        stale = self.strict_baseline and bool(self.fixed or self.changed)
         complete = not self.report.incomplete
         return complete and not self.failing and self.covered and not stale
 
@@ -155,8 +190,12 @@ class View:
             )
         if not self.covered:
             return "FAIL: a capability is not certified (too few questions answered)"
-        if self.strict_baseline and self.fixed:
-            return f"FAIL: {plural(len(self.fixed), 'fixed deviation')} (--strict-baseline)"
+        if self.strict_baseline and (self.fixed or self.changed):
+            stale = [
+                plural(len(self.fixed), "fixed deviation") if self.fixed else "",
+                plural(len(self.changed), "changed deviation") if self.changed else "",
+            ]
+            return f"FAIL: {', '.join(filter(None, stale))} (--strict-baseline)"
         if self.known and self.report.differences:
             if self.groups:  # new, but below --fail-on: the baseline does not hide them
                 hides = self.hidden_words()
@@ -192,3 +231,22 @@ def counted_differences(each: Group) -> str:
     if len(levels) < 2:
         return total
     return f"{total}: " + ", ".join(f"{levels[level]} {level}" for level in LEVELS if levels[level])
+
+
+def unplaced_fix(each: Group) -> str | None:
+    """Return the fix of a behaviour that is only refusals placing the error nowhere (None for
+    any other): such a group is one line, since every difference of it has the one cause."""
+    if each.behaviour.what != UNPLACED:
+        return None
+    return UNPLACED_FIX[each.behaviour.direction]
+
+
+def moved_line(each: Group) -> str | None:
+    """Return the line naming the vectors on which a behaviour shows only once moved or cut
+    (None when there are none)."""
+    if not each.moved:
+        return None
+    ids = each.moved[:SHOWN_MOVED]
+    more = len(each.moved) - len(ids)
+    tail = f" … and {more} more" if more else ""
+    return "  also seen when moved or cut: " + " ".join(ids) + tail

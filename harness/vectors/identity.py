@@ -28,7 +28,8 @@ class Suite:
 
     def __str__(self) -> str:
         """Return '593 vectors asked, SHA-256 1856…': the count and the whole digest."""
-        return f"{self.vectors} vectors asked, SHA-256 {self.sha256}"
+        noun = "vector" if self.vectors == 1 else "vectors"
+        return f"{self.vectors} {noun} asked, SHA-256 {self.sha256}"
 
 
 _last: list[tuple[VectorSet, Suite]] = []

@@ -161,3 +161,42 @@ def test_every_kind_of_failure_is_its_own_behaviour_wherever_it_is_seen(kind: Fa
     moved = compare_decode(FailsAs(kind), expectation_for(b"a\xe2\x82\xac"), ("v", "shift-3"))  # type: ignore[arg-type]
     (only,) = group(moved)
     assert only.behaviour.what == FAILURE_WHAT[kind]
+
+
+@pytest.mark.parametrize("name", ["Utf8BuggyPlaced", "Utf8Buggy"])
+def test_a_bug_hidden_at_the_end_of_input_is_one_root_cause_with_where_it_shows_moved(
+    name: str,
+) -> None:
+    """Issue 42: ED A0..BF taken for a lead pair, and the last continuation byte of three never
+    checked. As is, ED A0 (sur-19) is cut short and refused; moved mid-stream, it takes the next
+    byte and decodes as a surrogate. That is the surrogate bug, not a chunking bug: two bugs,
+    two root causes, sur-19 and sur-20 under the surrogate one as seen only when moved; whether
+    its refusals are placed or plain ValueErrors (those are a `may` of their own)."""
+    found = {
+        str(each.behaviour): each
+        for each in groups(f"support.user_codecs:{name}")
+        if each.level == "must"
+    }
+    assert sorted(found) == [
+        f"decode: {LET_THROUGH} (incomplete)",
+        f"decode: {LET_THROUGH} (surrogate)",
+    ]
+    surrogate = found[f"decode: {LET_THROUGH} (surrogate)"]
+    assert {"sur-19", "sur-20"} <= set(surrogate.moved) <= set(surrogate.vectors)
+    assert surrogate.example.variant == "as-is"
+
+
+def test_the_vectors_seen_only_when_moved_go_with_the_bug_whose_fix_clears_them() -> None:
+    """The evidence for the grouping above: with the surrogate bug fixed, sur-19 and sur-20
+    differ nowhere, in no variant."""
+    fixed = groups("support.user_codecs:Utf8TailBugPlaced")
+    differing = {vector for each in fixed for vector in each.vectors}
+    assert differing and not differing & {"sur-19", "sur-20"}
+
+
+def test_a_bug_seen_only_when_moved_and_never_as_is_stays_a_position_bug() -> None:
+    """The fold never hides a fast path's bug: not every one of Block64Decoder's differences
+    seen only once moved shows a behaviour seen as is, so they all stay one POSITION group."""
+    found = groups("Block64Decoder")
+    assert [each.behaviour.what for each in found].count(POSITION) == 1
+    assert not any(each.moved for each in found)

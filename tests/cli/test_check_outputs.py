@@ -65,8 +65,11 @@ def test_a_baseline_prints_new_behaviours_in_full_and_known_ones_in_one_line(
     # The extra vector's behaviour is new; a vector added may also move a known vector into
     # another variant (check/schedule.py spreads them over the vector set), which is new too.
     groups = re.findall(r"\[\d+\] must: .* — \d+ vectors?, (\d+) differences? \(", run.out)
+    # Known vectors moved into a new variant show the same surrogate bug: one behaviour with the
+    # extra vector's (issue 42: not a bug of their position).
     assert re.search(
-        r"\[\d+\] must: decode: let ill-formed input through \(surrogate\) — 1 vector, ", run.out
+        r"\[\d+\] must: decode: let ill-formed input through \(surrogate\) — \d+ vectors?, ",
+        run.out,
     ), run.out
     assert "extra-1 [decode, as-is] must: accepted ill-formed input" in run.out
     assert "sur-1 [decode, as-is]" not in run.out  # a known one is not explained again

@@ -49,6 +49,19 @@ def test_the_installed_package_imports_as_utf8cert_from_any_directory(tmp_path: 
     assert run_import_check(tmp_path).strip() == "\U0001f600"
 
 
+def test_python_dash_m_utf8cert_is_the_command(tmp_path: Path) -> None:
+    """Issue 42: `python -m utf8cert` ran nothing (`python -m utf8cert.harness` did)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "utf8cert", "check", "--in-process", "--input", "c0af", "--quiet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr  # CPython's codec refuses C0 AF: conformant
+    assert "conformant to RFC 3629" in result.stdout
+
+
 @pytest.mark.slow
 def test_a_built_wheel_holds_only_the_utf8cert_namespace_and_its_data(tmp_path: Path) -> None:
     subprocess.run(
@@ -73,6 +86,7 @@ def test_a_built_wheel_holds_only_the_utf8cert_namespace_and_its_data(tmp_path: 
         assert expected in names
     assert any(n.startswith("utf8cert/vectors/") and n.endswith(".yaml") for n in names)
     assert "utf8cert/__init__.py" not in names  # a PEP 420 namespace: nothing to keep in step
+    assert "utf8cert/__main__.py" in names  # python -m utf8cert
     assert any(".dist-info/" in n and n.endswith("/LICENSE") for n in names)  # Apache-2.0 text
 
 

@@ -135,7 +135,8 @@ def suite_named(directory: Path, text: str) -> dict[str, Any]:
             "utf8cert.suite.vectors": str(suite["vectors"]),
             "utf8cert.version": suite["utf8cert"],
         }
-    line = f"{suite['vectors']} vectors asked, SHA-256 {suite['sha256']}"
+    noun = "vector" if suite["vectors"] == 1 else "vectors"  # issue 42: "1 vectors asked"
+    line = f"{suite['vectors']} {noun} asked, SHA-256 {suite['sha256']}"
     assert f"| Suite | {line} |" in (directory / "r.md").read_text()
     assert f'<p id="suite">Suite: {line}.</p>' in (directory / "r.html").read_text()
     assert f"\nsuite: {line}\n" in text

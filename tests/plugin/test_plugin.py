@@ -346,3 +346,53 @@ def test_the_one_line_suite_has_the_stability_case_too(
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*test_wears_out?stability? FAILED*"])
     result.stdout.fnmatch_lines(["* must: two answers to one question"])
+
+
+def test_the_session_ends_on_a_summary_by_behaviour_with_the_fix_or_a_reproducer(
+    pytester: pytest.Pytester,
+) -> None:
+    """Issue 42: a failing session ended on its many failing items alone. The summary groups
+    their differences as `utf8cert check` does: the surrogate bug of Utf8Buggy is one line,
+    whichever vectors show it, and its plain ValueError one line with the fix."""
+    spec = "support.user_codecs:Utf8Buggy"
+    result = pytester.runpytest("--utf8-codec", spec, "-k", "sur-1 or sur-2", *NO_CACHE)
+    result.stdout.fnmatch_lines(
+        [
+            "*= utf8cert: behaviours =*",
+            "[[]1[]] must: decode: let ill-formed input through (surrogate) — * vectors, *",
+            f"  reproduce: utf8cert check {spec} --in-process --input eda080",
+            "[[]2[]] may: decode: refused with a plain ValueError, placing the error nowhere*",
+            "  fix: raise UnicodeDecodeError(*start, end*Refusal(message, offset)*",
+        ]
+    )
+    failures = result.stdout.str().split("= FAILURES =")[1].split("= utf8cert: behaviours =")[0]
+    for failure in failures.split("\n___")[1:]:
+        assert len(failure.strip().splitlines()) <= 12, failure  # a few lines, no flag notes
+        assert "reproduce: utf8cert check" in failure
+
+
+def test_a_projects_own_conformance_suite_of_the_same_codec_runs_once(
+    pytester: pytest.Pytester,
+) -> None:
+    """Issue 42: `pytest --utf8-codec SPEC` in a project whose tests hold
+    `conformance_suite(SPEC)` ran the suite twice. Its cases are deselected; another codec's
+    suite, and the project's other tests, still run."""
+    pytester.makepyfile(
+        test_codec="""
+        from utf8cert.harness.plugin.pytest_plugin import conformance_suite
+
+        test_utf8_conformance = conformance_suite("codec:utf-8")
+        test_cesu8 = conformance_suite("support.broken_codecs:Cesu8Decoder")
+
+        def test_own():
+            pass
+        """
+    )
+    selection = ("--utf8-codec", "codec:utf-8", "-k", "sec-10 or own", *NO_CACHE)
+    collected = pytester.runpytest(*selection, "--collect-only", "-q").stdout.lines
+    assert not [line for line in collected if "test_utf8_conformance" in line]
+    assert [line for line in collected if "test_cesu8[sec-10-decode]" in line]  # another codec's
+    assert "test_codec.py::test_own" in collected
+    assert "utf8cert::security/sec-10[decode]" in collected
+    result = pytester.runpytest(*selection)
+    result.stdout.fnmatch_lines(["utf8cert: * cases of the project's own conformance_suite*"])

@@ -281,6 +281,18 @@ def test_an_unknown_adapter_name_is_a_usage_error(capsys: pytest.CaptureFixture[
     assert "no adapter named nonesuch" in capsys.readouterr().err
 
 
+def test_the_users_own_codec_spec_is_a_column_beside_the_adapters(tmp_path: Path) -> None:
+    """Issue 42: `utf8cert matrix mypkg.codec:Utf8Buggy cpython-strict` was 'no adapter named'.
+    Its column is named by its spec, and its verdict is the one `check` gives it (the two bugs
+    of tests/support/user_codecs.py let surrogates and bad third bytes through)."""
+    written = tmp_path / "m.json"
+    spec = "support.user_codecs:Utf8Buggy"
+    assert main(["matrix", spec, "--jobs", "1", "--json", str(written)]) == 0
+    (column,) = json.loads(written.read_text(encoding="utf-8"))["columns"]
+    assert column["name"] == spec and column["skipped"] is None
+    assert column["verdict"].startswith("NOT conformant to RFC 3629: 2 behaviours")
+
+
 def test_pages_are_written_beside_a_summary_that_links_to_them(tmp_path: Path) -> None:
     summary_file, folder = tmp_path / "matrix.md", tmp_path / "matrix"
     arguments = ["matrix", "cpython-strict", "--markdown", str(summary_file), "--jobs", "1"]
