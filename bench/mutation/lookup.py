@@ -26,16 +26,17 @@ from typing import Final
 REPLACEMENT: Final = "\ufffd"
 BLOCK: Final = 16
 
-# The error bits of Keiser and Lemire's Table 4 (bit, then the pattern of byte 1 and byte 2).
-TOO_SHORT: Final = 0x01  # 11______ 0_______ or 11______ 11______: a lead not followed by a tail
-TOO_LONG: Final = 0x02  # 0_______ 10______: a tail after ASCII
-OVERLONG_3: Final = 0x04  # 11100000 100_____
-TOO_LARGE: Final = 0x08  # 11110100 1001____, 11110100 101_____, 11110101..11111111 1001..1011____
-SURROGATE: Final = 0x10  # 11101101 101_____
-OVERLONG_2: Final = 0x20  # 1100000_ 10______
-TOO_LARGE_1000: Final = 0x40  # 11110101..11111111 1000____
-OVERLONG_4: Final = 0x40  # 11110000 1000____ (shares a bit with TOO_LARGE_1000)
-TWO_CONTS: Final = 0x80  # 10______ 10______: a tail after a tail (an error unless one is due)
+# The error bits of Keiser and Lemire's Table 4, written as literals in the tables below (so that
+# a mutant of a cell is one wrong cell): bit, name, and the pattern of byte 1 and byte 2.
+#   0x01 TOO_SHORT       11______ 0_______ or 11______ 11______: a lead not followed by a tail
+#   0x02 TOO_LONG        0_______ 10______: a tail after ASCII
+#   0x04 OVERLONG_3      11100000 100_____
+#   0x08 TOO_LARGE       11110100 1001____, 11110100 101_____, 11110101..11111111 1001..1011____
+#   0x10 SURROGATE       11101101 101_____
+#   0x20 OVERLONG_2      1100000_ 10______
+#   0x40 TOO_LARGE_1000  11110101..11111111 1000____; also OVERLONG_4, 11110000 1000____
+#   0x80 TWO_CONTS       10______ 10______: a tail after a tail (an error unless one is due)
+TWO_CONTS: Final = 0x80
 
 # Indexed by the previous byte's high nibble.
 BYTE_1_HIGH: Final = (
