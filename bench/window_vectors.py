@@ -25,12 +25,15 @@ Families, in id order (new families go at the end; a removed vector's id goes in
    sequence (80..BF, C0, C1, F5..FF), by value, each error alone between well-formed bytes.
 4. decoding, ill-formed, one error each: every lead C0..FF followed by a second byte of each high
    nibble 0..F that makes the input ill-formed, in well-formed context; a validator answers one
-   bit an input, so each such window is the only error of an input of its own.
+   bit an input, so each such window is the only error of an input of its own. A second byte
+   80..BF is followed by the continuation bytes a lead of that high nibble wants (FF 90 80 80).
 5. decoding, ill-formed, one error each: every byte that ends a character (00..BF) before a byte
    that can start no sequence, the byte after cycling through them.
-6. decoding, ill-formed, one error each: each cut-short sequence (C2; E1 80; F1 80 80) and each
-   byte that starts no sequence (80; C0; FF) with its last byte at every offset modulo 64, after
-   a whole 64-byte block of ASCII: once at the end of the input, once followed by a whole block.
+6. decoding, ill-formed: each cut-short sequence (C2; E1 80; F1 80 80) with its last byte at
+   every offset modulo 64 after a whole 64-byte block of ASCII, at the end of the input, one
+   error an input; those and each byte that starts no sequence (80; C0; FF) ending in the last 3
+   bytes of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors,
+   placed before the one-error ones) each of the six at every offset between whole blocks.
 7. encoding: every scalar bit length 0..21 beside every other, both ways, in one vector, and
    the bit lengths 0..7 beside each other in an ASCII-only vector.
 """
@@ -71,6 +74,9 @@ ENDS_CHARACTER: Final = range(0x00, 0xC0)
 CUT_SHORT: Final = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
 """The flagged sequences of family 6: the longest cut-short prefix of each length, and a byte
 of each kind that starts no sequence."""
+WANTED: Final = {0xC: 0, 0xD: 0, 0xE: 1, 0xF: 2}
+"""The continuation bytes a lead of each high nibble wants after its second byte, as a nibble
+table reads it (F8..FF taken for four-byte leads)."""
 CARRIED: Final = 3
 """The most bytes of a sequence that a block can end with and the next block still owe."""
 REPRESENTATIVES: Final = {
@@ -129,16 +135,16 @@ def lead_second_pairs() -> bytes:
     return bytes(out)
 
 
-def continuation_pairs(length: int, place: int) -> bytes:
-    """Return a sequence of `length` bytes for every pair of continuation values in places
-    `place` and `place` + 1 (1-based after the lead), the lead cycling through those that take
-    any second byte (E1..EC or F1..F3)."""
+def continuation_pairs(length: int) -> bytes:
+    """Return a sequence of `length` bytes for every pair of continuation values (a, b): a, b
+    in places 2-3, and in a four-byte sequence b, a in places 3-4 too (so one sequence holds
+    two pairs, and every pair comes up in both places); the lead cycles through those that
+    take any second byte (E1..EC or F1..F3)."""
     leads = range(0xE1, 0xED) if length == 3 else range(0xF1, 0xF4)
     out = bytearray()
     for first in range(0x80, 0xC0):
         for second in range(0x80, 0xC0):
-            body = [0x80 + (first + second) % 64] * (length - 1)
-            body[place - 1], body[place] = first, second
+            body = [first, second, first][: length - 1]
             out += bytes([leads[(first + second) % len(leads)], *body])
     return bytes(out)
 
@@ -171,7 +177,10 @@ def lead_nibble_inputs() -> Iterator[tuple[bytes, str]]:
                 second = 0xF0 | (1 + low % 3)
             if second in second_range(lead):
                 continue
-            follow = chr(0x20AC).encode() if nibble < 8 else b""
+            # After a continuation byte, the ones a lead of that high nibble still wants (C, D:
+            # none; E: one; F: two), so that a table that misses the error reads a whole
+            # sequence (FF 90 80 80) and no later byte gives it away.
+            follow = chr(0x20AC).encode() if nibble < 8 else b"\x80" * WANTED[lead >> 4]
             if second >= 0xC2 and second <= 0xF4:
                 follow = sequence(second, second_range(second)[low % 8])[1:]
             data = b"\x41" + bytes([lead, second]) + follow + b"\x41"
@@ -201,12 +210,16 @@ def then_block(data: bytes) -> bytes:
 def offset_inputs() -> Iterator[tuple[bytes, str]]:
     """Yield family 6's one-error inputs: each cut-short sequence (the first three of CUT_SHORT)
     ending at each offset modulo 64 after a whole block of ASCII, at the end of the input; and
-    followed by whole ASCII where its end is within 3 bytes of a 16-byte block's end, the only
-    places a block reader carries a sequence into the next block (a sequence has at most 4)."""
+    each of CUT_SHORT followed by whole ASCII where its end is within 3 bytes of a 16-byte
+    block's end, the only places a block reader carries a sequence (or a lead that is never
+    valid) into the next block (a sequence has at most 4 bytes)."""
     for flagged in CUT_SHORT[:3]:
         for end in range(BLOCK):
             where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
             yield placed(flagged, end), f"{where}, at the end of the input"
+    for flagged in CUT_SHORT:
+        for end in range(BLOCK):
+            where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
             if end % 16 >= 16 - CARRIED:
                 yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
 
@@ -316,9 +329,8 @@ def decoding_inputs() -> list[tuple[bytes, str, bool]]:
     long = [
         (length_classes(), "Every ASCII byte beside every length, every length beside every other"),
         (lead_second_pairs(), "Every (lead, second byte) pair of RFC 3629 by value"),
-        (continuation_pairs(3, 1), "Every pair of continuation values in places 2-3 of E1..EC"),
-        (continuation_pairs(4, 1), "Every pair of continuation values in places 2-3 of F1..F3"),
-        (continuation_pairs(4, 2), "Every pair of continuation values in places 3-4 of F1..F3"),
+        (continuation_pairs(3), "Every pair of continuation values in places 2-3 of E1..EC"),
+        (continuation_pairs(4), "Every pair of continuation values in places 2-3 and 3-4 of F1..F3"),
         (errors_after_every_end(range(0x80)), "Every ASCII byte before a byte no sequence starts with, of each high nibble"),
         (errors_after_every_end(range(0x80, 0xC0)), "Every continuation ending a character before a byte no sequence starts with, of each high nibble"),
         *((offsets_in_one(flagged), f"{hex_bytes(flagged)} ending at every offset mod 64 between ASCII blocks") for flagged in CUT_SHORT),

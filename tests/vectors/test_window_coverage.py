@@ -132,11 +132,20 @@ def test_every_ascii_byte_beside_every_length_and_every_length_beside_every_othe
 
 def test_every_lead_with_every_second_byte_high_nibble_is_the_only_error_of_an_input() -> None:
     """Each lead C0..FF followed by a byte of each high nibble that the lead does not allow
-    starts the only ill-formed run of some vector, with a well-formed byte before it."""
+    starts the only ill-formed run of some vector, with a well-formed byte before it; a
+    continuation byte there is followed by the continuations a lead of that high nibble wants
+    (FF 90 80 80), so that a table missing the error reads a whole sequence."""
+    wants = {0xC: 0, 0xD: 0, 0xE: 1, 0xF: 2}  # continuations after the second, by high nibble
     seen = {
         (data[start], data[start + 1] >> 4)
-        for data, start, _ in alone()
+        for data, start, end in alone()
         if 0 < start and start + 1 < len(data)
+        # a continuation second byte: followed by all the continuations the lead's nibble wants
+        and (
+            not 0x80 <= data[start + 1] <= 0xBF
+            or data[start + 2 : start + 2 + wants[data[start] >> 4]]
+            == b"\x80" * wants[data[start] >> 4]
+        )
     }
     wanted = {
         (lead, nibble)
@@ -200,15 +209,16 @@ def test_both_ends_of_every_flagged_sequence_at_every_offset_mod_64() -> None:
 
 
 def test_a_cut_short_sequence_carried_over_a_block_boundary_is_alone() -> None:
-    """Where a cut-short sequence ends in the last 3 bytes of a 16-byte block (the bytes a
-    block reader carries into the next block), it is the only error of an input that goes on
-    with a whole 64-byte block of ASCII."""
+    """Where a cut-short sequence, or a byte no sequence starts with, ends in the last 3 bytes
+    of a 16-byte block (the bytes a block reader carries into the next block: C0 there is
+    flagged only with the byte after it), it is the only error of an input that goes on with a
+    whole 64-byte block of ASCII."""
     seen = {
         (data[start:end], (end - 1) % BLOCK)
         for data, start, end in alone()
         if ascii_around(data, start, end)[1] >= BLOCK
     }
-    shapes = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80")
+    shapes = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
     wanted = {(s, o) for s in shapes for o in range(BLOCK) if o % 16 >= 13}
     assert sorted(wanted - seen) == []
 
