@@ -1,16 +1,16 @@
 """Mutation analysis: how many single-point defects of a hand-written codec the check misses.
 
-    python bench/mutants.py [--parent subject|dfa|swar|lookup] [-j 2] [--timeout 60] [--only m001,m002]
-                            [--sample N [--seed S]] [--compare-timeout S] [--json FILE]
-                            [--figure FILE] [--keep FILE] [--probes-first] [--warm]
+    python bench/mutants.py [--parent subject|dfa|swar|lookup] [-j 2] [--timeout 60]
+                            [--only m001,m002] [--sample N [--seed S]] [--compare-timeout S]
+                            [--json FILE] [--figure FILE] [--keep FILE] [--probes-first] [--warm]
                             [--compare FILE]
 
 Makes every single-point mutant of a parent codec (a clean, independent, conformant codec with
 all five capabilities, each of another design: bench/mutation/subject.py reads a byte at a time
 against RFC 3629 §4's ranges, dfa.py is table-driven, swar.py reads machine words, lookup.py
 validates with Keiser and Lemire's three nibble tables (issue 44: a design nobody here wrote);
-the tables are mutated cell by cell as well as the code; mutation/mutate.py lists the kinds of change), or a seeded sample of
-them (`--sample`), has
+the tables are mutated cell by cell as well as the code; mutation/mutate.py lists the kinds of
+change), or a seeded sample of them (`--sample`), has
 `utf8cert check --fail-on may` judge each in a child process with a time limit
 (mutation/trial.py), and compares each survivor with the original codec on every short input,
 every code point and a Hypothesis campaign (mutation/equivalence.py) to tell the equivalent

@@ -50,9 +50,10 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
     sys.path.insert(0, str(ROOT))
 
+from itertools import groupby, pairwise  # noqa: E402
+
 from bench import vector_yaml  # noqa: E402
 from bench.vector_yaml import decode_entry, hex_bytes, names, notes  # noqa: E402
-from itertools import groupby  # noqa: E402
 from utf8cert import reference  # noqa: E402
 
 TARGET: Final = ROOT / "vectors" / "windows.yaml"
@@ -66,7 +67,8 @@ SECOND: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF
 NO_START: Final = (*range(0x80, 0xC2), *range(0xF5, 0x100))
 """The bytes that can start no sequence (RFC 3629 §4): continuation bytes, C0, C1, F5..FF."""
 BAD_BY_NIBBLE: Final = {
-    nibble: [byte for byte in NO_START if byte >> 4 == nibble] for nibble in (8, 9, 0xA, 0xB, 0xC, 0xF)
+    nibble: [byte for byte in NO_START if byte >> 4 == nibble]
+    for nibble in (8, 9, 0xA, 0xB, 0xC, 0xF)
 }
 """The bytes that can start no sequence, by high nibble (the resolution of a nibble table)."""
 ENDS_CHARACTER: Final = range(0x00, 0xC0)
@@ -158,7 +160,7 @@ def errors_after_every_end(ends: Sequence[int]) -> bytes:
     out = bytearray()
     for count, end in enumerate(ends):
         before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
-        for nibble, values in BAD_BY_NIBBLE.items():
+        for values in BAD_BY_NIBBLE.values():
             out += before + bytes([values[count % len(values)]])
     return bytes(out)
 
@@ -273,7 +275,7 @@ def runs(values: Sequence[int]) -> str:
 def one_run(errors: Sequence[reference.DecodeError]) -> bool:
     """Return whether `errors` are one ill-formed run: each starts where the one before ends."""
     return len(errors) > 0 and all(
-        after.offset == before.offset + before.length for before, after in zip(errors, errors[1:])
+        after.offset == before.offset + before.length for before, after in pairwise(errors)
     )
 
 
@@ -288,7 +290,9 @@ def decoding_lines(inputs: Sequence[tuple[bytes, str, bool]], last: int) -> list
         verdict = f"{len(errors)} U+FFFD" if errors else "well-formed"
         description = f"{why}: {verdict}, {len(replaced)} characters."
         subparts = [(e.offset, e.length, str(e.kind)) for e in errors]
-        entry = decode_entry(f"{PREFIX}-{number}", description, ["window"], data, replaced, subparts)
+        entry = decode_entry(
+            f"{PREFIX}-{number}", description, ["window"], data, replaced, subparts
+        )
         lines += [_compressed(line, replaced) for line in entry]
     return lines
 
@@ -304,10 +308,12 @@ def _compressed(line: str, values: Sequence[int]) -> str:
 def encoding_lines(number: int) -> list[str]:
     """Return the YAML of family 7, numbered on from `number`."""
     lines: list[str] = []
+    every = bit_lengths([scalar_of_bits(bits) for bits in range(22)])
+    ascii_only = bit_lengths([scalar_of_bits(bits) for bits in range(8)])
     for values, why in (
-        (bit_lengths([scalar_of_bits(b) for b in range(22)]), "every bit length 0..21 beside every other"),
-        (bit_lengths([scalar_of_bits(b) for b in range(8)]), "every ASCII bit length 0..7 beside every other"),
-    ):  # fmt: skip
+        (every, "every bit length 0..21 beside every other"),
+        (ascii_only, "every ASCII bit length 0..7 beside every other"),
+    ):
         number += 1
         ours = reference.encode(values)
         if ours != "".join(map(chr, values)).encode("utf-8"):
@@ -326,14 +332,19 @@ def encoding_lines(number: int) -> list[str]:
 
 def decoding_inputs() -> list[tuple[bytes, str, bool]]:
     """Return families 1 to 6, in id order, each input with whether it holds one error only."""
+    bad = "a byte no sequence starts with, of each high nibble"
+    between = "ending at every offset mod 64 between ASCII blocks"
     long = [
         (length_classes(), "Every ASCII byte beside every length, every length beside every other"),
         (lead_second_pairs(), "Every (lead, second byte) pair of RFC 3629 by value"),
         (continuation_pairs(3), "Every pair of continuation values in places 2-3 of E1..EC"),
-        (continuation_pairs(4), "Every pair of continuation values in places 2-3 and 3-4 of F1..F3"),
-        (errors_after_every_end(range(0x80)), "Every ASCII byte before a byte no sequence starts with, of each high nibble"),
-        (errors_after_every_end(range(0x80, 0xC0)), "Every continuation ending a character before a byte no sequence starts with, of each high nibble"),
-        *((offsets_in_one(flagged), f"{hex_bytes(flagged)} ending at every offset mod 64 between ASCII blocks") for flagged in CUT_SHORT),
+        (continuation_pairs(4), "Every continuation value pair in places 2-3 and 3-4 of F1..F3"),
+        (errors_after_every_end(range(0x80)), f"Every ASCII byte before {bad}"),
+        (errors_after_every_end(range(0x80, 0xC0)), f"Every tail ending a character before {bad}"),
+        *(
+            (offsets_in_one(flagged), f"{hex_bytes(flagged)} {between}")
+            for flagged in CUT_SHORT
+        ),
     ]  # fmt: skip
     alone = [*lead_nibble_inputs(), *end_before_error_inputs(), *offset_inputs()]
     return [(data, why, False) for data, why in long] + [(data, why, True) for data, why in alone]
@@ -355,7 +366,8 @@ def render() -> str:
     decoding = decoding_lines(decoding_inputs(), 0)
     encoding = encoding_lines(sum(line.startswith("  - id: ") for line in decoding))
     lines = [
-        "# Written by bench/window_vectors.py (python bench/window_vectors.py); do not edit by hand.",
+        "# Written by bench/window_vectors.py (python bench/window_vectors.py); do not edit"
+        " by hand.",
         'schema_version: "1.0"',
         "theme: windows",
         "description: >",

@@ -102,7 +102,11 @@ def test_every_lead_and_second_byte_and_every_two_byte_value_is_accepted() -> No
 def test_every_pair_of_continuation_values_in_every_place() -> None:
     """Every pair of continuation values follows each other in places 2-3 of a three-byte
     character, and in places 2-3 and 3-4 of a four-byte one."""
-    seen: dict[tuple[int, int], set[tuple[int, int]]] = {(3, 1): set(), (4, 1): set(), (4, 2): set()}
+    seen: dict[tuple[int, int], set[tuple[int, int]]] = {
+        (3, 1): set(),
+        (4, 1): set(),
+        (4, 2): set(),
+    }
     for data in well_formed():
         for at, length in characters(data):
             for place in range(1, length - 1):
@@ -139,7 +143,8 @@ def test_every_lead_with_every_second_byte_high_nibble_is_the_only_error_of_an_i
     seen = {
         (data[start], data[start + 1] >> 4)
         for data, start, end in alone()
-        if 0 < start and start + 1 < len(data)
+        if start > 0
+        and start + 1 < len(data)
         # a continuation second byte: followed by all the continuations the lead's nibble wants
         and (
             not 0x80 <= data[start + 1] <= 0xBF
@@ -167,10 +172,14 @@ def test_every_byte_ending_a_character_before_an_error_alone_and_by_nibble() -> 
     for vector in vectors()[0]:
         starts = {error.offset for error in vector.errors}
         for at in starts:
-            if at and vector.data[at] in NO_START and at - 1 not in starts:
-                if vector.data[at - 1] < 0xC0:
-                    nibbles.add((vector.data[at - 1], vector.data[at] >> 4))
-                    values.add(vector.data[at])
+            if (
+                at
+                and vector.data[at] in NO_START
+                and at - 1 not in starts
+                and vector.data[at - 1] < 0xC0
+            ):
+                nibbles.add((vector.data[at - 1], vector.data[at] >> 4))
+                values.add(vector.data[at])
     every = {(end, nibble) for end in range(0xC0) for nibble in (8, 9, 0xA, 0xB, 0xC, 0xF)}
     assert sorted(every - nibbles) == [] and sorted(NO_START - values) == []
 
@@ -244,9 +253,10 @@ def test_a_window_vector_is_asked_whole_and_as_it_is() -> None:
     """Every vector of vectors/windows.yaml is flagged `window`, and the default schedule asks
     it as it is, whole (no variants, no cuts, no byte-by-byte feed): its own layout."""
     decoding, encoding = vectors()
-    windows = [v for v in [*decoding, *encoding] if v.id.startswith("win-")]
+    everything: list[DecodeVector | EncodeVector] = [*decoding, *encoding]
+    windows = [v for v in everything if v.id.startswith("win-")]
     assert windows and all(WINDOW in v.flags for v in windows)
-    plans = schedule([*decoding, *encoding])
+    plans = schedule(everything)
     assert {plans.plan(v) for v in windows} == {WINDOW_PLAN}
 
 
