@@ -64,8 +64,9 @@ WINDOW_PLAN: Final = Plan(frozenset({"as-is"}), every_cut=False, bytewise=False)
 ALIGNMENT: Final = len(SHIFTS) + 1
 """The register width whose every alignment the shifts reach (16 bytes)."""
 
-BUDGET: Final = 16_000_000
-"""The most bytes a default-depth check of the built-in vectors feeds a codec (docs/guide.md)."""
+BUDGET: Final = 17_000_000
+"""The most bytes a default-depth check of the built-in vectors feeds a codec (docs/guide.md;
+16 MB until vectors/windows.yaml, issue 44, added 0.4 MB asked whole on every capability)."""
 ROUNDS: Final = {"straddle-64": 8, "straddle-4096": 4}
 """How many times over the cheaper straddles cover every trait (each round from elsewhere in
 the vectors), since what a block bug does depends on the bytes cut, not only the flag."""
