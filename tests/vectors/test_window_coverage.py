@@ -144,6 +144,7 @@ def test_every_lead_with_every_second_byte_high_nibble_is_the_only_error_of_an_i
         (data[start], data[start + 1] >> 4)
         for data, start, end in alone()
         if start > 0
+        and data[start] >= 0xC0
         and start + 1 < len(data)
         # a continuation second byte: followed by all the continuations the lead's nibble wants
         and (
