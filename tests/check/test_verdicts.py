@@ -21,7 +21,7 @@ from utf8cert.harness.check.expected import ExpectedEncoding, expectation_for
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.check.schedule import DEPTHS
+from utf8cert.harness.check.schedule import DEPTHS, Depth
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
@@ -118,7 +118,7 @@ def test_a_codec_that_declines_every_surrogate_is_not_certified_to_encode() -> N
     [pytest.param(depth, marks=[pytest.mark.slow] if depth == "full" else []) for depth in DEPTHS],
 )
 def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decode(
-    depth: str,
+    depth: Depth,
 ) -> None:
     # The default depth gives the 65536-byte straddle to a few vectors only: there incremental
     # declines about 1% of its questions, which the overall share may let pass. The layout
