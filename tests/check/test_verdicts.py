@@ -21,7 +21,7 @@ from utf8cert.harness.check.expected import ExpectedEncoding, expectation_for
 from utf8cert.harness.check.profiles import PROFILES
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.check.schedule import DEPTHS
+from utf8cert.harness.check.schedule import DEPTHS, Depth
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.codec.interface import (
     CAPABILITIES,
@@ -113,29 +113,35 @@ def test_a_codec_that_declines_every_surrogate_is_not_certified_to_encode() -> N
     assert "not certified for encode" in checked.verdict()
 
 
-def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decode() -> None:
+@pytest.mark.parametrize(
+    "depth",
+    [pytest.param(depth, marks=[pytest.mark.slow] if depth == "full" else []) for depth in DEPTHS],
+)
+def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decode(
+    depth: Depth,
+) -> None:
     # The default depth gives the 65536-byte straddle to a few vectors only: there incremental
     # declines about 1% of its questions, which the overall share may let pass. The layout
     # rule does not: those vectors are answered as they are and declined only once moved.
-    for depth in DEPTHS:
-        codec = Declining(declines=over_64_kib)
-        try:
-            checked = run_check(codec, vectors(), depth=depth)
-        finally:
-            codec.close()
-        decoding: set[Capability] = {"decode", "replace", "validate", "incremental"}
-        assert set(checked.coverage.uncertified()) == decoding, depth
-        for capability in decoding:
-            coverage = checked.coverage.of(capability)
-            assert coverage.declined_layouts == ["straddle-65536"], (depth, capability)
-            declined = coverage.layout_declined["straddle-65536"]
-            assert declined == coverage.layout_asked["straddle-65536"] > 0
-        # At full depth every vector straddles 65536 bytes, and the share says it already.
-        assert depth == "full" or re.search(
-            r"not certified for incremental \((\d+\.\d% of its questions answered, below 99%; )?"
-            r"declines inputs it answers as they are, once laid out as straddle-65536 \(",
-            checked.verdict(),
-        )
+    # (Full depth, where every vector straddles 65536 bytes, costs a whole sweep: slow.)
+    codec = Declining(declines=over_64_kib)
+    try:
+        checked = run_check(codec, vectors(), depth=depth)
+    finally:
+        codec.close()
+    decoding: set[Capability] = {"decode", "replace", "validate", "incremental"}
+    assert set(checked.coverage.uncertified()) == decoding, depth
+    for capability in decoding:
+        coverage = checked.coverage.of(capability)
+        assert coverage.declined_layouts == ["straddle-65536"], (depth, capability)
+        declined = coverage.layout_declined["straddle-65536"]
+        assert declined == coverage.layout_asked["straddle-65536"] > 0
+    # At full depth every vector straddles 65536 bytes, and the share says it already.
+    assert depth == "full" or re.search(
+        r"not certified for incremental \((\d+\.\d% of its questions answered, below 99%; )?"
+        r"declines inputs it answers as they are, once laid out as straddle-65536 \(",
+        checked.verdict(),
+    )
 
 
 def test_a_codec_that_declines_a_few_inputs_is_certified_with_the_count_shown() -> None:

@@ -20,12 +20,12 @@ SURROGATES = "codec:utf-8:surrogatepass"
 
 SURROGATE_VECTORS: Final = tuple(
     option
-    for vector in shipped_vectors()
-    if vector.id.startswith("sur-")
+    for vector in [vector for vector in shipped_vectors() if vector.id.startswith("sur-")][:8]
     for option in ("--vector", vector.id)
 )
-"""The surrogate vectors alone: the full depth's cost is that of every variant of every vector
-(tests/check/test_schedule.py compares the depths on them all, in the exhaustive tier)."""
+"""The first eight surrogate vectors alone: the full depth's cost is that of every variant of
+every vector (tests/check/test_schedule.py compares the depths on them all, in the exhaustive
+tier); on all 23 this test took 50 s."""
 
 
 def differences(tmp_path: Path, *depth: str) -> list[dict[str, Any]]:

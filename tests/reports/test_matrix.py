@@ -9,6 +9,7 @@ import re
 import runpy
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -39,13 +40,18 @@ PUBLISH = "scripts/build-matrix"
 """What made the committed summary (every adapter) and the artefact beside it."""
 
 
-def two_codecs() -> list[Column]:
-    """Return columns for CPython's strict and surrogatepass codecs and one skipped codec."""
+@cache
+def two_codecs() -> tuple[Column, ...]:
+    """Return columns for CPython's strict and surrogatepass codecs and one skipped codec,
+    checked once for the tests of this module (build() makes a new matrix of them each time)."""
     vectors = load_vectors()
-    return [
-        checked_column(name, name, "1", run_check(load_codec(spec), vectors))
-        for name, spec in (("strict", "codec:utf-8"), ("pass", "codec:utf-8:surrogatepass"))
-    ] + [Column("absent", "absent", "unknown", skipped="No module named 'absent'")]
+    return (
+        *(
+            checked_column(name, name, "1", run_check(load_codec(spec), vectors))
+            for name, spec in (("strict", "codec:utf-8"), ("pass", "codec:utf-8:surrogatepass"))
+        ),
+        Column("absent", "absent", "unknown", skipped="No module named 'absent'"),
+    )
 
 
 def test_cells_are_pass_or_the_kind_of_difference_and_pruning_keeps_disagreements() -> None:
