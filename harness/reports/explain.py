@@ -119,6 +119,24 @@ def _skipped(values: Sequence[int], start: int, end: int, name: Callable[[int], 
     return f"  … {count} more …"
 
 
+def _plain_row(values: Sequence[int], start: int, stop: int, marked: set[int]) -> bool:
+    """Return whether values[start:stop] is one value repeated, none of it marked."""
+    row = values[start:stop]
+    return not marked.intersection(range(start, stop)) and len(set(row)) == 1
+
+
+def _in_plain_run(plain: Sequence[bool], place: int) -> bool:
+    """Return whether row `place` of a dump is left out: plain, its neighbours plain too (so a
+    marked row keeps a row of context on each side), in a run of at least two such rows."""
+
+    def inner(at: int) -> bool:
+        return 0 < at < len(plain) - 1 and plain[at - 1] and plain[at] and plain[at + 1]
+
+    if not 0 <= place < len(plain) or not inner(place):
+        return False
+    return inner(place - 1) or inner(place + 1)
+
+
 def focus(window: tuple[int, int], marks: Sequence[tuple[int, int]], limit: int) -> tuple[int, int]:
     """Return the part of `window` worth showing when it holds more than `limit` values (a
     long ad-hoc input): `limit` of them, from a quarter of that before its first mark (or its
@@ -152,7 +170,8 @@ def dump(
     per_row: int = ROW,
 ) -> list[str]:
     """Return dump lines of `values` (bytes or code points), marked ranges bracketed, the far
-    padding of a long input (or all but FOCUS values around the first mark) left out;
+    padding of a long input (or all but FOCUS values around the first mark) left out, and so
+    are runs of rows of one repeated value away from every mark (a line says how many);
     ['  (empty)'] for no values."""
     if not values:
         return ["  (empty)"]
@@ -164,7 +183,17 @@ def dump(
         for index in range(max(mark_start, first), min(mark_end, shown.stop))
     }
     lines = [_skipped(values, 0, first, name)] if first else []
-    for row in range(first, shown.stop, per_row):
+    rows = range(first, shown.stop, per_row)
+    plain = [_plain_row(values, row, min(row + per_row, shown.stop), marked) for row in rows]
+    for place, row in enumerate(rows):
+        if plain[place] and _in_plain_run(plain, place):
+            if not _in_plain_run(plain, place - 1):  # the first row of a run stands for it
+                run_end = place
+                while run_end + 1 < len(plain) and _in_plain_run(plain, run_end + 1):
+                    run_end += 1
+                stop = min(rows[run_end] + per_row, shown.stop)
+                lines.append(_skipped(values, row, stop, name))
+            continue
         cells = []
         for index in range(row, min(row + per_row, shown.stop)):
             cell = name(values[index])

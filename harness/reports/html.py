@@ -18,8 +18,15 @@ from typing import Final
 
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.reports.explain import explain, grouped
-from utf8cert.harness.reports.view import View, counted_differences, plural
+from utf8cert.harness.reports.view import (
+    View,
+    counted_differences,
+    moved_line,
+    plural,
+    unplaced_fix,
+)
 from utf8cert.harness.vectors.model import LEVELS
 
 POLICY: Final = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'"
@@ -73,19 +80,27 @@ def _vector_link(vector_id: str) -> str:
 
 def _group(view: View, index: int, each: Group, known: bool, failing: bool = False) -> str:
     """Return one behaviour as a <details>, open when it fails the run: the example, the
-    vectors (each a link to the index), every other difference."""
+    vectors (each a link to the index), those on which it shows only once moved or cut, every
+    other difference; a behaviour of refusals placing the error nowhere is its title and fix."""
     title = (
         f"{index}. {each.level}: {each.behaviour} — {plural(len(each.vectors), 'vector')}, "
         f"{counted_differences(each)} ({', '.join(each.capabilities)})"
         + (" (known)" if known else "")
     )
+    anchor = f'id="{_behaviour_anchor(index, known)}"'
+    fix = unplaced_fix(each)
+    if fix is not None:  # one cause, one line: what makes it vanish (as the text report)
+        return (
+            f'<p class="behaviour {each.level}" {anchor}>{escape(title)}. Fix: {escape(fix)}.</p>'
+        )
     others = grouped(each.differences[1:])
+    moved = moved_line(each)
     parts = [
-        f'<details class="behaviour" id="{_behaviour_anchor(index, known)}"'
-        + (" open>" if failing else ">"),
+        f'<details class="behaviour" {anchor}' + (" open>" if failing else ">"),
         f'<summary class="{each.level}">{escape(title)}</summary>',
         _explained(view, each.example),
         f"<p>Vectors: {' '.join(map(_vector_link, each.vectors))}</p>",
+        *([f"<p>{escape(moved.strip().capitalize())}.</p>"] if moved is not None else []),
     ]
     for first, also in others[:SHOWN_PER_GROUP]:
         summary = (
@@ -101,20 +116,26 @@ def _group(view: View, index: int, each: Group, known: bool, failing: bool = Fal
 
 
 def _capability_tables(view: View) -> str:
-    """Return a table per capability checked: each vector that differs, level, what, variants."""
+    """Return a table per capability checked: each vector that differs, level, what, variants;
+    the refusals placing the error nowhere are one row (their behaviour says the fix)."""
     rows: dict[str, dict[tuple[str, str, str], int]] = {}
+    unplaced: dict[str, dict[str, int]] = {}
     for d in view.report.differences:
+        if d.what == UNPLACED:
+            counts = unplaced.setdefault(d.capability, {})
+            counts[d.vector] = counts.get(d.vector, 0) + 1
+            continue
         table = rows.setdefault(d.capability, {})
         table[(d.vector, d.level, d.what)] = table.get((d.vector, d.level, d.what), 0) + 1
     parts = []
     for capability, checked in view.report.checked.items():
-        found = rows.get(capability, {})
+        found, plain = rows.get(capability, {}), unplaced.get(capability, {})
+        differing = {vector for vector, _, _ in found} | set(plain)
         parts.append(
             f'<h3 id="capability-{capability}">{escape(capability)}: '
-            f"{plural(checked, 'vector')} checked, "
-            f"{plural(len({vector for vector, _, _ in found}), 'vector')} differ</h3>"
+            f"{plural(checked, 'vector')} checked, {plural(len(differing), 'vector')} differ</h3>"
         )
-        if not found:
+        if not differing:
             continue
         parts.append("<table><tr><th>vector</th><th>level</th><th>what</th><th>variants</th></tr>")
         parts += [
@@ -122,6 +143,11 @@ def _capability_tables(view: View) -> str:
             f"<td>{escape(what)}</td><td>{count}</td></tr>"
             for (vector, level, what), count in found.items()
         ]
+        if plain:
+            parts.append(
+                f'<tr class="may"><td>{plural(len(plain), "vector")}</td><td>may</td>'
+                f"<td>{escape(UNPLACED)}</td><td>{sum(plain.values())}</td></tr>"
+            )
         parts.append("</table>")
     return "\n".join(parts)
 

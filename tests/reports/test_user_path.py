@@ -18,7 +18,9 @@ from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.reports.html import report_html
 from utf8cert.harness.reports.json_report import report_document, schema
+from utf8cert.harness.reports.markdown import report_markdown
 from utf8cert.harness.reports.text import render
 from utf8cert.harness.reports.view import View
 from utf8cert.harness.vectors.load import load_vectors
@@ -70,6 +72,18 @@ def test_the_json_report_says_the_fix_and_where_a_bug_shows_only_moved() -> None
     assert {"sur-19", "sur-20"} <= set(moved["surrogate"])
     fixes = [b["fix"] for b in document["behaviours"] if b["what"] == UNPLACED]
     assert fixes and all("UnicodeEncodeError" in fix for fix in fixes)  # its encoder's
+
+
+def test_the_html_and_markdown_reports_say_the_fix_and_where_a_bug_shows_only_moved() -> None:
+    whole = report(BUGGY)
+    for document in (report_html(View(whole)), report_markdown(View(whole))):
+        said = [line for line in document.splitlines() if UNPLACED in line]
+        assert document.count("Fix: raise Unicode") == 2  # decode's and encode's
+        # Their titles, and at most a row per capability in the HTML's tables: not one per
+        # vector, and no example explained.
+        assert 2 <= len(said) <= 2 + len(whole.checked), said
+    placed = report_html(View(report("support.user_codecs:Utf8BuggyPlaced")))
+    assert "Also seen when moved or cut: " in placed and "sur-19" in placed
 
 
 def test_a_baseline_whose_deviations_rose_to_must_says_changed_level_never_fixed(
