@@ -134,7 +134,9 @@ UTF16_ENCODERS = ("sqlite-encode", "pyicu-encode", "cxx-codecvt-utf8-utf16")
 def test_python_adapters_hold_code_points() -> None:
     c_libraries = {name for _, name, _ in C_PROGRAMS}  # each checked in test_c_libraries.py
     for name, entry in registry().items():
-        # UTF-16: JavaScript's, Java's and Tcl 8.6's strings, and the encoders taking UTF-16
-        utf16 = name.startswith(("node-", "java-", "npm-", "tcl-")) or name in UTF16_ENCODERS
+        # UTF-16: JavaScript's, Java's (the JDK's and the JVM libraries') and Tcl 8.6's
+        # strings, and the encoders taking UTF-16
+        prefixes = ("node-", "java-", "jvm-", "npm-", "tcl-")
+        utf16 = name.startswith(prefixes) or name in UTF16_ENCODERS
         if not utf16 and name not in c_libraries:
             assert entry.strings == "code points", name

@@ -307,6 +307,11 @@ class LookaheadChunks(ChunkDecoder):
         self.kept = "" if final else text[-1:]
         return text if final else text[:-1]
 
+    def reset(self) -> None:
+        """Forget the bytes and the character held: its one bug is the lookahead, not reuse."""
+        super().reset()
+        self.kept = ""
+
     kept = ""
 
 
