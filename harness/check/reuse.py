@@ -75,6 +75,17 @@ PREDECESSORS: Final = (
 )
 
 
+def one_shot_sizes() -> list[int]:
+    """Return the size in bytes of each question a one-shot capability is asked after the run,
+    in order (schedule.workload counts them): each predecessor, then the probe, per probe."""
+    return [
+        len(asked)
+        for data in ONE_SHOT_PROBES
+        for _, before in PREDECESSORS
+        for asked in (before, data)
+    ]
+
+
 @dataclass(frozen=True)
 class Event:
     """What a decoder went through before it is asked again."""
@@ -145,8 +156,11 @@ def reuse_differences(
     """Return the reuse differences of `codec` on the `capabilities` checked ([] of them when
     every answer was a fresh decoder's); Interrupted when `stop` says so."""
     asked = Asked()
-    expected = {chunks: expectation_for(b"".join(chunks)) for chunks in PROBES}
-    expected.update({(data,): expectation_for(data) for data in ONE_SHOT_PROBES})
+    # Each probe is an input of its own, read by the reference once however often it is asked.
+    inputs = {b"".join(chunks) for chunks in PROBES} | set(ONE_SHOT_PROBES)
+    read = {data: expectation_for(data) for data in inputs}
+    expected = {chunks: read[b"".join(chunks)] for chunks in PROBES}
+    expected.update({(data,): read[data] for data in ONE_SHOT_PROBES})
     requests: list[Request] = []
     judges: list[Callable[[list[Outcome]], list[Difference]]] = []
 

@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 
 from utf8cert.harness.check import recheck
 from utf8cert.harness.check.compare import chunkings
+from utf8cert.harness.check.reuse import one_shot_sizes
 from utf8cert.harness.check.variants import (
     BLOCKS,
     FULL,
@@ -260,6 +261,11 @@ def workload(
     ][: recheck.LIMIT]
     asked = Counter(size[0] for size in sizes)
     rounds = recheck.soaked(kept, lambda size: size[0], lambda size: size[1] + size[2], asked)
-    questions = [*sizes, *kept, *rounds]
+    # Then each one-shot capability is asked again after other questions (check/reuse.py); an
+    # incremental decoder only where it can be asked again (a program saying reuse=yes), which
+    # a codec answering every question need not be: not counted.
+    decoding = any(isinstance(vector, DecodeVector) for vector in vectors)
+    reused = [(c, size, 0) for c in one_shot if decoding for size in one_shot_sizes()]
+    questions = [*sizes, *kept, *rounds, *reused]
     fed, points = sum(size[1] for size in questions), sum(size[2] for size in questions)
     return Workload(len(questions), fed, points, len(questions) - len(sizes))

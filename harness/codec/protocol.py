@@ -328,11 +328,18 @@ def decoded_after(
 def outcomes_of(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
     """Return what `codec` does with each request, in order: all asked at once of a codec that
     has `ask_all` (isolate.ProcessCodec: a program speaking version 2 gets them pipelined),
-    else one by one."""
+    ahead in runs up to each failure from one that has `ask_until_failure`, else one by one."""
     ask_all = getattr(codec, "ask_all", None)
     if callable(ask_all):
         return list(ask_all(requests))
-    return [outcome_of(codec, request) for request in requests]
+    answers: list[Outcome] = []
+    ask_ahead = getattr(codec, "ask_until_failure", None)
+    while callable(ask_ahead) and len(answers) < len(requests):
+        answered = list(ask_ahead(requests[len(answers) :]))
+        if not answered:
+            break
+        answers += answered
+    return answers + [outcome_of(codec, request) for request in requests[len(answers) :]]
 
 
 def request_line(request: Request) -> str:
