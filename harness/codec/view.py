@@ -136,7 +136,8 @@ def _listed(env: Mapping[str, str], here: str) -> list[str]:
     found = []
     for name in PATH_LISTS:
         for entry in re.split(rf"[{re.escape(os.pathsep)} ]", env.get(name, "")):
-            if entry and os.path.abspath(entry) != here:
+            # Joined to `here`, not made absolute: a deleted working directory has no path.
+            if entry and os.path.normpath(os.path.join(here, entry)) != here:
                 found.append(entry)
     return found
 
@@ -180,7 +181,8 @@ def _codec_module(words: Iterable[str], here: str) -> list[str]:
             continue
         top = word.partition(":")[0].partition(".")[0]
         spec = None
-        with contextlib.suppress(ImportError, ValueError):
+        # OSError: sys.path's '' is the working directory, and a deleted one cannot be read.
+        with contextlib.suppress(ImportError, ValueError, OSError):
             spec = importlib.util.find_spec(top) or importlib.machinery.PathFinder.find_spec(
                 top, [here]
             )
