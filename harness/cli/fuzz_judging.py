@@ -51,13 +51,17 @@ def campaign_boundary(campaign: Campaign) -> str:
     """Return what keeps the codec from the judge, as every output of the campaign names it
     (before the campaign starts: where the OS sandbox can be made)."""
     from utf8cert.harness.codec import sandbox
-    from utf8cert.harness.fuzzing.workers import IN_PROCESS_JUDGE, JUDGED_APART
+    from utf8cert.harness.fuzzing.workers import (
+        IN_PROCESS_JUDGE,
+        JUDGED_APART,
+        unsandboxed_boundary,
+    )
 
     if campaign.in_process:
         return IN_PROCESS_JUDGE
-    if sandbox.unavailable() is None:
+    if sandbox.bubblewrap_unavailable() is None:  # Landlock alone does not hold the campaign
         return JUDGED_APART
-    return f"{sandbox.boundary()} around the codec's process; the judge in utf8cert's own process"
+    return unsandboxed_boundary()
 
 
 def judge_boundary(judge: Judge, before: str) -> str:

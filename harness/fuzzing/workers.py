@@ -301,9 +301,12 @@ def _status(statuses: list[int]) -> int:
     return INTERRUPTED if INTERRUPTED in statuses else 0
 
 
-def why_unsandboxed() -> str:
-    """Return why the codec's process of a campaign runs outside an OS sandbox, in a few words."""
-    return f"no bubblewrap: {sandbox.bubblewrap_unavailable() or 'bubblewrap refused'}"
+def unsandboxed_boundary() -> str:
+    """Return the boundary of a campaign whose codec's process runs without bubblewrap: not
+    confined by Landlock as check's children are, a plain process, and why."""
+    why = sandbox.bubblewrap_unavailable() or "bubblewrap refused"
+    where = "the judge in utf8cert's own process"
+    return f"{sandbox.PROCESS_ONLY} (no bubblewrap: {why}) around the codec's process; {where}"
 
 
 def sandboxed(argv: list[str], env: dict[str, str], campaign: Campaign) -> tuple[list[str], str]:
@@ -313,16 +316,11 @@ def sandboxed(argv: list[str], env: dict[str, str], campaign: Campaign) -> tuple
     boundary where no sandbox can be made (SandboxError where one is required)."""
     wrapped = sandbox.wrap(argv, env)
     if wrapped is None:
-        # The campaign's process is not confined by Landlock (check's children are): without
-        # bubblewrap it runs as a plain process, and the boundary says so whatever the machine
-        # could do for check.
         if sandbox.policy().required:
-            raise sandbox.SandboxError(f"no bubblewrap for the fuzz campaign: {why_unsandboxed()}")
-        where = "the judge in utf8cert's own process"
-        return (
-            argv,
-            f"{sandbox.PROCESS_ONLY} ({why_unsandboxed()}) around the codec's process; {where}",
-        )
+            raise sandbox.SandboxError(
+                f"the fuzz campaign needs bubblewrap: {unsandboxed_boundary()}"
+            )
+        return argv, unsandboxed_boundary()
     end = wrapped.index("--")  # bubblewrap's options end there; later ones win
     more = []
     for directory in (campaign.corpus, campaign.crashes):
