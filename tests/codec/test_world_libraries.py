@@ -58,9 +58,9 @@ def wrote_ill_formed(outcome: object) -> bool:
 
 
 def test_protobuf_refuses_a_proto3_string_that_is_not_utf8() -> None:
-    from google.protobuf import message, struct_pb2
-
     codec = available("protobuf")
+    message = pytest.importorskip("google.protobuf.message")
+    struct_pb2 = pytest.importorskip("google.protobuf.struct_pb2")
     with pytest.raises(message.DecodeError):
         struct_pb2.Value.FromString(b"\x1a\x02" + OVERLONG_SLASH)
     assert isinstance(codec.decode(OVERLONG_SLASH), Refused)
@@ -69,9 +69,8 @@ def test_protobuf_refuses_a_proto3_string_that_is_not_utf8() -> None:
 
 
 def test_pydantic_core_refuses_ill_formed_json_strings() -> None:
-    import pydantic_core
-
     codec = available("pydantic-core-json")
+    pydantic_core = pytest.importorskip("pydantic_core")
     with pytest.raises(ValueError, match="invalid unicode code point"):
         pydantic_core.from_json(b'"' + SURROGATE + b'"')
     assert isinstance(codec.decode(SURROGATE), Refused)
@@ -79,9 +78,8 @@ def test_pydantic_core_refuses_ill_formed_json_strings() -> None:
 
 
 def test_ormsgpack_refuses_ill_formed_str_and_a_lone_surrogate() -> None:
-    import ormsgpack
-
     codec = available("ormsgpack")
+    ormsgpack = pytest.importorskip("ormsgpack")
     with pytest.raises(ormsgpack.MsgpackDecodeError):
         ormsgpack.unpackb(b"\xa2" + OVERLONG_SLASH)
     assert isinstance(codec.decode(OVERLONG_SLASH), Refused)
@@ -90,9 +88,8 @@ def test_ormsgpack_refuses_ill_formed_str_and_a_lone_surrogate() -> None:
 
 
 def test_duckdb_decode_refuses_a_blob_that_is_not_utf8() -> None:
-    import duckdb
-
     codec = available("duckdb-decode")
+    duckdb = pytest.importorskip("duckdb")
     with pytest.raises(duckdb.ConversionException):
         duckdb.connect(":memory:").execute("SELECT decode(?::BLOB)", [SURROGATE]).fetchone()
     assert isinstance(codec.decode(SURROGATE), Refused)
@@ -100,11 +97,10 @@ def test_duckdb_decode_refuses_a_blob_that_is_not_utf8() -> None:
 
 
 def test_selectolax_replaces_by_maximal_subparts() -> None:
-    from selectolax.lexbor import LexborHTMLParser
-
     codec = available("selectolax-lexbor")
+    lexbor = pytest.importorskip("selectolax.lexbor")
     document = b'<meta charset="utf-8"><p>x\xe2\x82y</p>'
-    paragraph = LexborHTMLParser(document).css_first("p")
+    paragraph = lexbor.LexborHTMLParser(document).css_first("p")
     assert paragraph is not None and paragraph.text() == "x\ufffdy"
     assert codec.decode_replace(b"x\xe2\x82y") == Returned("x\ufffdy")
     assert check(codec, "replace", b"a\xf4\x90\x80\x80") == set()
