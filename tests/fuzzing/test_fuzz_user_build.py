@@ -1,13 +1,13 @@
 """Continuous fuzzing of a project's own codec, built as docs/fuzzing.md says (issue 42): the
 guide's `build.sh`, as written there, on a project that commits a wheel of utf8cert (utf8cert is
-not on PyPI) and a baseline recorded on its codec, run with the image's `pip3` (pip itself) and
-`compile_python_fuzzer` (its steps, as test_fuzz_pyinstaller.py runs them for this repository's
-own target); then the packaged fuzzer as the services run it, once the codec has regressed: quiet
-on every seed the regression leaves alone, then a crash named after the behaviour.
+not on PyPI) and a baseline recorded before its codec regressed, run with the image's `pip3`
+(pip itself) and `compile_python_fuzzer` (its steps, as test_fuzz_pyinstaller.py runs them for
+this repository's own target); then the packaged fuzzer as the services run it: quiet on every
+seed the regression leaves alone, then a crash named after the behaviour.
 
-One build (PyInstaller takes two minutes of CPU, eight on a loaded machine): the regression
-found by mutation from seeds that do not hold it shows the package runs the judge, the
-instrumented codec and the custom mutator."""
+One build (PyInstaller took two minutes here, eight on a loaded machine): the regression found
+by mutation from seeds that do not hold it shows the package runs the judge, the instrumented
+codec and the custom mutator."""
 
 from __future__ import annotations
 
