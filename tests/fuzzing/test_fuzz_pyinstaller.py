@@ -10,17 +10,21 @@ alone a service run found nothing in 60 s (issue 22).
 
 from __future__ import annotations
 
-import configparser
-import importlib.util
 import os
 import re
 import subprocess
 import sys
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from support.packaged_fuzzers import (
+    image_stand_ins,
+    require_pyinstaller,
+    run_as_shipped,
+    run_packaged,
+    utf8cert_wheel,
+)
 
 from utf8cert.harness.check.baseline import write_baseline
 from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, group
@@ -32,54 +36,20 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 BUILD = ROOT / ".clusterfuzzlite" / "build.sh"
 
-# The steps of the base-builder-python image's compile_python_fuzzer (oss-fuzz,
-# infra/base-images/base-builder/compile_python_fuzzer), less its coverage, introspector and
-# PySecSan branches: PyInstaller makes one executable NAME.pkg of the target in $OUT (the build's
-# extra arguments passed on, its work under $SRC/pyfuzzworkdir/NAME), the package loses its
-# executable bit (the services find targets by that bit), and NAME is a shell wrapper that gives
-# it back and runs it with the sanitizer runtime preloaded (absent here: ld.so says so and goes
-# on, as it does for a target with no native code of its own).
-COMPILE_PYTHON_FUZZER = """#!/bin/bash -eu
-fuzzer_path=$1
-shift 1
-fuzzer_basename=$(basename -s .py "$fuzzer_path")
-fuzzer_package=$fuzzer_basename.pkg
-PYFUZZ_WORKPATH=$SRC/pyfuzzworkdir/
-FUZZ_WORKPATH=$PYFUZZ_WORKPATH/$fuzzer_basename
-rm -rf "$FUZZ_WORKPATH"
-mkdir -p "$PYFUZZ_WORKPATH" "$FUZZ_WORKPATH"
-"$PYTHON" -m PyInstaller --distpath "$OUT" --workpath="$FUZZ_WORKPATH" \\
-  --specpath "$FUZZ_WORKPATH" --onefile --name "$fuzzer_package" "$@" "$fuzzer_path"
-chmod -x "$OUT/$fuzzer_package"
-printf '#!/bin/sh\\n# LLVMFuzzerTestOneInput for fuzzer detection.\\nthis_dir=$(dirname "$0")\\n'\\
-'chmod +x "$this_dir/%s"\\n'\\
-'LD_PRELOAD=$this_dir/sanitizer_with_fuzzer.so '\\
-'ASAN_OPTIONS=$ASAN_OPTIONS:symbolize=1:detect_leaks=0 "$this_dir/%s" "$@"\\n' \\
-  "$fuzzer_package" "$fuzzer_package" > "$OUT/$fuzzer_basename"
-chmod +x "$OUT/$fuzzer_basename"
-"""
-
-
-def libfuzzer_flags(options: Path) -> list[str]:
-    """Return the flags of a `.options` file's [libfuzzer] section, as the services pass them."""
-    parser = configparser.ConfigParser()
-    parser.read(options)
-    return [f"-{key}={value}" for key, value in parser["libfuzzer"].items()]
-
 
 def build(tmp_path: Path, targets: Sequence[Sequence[str]]) -> tuple[Path, Path]:
     """Run build.sh as the image runs it on the targets `utf8cert corpus target ARGS…` writes
     (each ARGS: the spec, then options); return ($OUT, $SRC)."""
-    if importlib.util.find_spec("PyInstaller") is None:
-        pytest.fail("PyInstaller is missing: pip install -e '.[dev]'")
+    require_pyinstaller()
     bin_dir, src, out, work = (tmp_path / name for name in ("bin", "src", "out", "work"))
-    for directory in (bin_dir, src / "utf8cert", out, work):
+    for directory in (src / "utf8cert", out, work):
         directory.mkdir(parents=True)
     # What the image's `pip3 install .` does: utf8cert installed for real (PyInstaller cannot
     # follow an editable install's import hook), with its vectors as package data.
     site = tmp_path / "site"
+    wheel = utf8cert_wheel(tmp_path)
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), ROOT],
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), wheel],
         capture_output=True,
         text=True,
         timeout=600,
@@ -104,10 +74,7 @@ def build(tmp_path: Path, targets: Sequence[Sequence[str]]) -> tuple[Path, Path]
             text=True,
         )
         assert generated.returncode == 0, generated.stderr
-    (bin_dir / "pip3").write_text("#!/bin/sh\n")  # installed above
-    (bin_dir / "compile_python_fuzzer").write_text(COMPILE_PYTHON_FUZZER)
-    for stand_in in bin_dir.iterdir():
-        stand_in.chmod(0o755)
+    image_stand_ins(bin_dir, pip3="#!/bin/sh\n")  # installed above
     built = subprocess.run(
         ["bash", str(BUILD)], env=environment, capture_output=True, text=True, timeout=1800
     )
@@ -115,34 +82,14 @@ def build(tmp_path: Path, targets: Sequence[Sequence[str]]) -> tuple[Path, Path]
     return out, src
 
 
-def run_packaged(fuzzer: Path, *arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run a built fuzzer as the services run it: the bundle alone, no PYTHONPATH, no utf8cert
-    source tree."""
-    bare = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    return subprocess.run(
-        [str(fuzzer), *arguments], cwd=cwd, env=bare, capture_output=True, text=True, timeout=600
-    )
-
-
 @pytest.mark.slow
 def test_the_packaged_target_finds_a_4096_page_bug_with_the_shipped_options(
     tmp_path: Path,
 ) -> None:
     out, _ = build(tmp_path, [["support.broken_codecs:Page4096Decoder"]])
-    name = "support_broken_codecs_fuzzer"
-    fuzzer = out / name
-    assert fuzzer.is_file() and (out / f"{name}.pkg").is_file()
-    flags = libfuzzer_flags(out / f"{name}.options")
-    assert "-max_len=66048" in flags
-    seeds, corpus = tmp_path / "seeds", tmp_path / "corpus"
-    corpus.mkdir()
-    with zipfile.ZipFile(out / f"{name}_seed_corpus.zip") as archive:
-        archive.extractall(seeds)
-    dictionary = f"-dict={out / f'{name}.dict'}"
-    done = run_packaged(
-        fuzzer, *flags, dictionary, "-max_total_time=60", "-seed=1", str(corpus), str(seeds),
-        cwd=tmp_path,
-    )  # fmt: skip
+    done = run_as_shipped(
+        out, "support_broken_codecs_fuzzer", tmp_path, "-max_total_time=60", "-seed=1"
+    )
     output = done.stdout + done.stderr
     assert done.returncode != 0, output[-3000:]
     assert "CodecDiffers_decode_wrong_text: decode: wrong text" in output, output[-3000:]
