@@ -4,7 +4,7 @@ Owns the outcome types and the `Codec` protocol (`interface`), spec parsing (`sp
 but `adapter:NAME`, which the world wing resolves), the adapter
 for Python objects and registry codecs (`python_codec`; what a call did, as an outcome, and the
 adapter kit's exceptions in `raised`), the `cmd:` line protocol and its Python
-server (`protocol`, `serve`), process isolation (`isolate`: the program's pipes in `channel`,
+server (`protocol`, its first line in `handshake`, `serve`), process isolation (`isolate`: the program's pipes in `channel`,
 answers matched to requests in `matching`, the time a request may take in `pace`, children that
 cannot outlive utf8cert in `children`, what they get of the environment in `child_environment`,
 a program that fails to start in `start_error`), telling the user's Ctrl-C from a codec's

@@ -23,6 +23,7 @@ from typing import Final
 
 from utf8cert.harness.codec import children
 from utf8cert.harness.codec.channel import Channel, Ended, Overlong, describe_status
+from utf8cert.harness.codec.handshake import read_handshake
 from utf8cert.harness.codec.interface import (
     Capability,
     Earlier,
@@ -33,7 +34,7 @@ from utf8cert.harness.codec.interface import (
 )
 from utf8cert.harness.codec.matching import Batch
 from utf8cert.harness.codec.pace import Pace
-from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request, read_handshake
+from utf8cert.harness.codec.protocol import AskingCodec, ProtocolError, Request
 from utf8cert.harness.codec.reading import BYTES, InputModel, unseen
 from utf8cert.harness.codec.sandbox import SandboxError
 from utf8cert.harness.codec.start_error import StartError

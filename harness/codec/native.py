@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Final
 
 from utf8cert.harness.codec import native_runtime
+from utf8cert.harness.codec.handshake import read_handshake
 from utf8cert.harness.codec.interface import Capability, Failed, Inapplicable, Outcome
 from utf8cert.harness.codec.protocol import (
     GREETING,
@@ -33,7 +34,6 @@ from utf8cert.harness.codec.protocol import (
     ProtocolError,
     Request,
     parse_answer,
-    read_handshake,
     request_line,
     split_id,
 )

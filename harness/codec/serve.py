@@ -21,13 +21,13 @@ import time
 from collections.abc import Callable, Iterable
 from typing import BinaryIO
 
+from utf8cert.harness.codec.handshake import handshake_line
 from utf8cert.harness.codec.interface import Codec, Failed, declared_mode
 from utf8cert.harness.codec.protocol import (
     VERSION,
     VERSIONS,
     ProtocolError,
     answer_line,
-    handshake_line,
     numbered,
     outcome_of,
     parse_request,

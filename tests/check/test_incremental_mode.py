@@ -8,7 +8,8 @@ import pytest
 
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import run_check
-from utf8cert.harness.codec.protocol import ProtocolError, handshake_line, read_handshake
+from utf8cert.harness.codec.handshake import handshake_line, read_handshake
+from utf8cert.harness.codec.protocol import ProtocolError
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.vectors.load import load_vectors
 

@@ -23,13 +23,9 @@ from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629, WHATWG
 from utf8cert.harness.check.reuse import REUSE, reuse_differences
+from utf8cert.harness.codec.handshake import read_handshake
 from utf8cert.harness.codec.interface import Capability, Earlier, Inapplicable, Returned
-from utf8cert.harness.codec.protocol import (
-    Request,
-    parse_request,
-    read_handshake,
-    request_line,
-)
+from utf8cert.harness.codec.protocol import Request, parse_request, request_line
 from utf8cert.harness.codec.spec import load_codec
 
 DECODING: tuple[Capability, ...] = ("decode", "replace", "validate", "incremental")

@@ -12,6 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from utf8cert.harness.codec.handshake import (
+    Handshake,
+    handshake_line,
+    parse_handshake,
+    read_handshake,
+)
 from utf8cert.harness.codec.interface import (
     Capability,
     Codec,
@@ -22,20 +28,16 @@ from utf8cert.harness.codec.interface import (
     Returned,
 )
 from utf8cert.harness.codec.protocol import (
-    Handshake,
     ProtocolError,
     Request,
     answer_line,
-    handshake_line,
     hex_of_scalars,
     hex_of_text,
     numbered,
     outcome_of,
     outcomes_of,
     parse_answer,
-    parse_handshake,
     parse_request,
-    read_handshake,
     request_line,
     scalars_of_hex,
     split_id,

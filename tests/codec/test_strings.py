@@ -10,15 +10,10 @@ from pathlib import Path
 import pytest
 
 from utf8cert.harness.check.run import only_these, run_check
+from utf8cert.harness.codec.handshake import Handshake, handshake_line, read_handshake
 from utf8cert.harness.codec.interface import Failed, Inapplicable, Returned
 from utf8cert.harness.codec.isolate import ProcessCodec
-from utf8cert.harness.codec.protocol import (
-    Handshake,
-    ProtocolError,
-    Request,
-    handshake_line,
-    read_handshake,
-)
+from utf8cert.harness.codec.protocol import ProtocolError, Request
 from utf8cert.harness.codec.strings import UTF16_BEYOND, UTF16_PAIR, string_model, unholdable
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import EncodeVector
