@@ -35,6 +35,7 @@ from utf8cert.harness.codec.protocol import (
     answer_line,
     numbered,
     parse_answer,
+    quoted,
     request_line,
     split_id,
 )
@@ -85,10 +86,6 @@ class Program(Protocol):
 
     def discard(self) -> None:
         """Kill the running program."""
-
-
-def _quoted(line: str) -> str:
-    return repr(line if len(line) <= 80 else line[:77] + "...")
 
 
 def _shortened(line: str) -> str:
@@ -295,7 +292,7 @@ class Batch:
                         self._surplus(line)
                     else:
                         expected = f"expected the answer to request {oldest.id}"
-                        self._protocol(oldest.index, f"{expected}, got {_quoted(line)}")
+                        self._protocol(oldest.index, f"{expected}, got {quoted(line)}")
                     return
             self.flight.popleft()
             self.flight_bytes -= oldest.size
@@ -317,7 +314,7 @@ class Batch:
         """Fail the request to blame for a line that arrived with no request outstanding for
         it: the request it answers a second time (by its id), else the request it followed in
         this batch, else the next request to be sent, whose message names the earlier one."""
-        shown = _quoted(line)
+        shown = quoted(line)
         identifier, rest = split_id(line) if self.program.version >= 2 else (None, line)
         if identifier is not None and identifier in self.answered:
             culprit = self.answered[identifier]
@@ -334,7 +331,7 @@ class Batch:
             if earlier is None and self.program.version == 1 and self.program.recent:
                 earlier = next(reversed(self.program.recent.values()))
             if earlier is not None:
-                message += f" (after the request {_quoted(earlier)})"
+                message += f" (after the request {quoted(earlier)})"
         self._protocol(culprit, message)
 
     def _protocol(self, culprit: int, message: str) -> None:
@@ -376,7 +373,7 @@ class Batch:
             return None
         if first is None or again == first:
             return f"a second answer to it: {shown}"
-        answered = _quoted(answer_line(capability, first))
+        answered = quoted(answer_line(capability, first))
         return f"two answers to one question: a second answer to it, {shown}, after {answered}"
 
     def _died(self) -> None:
