@@ -79,8 +79,8 @@ class Record:
         return tuple(map(ord, question)) if isinstance(question, str) else question
 
 
-def _stream(stream: Stream | None) -> list[list[int]] | None:
-    return None if stream is None else [list(stream.fed), list(stream.returned)]
+def _stream(stream: Stream | None) -> list[tuple[int, ...]] | None:
+    return None if stream is None else [stream.fed, stream.returned]  # tuples: JSON arrays
 
 
 def _as_fields(outcome: Outcome) -> list[Any]:
@@ -133,14 +133,6 @@ def frame(data: bytes, outcomes: Sequence[Outcome], question: Question | None = 
     return HEADER.pack(MAGIC, len(data), len(answers)) + data + answers
 
 
-def _read_exactly(stream: IO[bytes], size: int) -> bytes:
-    """Return the next `size` bytes of `stream`; ChannelError if it ends first."""
-    data = stream.read(size)
-    if len(data) != size:
-        raise ChannelError(f"the pipe ended inside a frame ({len(data)} of {size} bytes)")
-    return data
-
-
 def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
     """Return the next record of `stream`, None when the pipe ended between frames; raise
     ChannelError for anything that is not a well-formed frame of an input of at most `max_len`
@@ -159,8 +151,12 @@ def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
         raise ChannelError(
             f"a frame holds {answers_size} bytes of answers (at most {ANSWERS_LIMIT})"
         )
-    data = _read_exactly(stream, size)
-    raw = _read_exactly(stream, answers_size)
+    body = stream.read(size + answers_size)
+    if len(body) != size + answers_size:
+        raise ChannelError(
+            f"the pipe ended inside a frame ({len(body)} of {size + answers_size} bytes)"
+        )
+    data, raw = body[:size], body[size:]
     try:
         fields = json.loads(raw.decode("utf-8", "surrogatepass"))
     except (ValueError, RecursionError) as error:
