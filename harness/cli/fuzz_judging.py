@@ -49,19 +49,10 @@ def judge_of(campaign: Campaign, codec: Codec) -> Judge:
 
 def campaign_boundary(campaign: Campaign) -> str:
     """Return what keeps the codec from the judge, as every output of the campaign names it
-    (before the campaign starts: where the OS sandbox can be made)."""
-    from utf8cert.harness.codec import sandbox
-    from utf8cert.harness.fuzzing.workers import (
-        IN_PROCESS_JUDGE,
-        JUDGED_APART,
-        unsandboxed_boundary,
-    )
+    (before the campaign starts: the sandbox its codec's processes will get here)."""
+    from utf8cert.harness.fuzzing.workers import IN_PROCESS_JUDGE, apart_boundary
 
-    if campaign.in_process:
-        return IN_PROCESS_JUDGE
-    if sandbox.bubblewrap_unavailable() is None:  # Landlock alone does not hold the campaign
-        return JUDGED_APART
-    return unsandboxed_boundary()
+    return IN_PROCESS_JUDGE if campaign.in_process else apart_boundary()
 
 
 def judge_boundary(judge: Judge, before: str) -> str:

@@ -10,8 +10,9 @@ made here (docs/sandbox.md):
 What a codec truly needs to write is named with `--sandbox-writable PATH` (`configure`).
 
 `wrap(argv, env)` puts bubblewrap around a program, `confine(argv, env)` prepares Landlock
-where there is no bubblewrap (children.spawn calls both); `boundary()` names the boundary a
-child started now gets, for the reports.
+where there is no bubblewrap (children.spawn calls both, and so do a fuzz campaign's workers:
+fuzzing/workers.py); `boundary()` names the boundary a child started now gets, for the
+reports.
 """
 
 from __future__ import annotations
@@ -193,15 +194,19 @@ class Confined:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def confine(argv: Sequence[str], env: Mapping[str, str]) -> Confined | None:
+def confine(
+    argv: Sequence[str], env: Mapping[str, str], also_writable: Sequence[str] = ()
+) -> Confined | None:
     """Return how to confine `argv` by Landlock, None where bubblewrap sandboxes it (`wrap`)
-    or Landlock cannot (process only); OSError when the kernel refuses the ruleset."""
+    or Landlock cannot (process only); OSError when the kernel refuses the ruleset.
+    `also_writable`: paths this program writes besides the policy's (a fuzz campaign's corpus
+    and crash directories, which libFuzzer writes)."""
     if bubblewrap_unavailable() is None or landlock_unavailable() is not None:
         return None
     scratch = tempfile.mkdtemp(prefix="utf8cert-codec-")
     try:
         readable = view.readable(argv, env, _here())
-        descriptor = landlock.ruleset(readable, [scratch, *writable()])
+        descriptor = landlock.ruleset(readable, [scratch, *writable(), *also_writable])
     except OSError:
         shutil.rmtree(scratch, ignore_errors=True)
         raise

@@ -8,7 +8,21 @@ The codec's process is hostile (it holds the codec): every frame is read with li
 no longer than the campaign's -max_len, the answers no longer than ANSWERS_LIMIT) and every
 field checked for its type, and anything else is a ChannelError naming what was wrong, never a
 crash of the judge. The answers are JSON (never pickle or marshal, which would run or crash on
-what a codec wrote); their order is CAPABILITIES' order of the capabilities asked.
+what a codec wrote): a list of the encoder's question (null: not asked; true: the input's U+FFFD
+text, CPython's `data.decode("utf-8", "replace")`, which the judge makes itself; else a text or
+a list of code points), then one answer per capability asked, in CAPABILITIES' order, each in
+one of these forms:
+
+    "text"                                      Returned(text), no calls seen
+    true, false                                 Returned(bool), no calls seen
+    N                                           the same answer as the Nth (a text sent once)
+    ["returned", kind, value, stream]           any other Returned (kind: str, bytes, points)
+    ["refused", message, offset, end, stream, generic]
+    ["failed", kind, message, cut_short]
+    ["inapplicable", reason, unholdable]
+
+The first three are most answers (a text, a verdict of validate): a bare value costs the codec's
+process and the judge less to write and read than a tagged list, and every execution pays both.
 """
 
 from __future__ import annotations
@@ -35,6 +49,9 @@ MAGIC: Final = b"U8FJ"
 ANSWERS_LIMIT: Final = 64 << 20
 """The most bytes of answers one frame may carry (a 66 KiB input's five answers, each escaped
 in JSON, take under 3 MiB)."""
+_JSON: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""Made once (json.dumps makes an encoder on each call given an option). Not ASCII-escaped (a
+character in six bytes): UTF-8, lone surrogates passed as they are."""
 MESSAGE_KEPT: Final = 2000
 """Characters of a refusal's message or a failure's text that the codec's process sends."""
 
@@ -62,8 +79,8 @@ class Record:
         return tuple(map(ord, question)) if isinstance(question, str) else question
 
 
-def _stream(stream: Stream | None) -> list[list[int]] | None:
-    return None if stream is None else [list(stream.fed), list(stream.returned)]
+def _stream(stream: Stream | None) -> list[tuple[int, ...]] | None:
+    return None if stream is None else [stream.fed, stream.returned]  # tuples: JSON arrays
 
 
 def _as_fields(outcome: Outcome) -> list[Any]:
@@ -91,28 +108,29 @@ def _as_fields(outcome: Outcome) -> list[Any]:
 def frame(data: bytes, outcomes: Sequence[Outcome], question: Question | None = None) -> bytes:
     """Return the frame of one execution: header, input, answers (the encoder's `question`
     first)."""
-    asked = question if question is None or isinstance(question, str) else list(question)
+    asked: Any = question
+    if isinstance(question, str):
+        # The usual question goes as `true`: the judge makes the same text from the input.
+        asked = True if question == data.decode("utf-8", "replace") else question
+    elif question is not None:
+        asked = list(question)
     fields: list[Any] = [asked]
     texts: dict[str, int] = {}  # a text sent once: decode, replace and incremental often agree
-    for outcome in outcomes:
-        value = outcome.value if type(outcome) is Returned and outcome.stream is None else None
-        if type(value) is str and value in texts:
-            fields.append(["same", texts[value]])
-            continue
-        if type(value) is str:
-            texts[value] = len(fields) - 1
+    for index, outcome in enumerate(outcomes):
+        if type(outcome) is Returned and outcome.stream is None:
+            value = outcome.value
+            if type(value) is str:
+                same = texts.get(value)
+                if same is None:
+                    texts[value] = index
+                fields.append(value if same is None else same)
+                continue
+            if type(value) is bool:
+                fields.append(value)
+                continue
         fields.append(_as_fields(outcome))
-    # Not ASCII-escaped (a character in six bytes): UTF-8, lone surrogates passed as they are.
-    answers = json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    answers = _JSON.encode(fields).encode("utf-8", "surrogatepass")
     return HEADER.pack(MAGIC, len(data), len(answers)) + data + answers
-
-
-def _read_exactly(stream: IO[bytes], size: int) -> bytes:
-    """Return the next `size` bytes of `stream`; ChannelError if it ends first."""
-    data = stream.read(size)
-    if len(data) != size:
-        raise ChannelError(f"the pipe ended inside a frame ({len(data)} of {size} bytes)")
-    return data
 
 
 def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
@@ -133,8 +151,12 @@ def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
         raise ChannelError(
             f"a frame holds {answers_size} bytes of answers (at most {ANSWERS_LIMIT})"
         )
-    data = _read_exactly(stream, size)
-    raw = _read_exactly(stream, answers_size)
+    body = stream.read(size + answers_size)
+    if len(body) != size + answers_size:
+        raise ChannelError(
+            f"the pipe ended inside a frame ({len(body)} of {size + answers_size} bytes)"
+        )
+    data, raw = body[:size], body[size:]
     try:
         fields = json.loads(raw.decode("utf-8", "surrogatepass"))
     except (ValueError, RecursionError) as error:
@@ -143,17 +165,21 @@ def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
         raise ChannelError("a frame's answers are not a list")
     asked = fields[0]
     question: Question | None
-    if asked is None or isinstance(asked, str):
+    if asked is True:
+        question = data.decode("utf-8", "replace")
+    elif asked is None or isinstance(asked, str):
         question = asked
     else:
         question = _ints(asked, "the encoder's question")
     outcomes: list[Outcome] = []
     for each in fields[1:]:
-        if type(each) is list and len(each) == 2 and each[0] == "same":
-            index = each[1]
-            if type(index) is not int or not 0 <= index < len(outcomes):
-                raise ChannelError(f"an answer refers to answer {index!r}, not one before it")
-            outcomes.append(outcomes[index])
+        kind = type(each)
+        if kind is str or kind is bool:
+            outcomes.append(Returned(each))
+        elif kind is int:
+            if not 0 <= each < len(outcomes):
+                raise ChannelError(f"an answer refers to answer {each!r}, not one before it")
+            outcomes.append(outcomes[each])
         else:
             outcomes.append(_outcome(each))
     return Record(data, tuple(outcomes), question)
@@ -193,16 +219,6 @@ def _stream_of(value: object) -> Stream | None:
 
 def _outcome(fields: object) -> Outcome:
     """Return the outcome `fields` (one answer of a frame) say; ChannelError if they say none."""
-    # The common answer first, checked inline: a text returned at once (most executions).
-    if (
-        type(fields) is list
-        and len(fields) == 4
-        and fields[0] == "returned"
-        and fields[1] == "str"
-        and type(fields[2]) is str
-        and fields[3] is None
-    ):
-        return Returned(fields[2])
     if not isinstance(fields, list) or not fields:
         raise ChannelError("an answer is not a non-empty list")
     tag, rest = fields[0], fields[1:]

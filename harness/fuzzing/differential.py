@@ -144,9 +144,14 @@ class DifferentialTarget:
 
     def _unscreened(self, data: bytes) -> list[Difference]:
         """Return `found(data)`, [] at once for an input the screen passes."""
-        if self.screened and conforms(self.codec, data, self.capabilities, self.held.mode):
+        if self.passes_screen(data):
             return []
         return self.found(data)
+
+    def passes_screen(self, data: bytes) -> bool:
+        """Return True if the screen (screen.py) passes `data`: the codec answers it exactly as a
+        conformant codec does, so that `probe` would find nothing."""
+        return self.screened and conforms(self.codec, data, self.capabilities, self.held.mode)
 
     def differences(self, data: bytes) -> list[Difference]:
         """Return the differences on `data` at or above the level that fails whose behaviour,
@@ -184,7 +189,7 @@ class DifferentialTarget:
         exception: signatures.py)."""
         # The screen costs a fraction of a probe and passes nearly every input; only what it
         # does not pass is probed, and only a difference the probe finds counts.
-        if self.screened and conforms(self.codec, data, self.capabilities, self.held.mode):
+        if self.passes_screen(data):
             return
         found = self.found(data)
         # Only an input that might show a behaviour not seen yet is localized (a few probes):

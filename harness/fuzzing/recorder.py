@@ -21,12 +21,12 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from utf8cert.harness.check.probe import chunking
+from utf8cert.harness.check.probe import chunking, code_points_of
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability, Codec, Outcome
 from utf8cert.harness.fuzzing.answers import Question, frame
 from utf8cert.harness.fuzzing.campaign import INTERRUPTED
 from utf8cert.harness.fuzzing.inflight import InFlight
-from utf8cert.harness.fuzzing.screen import VALUE_ONLY_START, reference_answer
+from utf8cert.harness.fuzzing.screen import VALUE_ONLY_START, offered, reference_answer
 
 CHANNEL_VARIABLE: Final = "UTF8CERT_FUZZ_CHANNEL"
 """The environment variable holding the number of the file descriptor to write frames to."""
@@ -50,18 +50,22 @@ def widen(fd: int) -> None:
 
 def encoder_question(data: bytes, guided: bool) -> Question:
     """Return the code points the judge offers the encoder for `data` (screen.reference_answer's
-    `to_encode`): its text, or its U+FFFD text when ill-formed; the reference's walk only for
-    input holding a sequence ill-formed for its value alone (ED A0..BF, F4 90..).
+    `to_encode`): its text, or its U+FFFD text when ill-formed; the reference's code points
+    (its walk, no more of its answer) only for input holding a sequence ill-formed for its value
+    alone (ED A0..BF, F4 90..).
 
     CPython's codec gives the first two in C, and agrees with RFC 3629 and the maximal subpart
     practice on them; the judge still answers a frame's encode only when the question in it is
     its own (judge.RecordedCodec), so a disagreement would cost a question to the sandboxed
-    child, never a verdict. `guided`: ask the reference anyway, for its branches' coverage.
+    child, never a verdict. `guided`: ask the reference's whole answer, for its branches'
+    coverage.
     """
-    if guided or VALUE_ONLY_START.search(data) is not None:
+    if guided:
         to_encode = reference_answer(data, ("encode",)).to_encode
         assert to_encode is not None  # worked out whenever encode is asked
         return to_encode
+    if VALUE_ONLY_START.search(data) is not None:
+        return offered(code_points_of(data))
     return data.decode("utf-8", "replace")
 
 

@@ -135,14 +135,20 @@ def reference_answer(
     replaced = "".join(p if isinstance(p, str) else REPLACEMENT_CHARACTER for p in walked)
     first = next(piece[0] for piece in walked if not isinstance(piece, str))
     values = code_points_of(data, walked)
-    if max(values, default=0) > LARGEST_CODE_POINT:
+    to_encode = offered(values)
+    if isinstance(to_encode, tuple):  # a value above U+10FFFF
         if str_encoder:  # not asked: the encoding of values above U+10FFFF is not worked out
             return Answer(None, first, replaced, values, None, None, reading)
         refused = encoding_expectation(values)
         return Answer(None, first, replaced, values, refused.encoded, refused.error_index, reading)
     request = encoding_expectation(values)
-    to_encode = "".join(map(chr, values))
     return Answer(None, first, replaced, to_encode, request.encoded, request.error_index, reading)
+
+
+def offered(values: tuple[int, ...]) -> str | tuple[int, ...]:
+    """Return the code points `values` as the encoder is offered them (Answer.to_encode): a str
+    when one can hold them all, else `values` itself (one is above U+10FFFF)."""
+    return values if max(values, default=0) > LARGEST_CODE_POINT else "".join(map(chr, values))
 
 
 def first_error_of(data: bytes) -> int:
@@ -367,11 +373,13 @@ def conforms(
     data: bytes,
     capabilities: Iterable[Capability] | None = None,
     mode: Mode | None = None,
+    answer: Answer | None = None,
 ) -> bool:
     """Return True if the codec answers `data` exactly as a conformant codec does on every
     capability in `capabilities` (default: all it offers), its incremental decoder in `mode`
     (check/modes.py; None: the mode the codec is known to have, if any): then `probe` would
-    find nothing.
+    find nothing. `answer`: `reference_answer(data, <the capabilities offered>)` when the
+    caller has it already (for a codec that is no PythonCodec, which needs another).
 
     False means only that `probe` must look: it may still find nothing.
     """
@@ -382,4 +390,6 @@ def conforms(
     if isinstance(codec, PythonCodec):
         answer = reference_answer(data, offered, str_encoder=True)
         return _python_conforms(codec, data, answer, offered, mode)
-    return _outcomes_conform(codec, data, reference_answer(data, offered), offered, mode)
+    if answer is None:
+        answer = reference_answer(data, offered)
+    return _outcomes_conform(codec, data, answer, offered, mode)

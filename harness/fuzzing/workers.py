@@ -40,10 +40,9 @@ IN_PROCESS_JUDGE: Final = (
     "none: --in-process, the codec runs in the judge's process, outside any sandbox (trusted)"
 )
 """The boundary of a campaign whose codec the user trusts."""
-JUDGED_APART: Final = (
-    f"{sandbox.BUBBLEWRAP} around the codec's process; the judge in utf8cert's own process"
-)
-"""The boundary of a campaign judged out of the codec's reach."""
+APART: Final = "around the codec's process; the judge in utf8cert's own process"
+"""What a campaign judged out of the codec's reach says after the sandbox of its codec's
+process (apart_boundary)."""
 READ_BUFFER: Final = 1 << 20
 """Bytes the judge reads from a codec's process's pipe at once: many frames a read."""
 RESTARTS: Final = 100
@@ -73,6 +72,9 @@ class Workers:
         """The judge's threads reading each process's pipe."""
         self._sandboxed: set[int] = set()
         """The pids of the processes started in bubblewrap."""
+        self._confined: dict[int, sandbox.Confined] = {}
+        """Each process confined by Landlock where bubblewrap cannot start, by pid: its scratch
+        directory is removed when it ends."""
         self._labels: dict[int, str] = {}
         """Each process's label (its in-flight file's name), by pid."""
         self.running: dict[int, subprocess.Popen[str]] = {}
@@ -126,14 +128,18 @@ class Workers:
         env = dict(self.environment)
         reader: int | None = None
         kept: tuple[int, ...] = ()
+        wrapped, confined = False, None
         if self.judge is not None:
             env[LABEL_VARIABLE] = label
             reader, writer = os.pipe()
             env[CHANNEL_VARIABLE] = str(writer)
             env = passed(env, sandbox.policy().environment)
-            argv, self.boundary = sandboxed(argv, env, self.campaign)
-            self.judge.boundary = self.boundary
+            argv, wrapped, confined = sandboxed(argv, env, self.campaign)
+            if confined is not None:
+                env.update(confined.environment)  # HOME and TMPDIR: its scratch directory
+            self.boundary = self.judge.boundary = apart_boundary()
             kept = (writer,)
+        prepare = self.preexec if confined is None else _then(self.preexec, confined.prepare)
         try:
             process = subprocess.Popen(
                 argv,
@@ -144,14 +150,22 @@ class Workers:
                 text=True,
                 errors="replace",
                 start_new_session=True,  # a Ctrl-C reaches libFuzzer only as the driver passes it
-                preexec_fn=self.preexec,
+                preexec_fn=prepare,
                 pass_fds=kept,
             )
+        except BaseException:
+            if confined is not None:
+                confined.ended()
+            raise
         finally:
             for fd in kept:
                 os.close(fd)  # the child's now: the pipe ends when the child does
-        if self.boundary == JUDGED_APART:
+            if confined is not None:
+                confined.started()
+        if wrapped:
             self._sandboxed.add(process.pid)
+        if confined is not None:
+            self._confined[process.pid] = confined
         self._labels[process.pid] = label if LABEL_VARIABLE in env else str(process.pid)
         self.running[job] = process
         if self.judge is not None and reader is not None:
@@ -194,6 +208,9 @@ class Workers:
                 self._kill_the_late()
                 continue
             del self.running[job]
+            confined = self._confined.pop(process.pid, None)
+            if confined is not None:
+                confined.ended()
             if process.pid in self._stopped:
                 settle(self.campaign.crashes, self._labels[process.pid])  # it killed nothing
                 continue
@@ -301,31 +318,43 @@ def _status(statuses: list[int]) -> int:
     return INTERRUPTED if INTERRUPTED in statuses else 0
 
 
-def unsandboxed_boundary() -> str:
-    """Return the boundary of a campaign whose codec's process runs without bubblewrap: not
-    confined by Landlock as check's children are, a plain process, and why."""
-    why = sandbox.bubblewrap_unavailable() or "bubblewrap refused"
-    where = "the judge in utf8cert's own process"
-    return f"{sandbox.PROCESS_ONLY} (no bubblewrap: {why}) around the codec's process; {where}"
+def apart_boundary() -> str:
+    """Return the boundary of a campaign judged apart whose codec's processes start now: the OS
+    sandbox `check`'s children get here (sandbox.boundary: bubblewrap, else Landlock and
+    seccomp, else the process alone, each with why the one before cannot be made), around the
+    codec's process, and the judge in utf8cert's own process."""
+    return f"{sandbox.boundary()} {APART}"
 
 
-def sandboxed(argv: list[str], env: dict[str, str], campaign: Campaign) -> tuple[list[str], str]:
-    """Return the command that runs the codec's process `argv` in the OS sandbox (as `check`'s
-    children run: sandbox.wrap), able to write only what libFuzzer writes (the working corpus
-    and the crash directory), and the boundary it runs behind; `argv` itself and the process
-    boundary where no sandbox can be made (SandboxError where one is required)."""
+def sandboxed(
+    argv: list[str], env: dict[str, str], campaign: Campaign
+) -> tuple[list[str], bool, sandbox.Confined | None]:
+    """Return the command that runs the codec's process `argv` in the OS sandbox, as `check`'s
+    children run (sandbox.wrap, else sandbox.confine), whether it is in bubblewrap, and its
+    Landlock confinement where bubblewrap cannot start (None: in bubblewrap, or the process
+    alone where Landlock cannot hold it either); in either sandbox able to write only what
+    libFuzzer writes (the working corpus and the crash directory). SandboxError where a
+    sandbox is required and none can be made, OSError where the kernel refuses the ruleset."""
+    written = [str(campaign.corpus), str(campaign.crashes)]
     wrapped = sandbox.wrap(argv, env)
     if wrapped is None:
-        if sandbox.policy().required:
-            raise sandbox.SandboxError(
-                f"the fuzz campaign needs bubblewrap: {unsandboxed_boundary()}"
-            )
-        return argv, unsandboxed_boundary()
+        return argv, False, sandbox.confine(argv, env, written)
     end = wrapped.index("--")  # bubblewrap's options end there; later ones win
     more = []
-    for directory in (campaign.corpus, campaign.crashes):
-        more += ["--bind", str(directory), str(directory)]
+    for directory in written:
+        more += ["--bind", directory, directory]
     # Set again last, whatever the sandbox's own environment options do before.
     more += ["--setenv", CHANNEL_VARIABLE, env[CHANNEL_VARIABLE]]
     more += ["--setenv", LABEL_VARIABLE, env[LABEL_VARIABLE]]
-    return [*wrapped[:end], *more, *wrapped[end:]], JUDGED_APART
+    return [*wrapped[:end], *more, *wrapped[end:]], True, None
+
+
+def _then(first: Callable[[], None] | None, then: Callable[[], None]) -> Callable[[], None]:
+    """Return what a child runs between fork and exec: `first` (if any), then `then`."""
+
+    def both() -> None:
+        if first is not None:
+            first()
+        then()
+
+    return both

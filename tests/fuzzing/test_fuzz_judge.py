@@ -53,6 +53,18 @@ def test_every_outcome_crosses_the_pipe_as_it_was() -> None:
     assert record.offered() == (0x65, 0xDC80)
 
 
+def test_the_usual_question_crosses_as_the_judges_own_text() -> None:
+    # The encoder's usual question, the input's U+FFFD text, is not sent but made by the judge.
+    data = b"a\xed\xa0\x80\xff"
+    outcomes = [Returned(b"a\xef\xbf\xbd")]
+    written = frame(data, outcomes, data.decode("utf-8", "replace"))
+    assert written.endswith(b'[true,["returned","bytes","a\xc3\xaf\xc2\xbf\xc2\xbd",null]]')
+    record = read_frame(io.BytesIO(written), 16)
+    assert record is not None
+    assert record.offered() == (0x61, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD)
+    assert record.outcomes == tuple(outcomes)
+
+
 def _answers(answers: bytes) -> bytes:
     """Return a frame of an empty input with these answers, as bytes."""
     return HEADER.pack(MAGIC, 0, len(answers)) + answers
@@ -68,7 +80,10 @@ def _answers(answers: bytes) -> bytes:
         (HEADER.pack(MAGIC, 0, 3) + b"{x]", "not JSON"),
         (HEADER.pack(MAGIC, 0, 2) + b"{}", "not a list"),
         (_answers(b'[null, ["boo", 1]]'), "unknown form"),
-        (_answers(b'[null, ["same", 0], null]'), "refers to answer 0"),
+        (_answers(b"[null, 0]"), "refers to answer 0"),
+        (_answers(b'[null, "a", 1]'), "refers to answer 1"),
+        (_answers(b'[false, "a"]'), "question is not a list of integers"),
+        (_answers(b"[null, null]"), "not a non-empty list"),
         (_answers(b'[null, ["returned", "str", 5, null]]'), "not a string"),
         (_answers(b'[null, ["refused", "m", 1.5, null, null, false]]'), "offset"),
         (_answers(rb'[null, ["returned", "bytes", "\u0100", null]]'), r"above U\+00FF"),

@@ -173,3 +173,22 @@ def test_the_judge_is_not_dumpable(tmp_path: Path) -> None:
         timeout=TIMEOUT,
     )
     assert "dumpable=1" in plain.stderr  # the same probe elsewhere: a process is dumpable
+
+
+@pytest.mark.slow
+def test_without_any_sandbox_a_fuzz_campaign_names_checks_boundary(
+    tmp_path: Path, no_bwrap: dict[str, str]
+) -> None:
+    """Neither bubblewrap nor Landlock: the campaign's codec process is a plain process, and
+    the campaign says so in check's words there."""
+    report = tmp_path / "campaign.json"
+    arguments = ["fuzz", "codec:utf-8", "-q", "--runs", "1", "--seed", "1"]
+    arguments += ["--json", str(report), "--artifacts", str(tmp_path / "artifacts")]
+    done = utf8cert(*arguments, env=no_bwrap, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    boundary = (
+        f"process only, not a security boundary (no OS sandbox: {NOTHING})"
+        " around the codec's process; the judge in utf8cert's own process"
+    )
+    assert json.loads(report.read_text(encoding="utf-8"))["boundary"] == boundary
+    assert f"boundary: {boundary}\n" in done.stdout

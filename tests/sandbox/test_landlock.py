@@ -157,3 +157,31 @@ def test_require_sandbox_is_met_by_landlock(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["boundary"] == BOUNDARY
+
+
+JUDGED_APART = "around the codec's process; the judge in utf8cert's own process"
+"""What a fuzz campaign's boundary says after its codec process's sandbox (fuzzing/workers.py)."""
+
+
+@needs_landlock
+def test_a_fuzz_campaigns_codec_process_is_held_by_landlock_as_checks_children_are(
+    tmp_path: Path,
+) -> None:
+    """With user namespaces refused, the campaign's codec process (libFuzzer, atheris and the
+    probe, imported there) gets check's Landlock and seccomp layer: every attack of the probe
+    fails there too, the working directory first, and the campaign names check's boundary."""
+    attack = refusing_attack(tmp_path)
+    report = attack.report("json")
+    argv = [sys.executable, "-m", "utf8cert.harness", "fuzz", "support.sandbox_probe", "-q"]
+    argv += ["--runs", "200", "--seed", "1", "--artifacts", str(tmp_path / "artifacts")]
+    argv += ["--json", str(report), "--sandbox-writable", str(attack.log)]
+    done = attack.run(argv, [report], outlived=True)
+    attack.end_outlivers()
+    assert done.returncode == 0, done.stderr
+    document = json_report(report)
+    assert document["boundary"] == f"{BOUNDARY} {JUDGED_APART}"
+    assert f"boundary: {BOUNDARY} {JUDGED_APART}" in done.stdout
+    fuzzing = [a for a in attack.attempts() if a["program"] == "utf8cert_fuzzer.py"]
+    tried = [a for a in fuzzing if a["attack"] == "create in working directory"]
+    assert tried and all(a["result"].startswith("PermissionError") for a in tried), tried
+    attack.assert_nothing_reached(judge_hidden=False)  # the check's child and the campaign's

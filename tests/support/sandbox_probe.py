@@ -9,8 +9,9 @@ report to pass). Run by tests/sandbox/ with these variables in the judge's envir
 - PROBE_SECRETS: files it tries to read (/etc/shadow, one in the user's home, one in the
   judge's working directory: the user's repository);
 - PROBE_PORT: the port of a TCP listener on 127.0.0.1 it tries to connect to;
-- PROBE_LOG: a directory the probe may write (`--sandbox-writable`), where each attempt and what
-  came of it is written (attempts-*.jsonl), the evidence that the attacks were made.
+- PROBE_LOG: a directory the probe may write (`--sandbox-writable`), where each attempt, what
+  came of it and the program that made it (its script's name) is written (attempts-*.jsonl),
+  the evidence that the attacks were made.
 
 At import, in the child, it tries every attack of issue 31: open /proc/<judge>/mem for writing;
 SIGSTOP and SIGUSR1 to the judge (its parent, and every process whose command line holds the
@@ -62,7 +63,9 @@ def _log(attack: str, target: str, result: str) -> None:
     directory = os.environ.get("PROBE_LOG")
     if not directory:
         return
-    line = json.dumps({"attack": attack, "target": target, "result": result})
+    # The program tells the attacker apart: a check's child, or a fuzz campaign's codec process.
+    program = Path(sys.argv[0]).name if sys.argv else ""
+    line = json.dumps({"attack": attack, "target": target, "result": result, "program": program})
     with open(Path(directory, f"attempts-{_RUN}.jsonl"), "a", encoding="utf-8") as log:
         log.write(line + "\n")
 
@@ -132,7 +135,6 @@ def attack() -> None:
     if not token:
         return
     import utf8cert.harness
-    import utf8cert.vectors
 
     reports = [path for path in os.environ.get("PROBE_REPORTS", "").split(os.pathsep) if path]
     for pid in sorted(_judges(token)):
@@ -140,17 +142,23 @@ def attack() -> None:
         for signum in (signal.SIGSTOP, signal.SIGUSR1):
             _try(f"signal {signum.name}", str(pid), lambda pid=pid, s=signum: os.kill(pid, s))
     package = Path(utf8cert.harness.__file__).parent
-    vectors = Path(next(iter(utf8cert.vectors.__path__)))
     directories = {
         "package": package,
         "bytecode": package / "__pycache__",
-        "vectors": vectors,
         "working directory": Path.cwd(),
         **{f"report directory {n}": Path(r).parent for n, r in enumerate(reports)},
     }
+    existing = [package / "__init__.py", *map(Path, reports)]
+    try:  # shown only where the judge had loaded them (a fuzz campaign of no vector file: not)
+        import utf8cert.vectors
+
+        vectors = Path(next(iter(utf8cert.vectors.__path__)))
+        directories["vectors"] = vectors
+        existing.append(next(vectors.glob("*.yaml")))
+    except (ImportError, OSError) as error:  # hidden, or unreadable: held before any write
+        _log("create in vectors", "utf8cert.vectors", f"{type(error).__name__}: {error}")
     for name, directory in directories.items():
         _try(f"create in {name}", str(directory), lambda d=directory: _create(d, token))
-    existing = [package / "__init__.py", next(vectors.glob("*.yaml")), *map(Path, reports)]
     for path in existing:
         _try("open for writing", str(path), lambda p=path: _open_for_writing(p))
     # What a sandbox hides: the machine's secrets, the user's home, a service on 127.0.0.1.
