@@ -9,13 +9,12 @@ import re
 from functools import cache
 
 import pytest
-from support.samples import few_of_each_kind
 
 from utf8cert.harness.check.expected import Decoded, encoding_for, expectation_for
 from utf8cert.harness.check.fingerprint import fingerprint
 from utf8cert.harness.check.profiles import PROFILES, profile_named
 from utf8cert.harness.check.report import Report
-from utf8cert.harness.check.run import only_these, run_check
+from utf8cert.harness.check.run import run_check
 from utf8cert.harness.codec.interface import Capability
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, VectorSet
@@ -56,25 +55,10 @@ def touched() -> VectorSet:
 
 
 @cache
-def sample() -> VectorSet:
-    """Return the touched families and a few vectors of every other kind (support.samples)."""
-    chosen = {v.id for v in touched()} | set(few_of_each_kind())
-    return only_these(vectors(), chosen)
-
-
-AMONG = {"every": vectors, "touched": touched, "sample": sample}
-"""The vector sets a codec is checked on, by name."""
-EVERY_IN_SLOW = [
-    pytest.param(among, marks=[pytest.mark.slow] if among == "every" else [])
-    for among in ("sample", "every")
-]
-"""A dialect passing its profile: on the sample in the default tier, on every vector slow."""
-
-
-@cache
-def report(codec: str, profile: str, among: str = "every") -> Report:
+def report(codec: str, profile: str, every_vector: bool = True) -> Report:
     loaded = load_codec(f"support.dialect_codecs:{codec}")
-    return run_check(loaded, AMONG[among](), only=ONE_SHOT, profile=PROFILES[profile])
+    chosen = vectors() if every_vector else touched()
+    return run_check(loaded, chosen, only=ONE_SHOT, profile=PROFILES[profile])
 
 
 def decoded(profile: str, hex_bytes: str) -> Decoded | None:
@@ -177,12 +161,9 @@ def test_every_profile_leaves_well_formed_utf8_and_other_errors_as_rfc3629_reads
         assert profile.waives or profile.is_reference, profile.name
 
 
-@pytest.mark.parametrize("among", EVERY_IN_SLOW)
 @pytest.mark.parametrize("profile", DIALECTS)
-def test_a_codec_of_the_dialect_passes_its_profile_on_every_vector(
-    profile: str, among: str
-) -> None:
-    checked = report(DIALECTS[profile], profile, among)
+def test_a_codec_of_the_dialect_passes_its_profile_on_every_vector(profile: str) -> None:
+    checked = report(DIALECTS[profile], profile)
     assert checked.differences == []
     assert checked.allowed, "the dialect differs from RFC 3629 somewhere"
     assert checked.certified
@@ -193,7 +174,7 @@ def test_a_codec_of_the_dialect_passes_its_profile_on_every_vector(
 
 @pytest.mark.parametrize("profile", DIALECTS)
 def test_without_its_profile_the_codec_fails_with_a_fingerprint_naming_it(profile: str) -> None:
-    checked = report(DIALECTS[profile], "rfc3629", among="touched")
+    checked = report(DIALECTS[profile], "rfc3629", every_vector=False)
     assert not checked.conformant
     likeness = checked.fingerprint()
     assert profile in likeness.fitting
@@ -203,7 +184,7 @@ def test_without_its_profile_the_codec_fails_with_a_fingerprint_naming_it(profil
 
 @pytest.mark.parametrize("profile", DIALECTS)
 def test_one_more_deviation_fails_the_profile_on_exactly_that_one(profile: str) -> None:
-    checked = report(DIALECTS[profile] + "Plus", profile, among="touched")
+    checked = report(DIALECTS[profile] + "Plus", profile, every_vector=False)
     musts = [d for d in checked.differences if d.level == "must"]
     assert musts
     assert {(d.capability, d.what) for d in musts} == {("decode", "accepted ill-formed input")}
@@ -211,17 +192,16 @@ def test_one_more_deviation_fails_the_profile_on_exactly_that_one(profile: str) 
         assert isinstance(difference.input, bytes) and b"\xc0\xaf" in difference.input
 
 
-@pytest.mark.parametrize("among", EVERY_IN_SLOW)
-def test_cpython_surrogatepass_passes_its_profile_on_every_capability(among: str) -> None:
+def test_cpython_surrogatepass_passes_its_profile_on_every_capability() -> None:
     codec = load_codec("codec:utf-8:surrogatepass")
-    checked = run_check(codec, AMONG[among](), profile=PROFILES["python-surrogatepass"])
+    checked = run_check(codec, vectors(), profile=PROFILES["python-surrogatepass"])
     assert checked.differences == []
     assert checked.certified
     assert "incremental" in checked.capabilities
 
 
 def test_a_dialect_with_one_more_deviation_is_closest_to_its_profile_with_the_rest_named() -> None:
-    checked = report("Cesu8Plus", "rfc3629", among="touched")
+    checked = report("Cesu8Plus", "rfc3629", every_vector=False)
     likeness = checked.fingerprint()
     assert likeness.fitting == ()
     assert likeness.closest == "cesu-8"
