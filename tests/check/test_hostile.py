@@ -243,7 +243,11 @@ def assert_blames_exactly(document: dict[str, Any], c0: set[str], what: str) -> 
     assert not document["certified"]
 
 
-@pytest.mark.parametrize("name", ["CrashOnC0", "InterruptOnC0"])
+# The CLI's in-process run of InterruptOnC0 is slow: the engine test above with signals watched
+# (as the CLI watches them) judges the same codec the same way, in process.
+@pytest.mark.parametrize(
+    "name", ["CrashOnC0", pytest.param("InterruptOnC0", marks=pytest.mark.slow)]
+)
 def test_in_process_a_raising_codec_is_reported_on_the_c0_vectors_alone(
     tmp_path: Path, name: str
 ) -> None:
@@ -265,9 +269,20 @@ FAULTS = [
     ("SegfaultOnC0", ()),
     ("HangOnC0", ("--timeout", "2")),
 ]
+# Each fault x isolated Python child or program: each fault and each kind of codec keeps a case
+# in the default tier. Crash and interrupt are the isolated child's alone; its exit is
+# test_by_default_a_codec_calling_os_exit_0_fails_the_check, its segfault the rerun in
+# test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated, and exit, segfault
+# and hang each a program's in test_a_faulty_program_is_reported_on_the_c0_vectors_alone.
+ISOLATED_FAULTS = [
+    pytest.param(
+        *fault, marks=[] if fault[0] in ("CrashOnC0", "InterruptOnC0") else [pytest.mark.slow]
+    )
+    for fault in FAULTS
+]
 
 
-@pytest.mark.parametrize(("name", "options"), FAULTS)
+@pytest.mark.parametrize(("name", "options"), ISOLATED_FAULTS)
 def test_isolated_each_fault_is_reported_on_the_c0_vectors_alone(
     tmp_path: Path, name: str, options: tuple[str, ...]
 ) -> None:
@@ -351,7 +366,8 @@ def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path:
     assert survivors(tag) == []
 
 
-@pytest.mark.parametrize("isolation", [(), ("--isolate",)])
+# --isolate says the default: the same run as without it, so that one is slow.
+@pytest.mark.parametrize("isolation", [(), pytest.param(("--isolate",), marks=pytest.mark.slow)])
 def test_by_default_a_codec_calling_os_exit_0_fails_the_check(
     tmp_path: Path, isolation: tuple[str, ...]
 ) -> None:

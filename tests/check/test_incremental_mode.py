@@ -4,20 +4,31 @@ an answer in the other mode is a `must` difference (issue 19)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
+from support.samples import few_of_each_kind
 
 from utf8cert.harness.check.report import Report
-from utf8cert.harness.check.run import run_check
+from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.handshake import handshake_line, read_handshake
 from utf8cert.harness.codec.protocol import ProtocolError
 from utf8cert.harness.codec.spec import CodecSpecError, load_codec
 from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import VectorSet
+
+
+@cache
+def few() -> VectorSet:
+    return only_these(load_vectors(), few_of_each_kind())
 
 
 def checked(spec: str) -> Report:
+    """Return the check of `spec` on a few vectors of each kind (support.samples): the mode is
+    settled and held the same way whatever else is checked."""
     codec = load_codec(spec)
     try:
-        return run_check(codec, load_vectors())
+        return run_check(codec, few())
     finally:
         codec.close()
 

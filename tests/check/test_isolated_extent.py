@@ -1,17 +1,20 @@
 """The error's extent and streaming timeliness are judged in a child process as in utf8cert's
 own: `utf8cert check` run as a command, on its default (a Python codec served in a child, its
-answers carrying their optional fields: harness/PROTOCOL.md) and with `--in-process`, reports
-the same differences; and a `cmd:` program that sends the fields is judged on them."""
+answers carrying their optional fields: harness/PROTOCOL.md), reports the differences it reports
+with `--in-process` (run in the test's process); and a `cmd:` program that sends the fields is
+judged on them."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import cli_runs
 from support.samples import few_of_each_kind, options
 from support.shipped_vectors import shipped_vectors
 
@@ -27,20 +30,33 @@ def chosen() -> tuple[str, ...]:
     return (*few_of_each_kind(), "edge-9", "dfa-49")
 
 
+@cache
 def check(spec: str, *extra: str) -> tuple[int, list[dict[str, Any]]]:
     """Return the exit status of `utf8cert check SPEC --fail-on should --json -` on the chosen
     vectors and the differences it reports, each without its `reproduce` line (which names the
-    options)."""
+    options); run once for the tests that ask (the same program is read by two)."""
     command = [sys.executable, "-m", "utf8cert.harness", "check", spec, "-q"]
     command += ["--fail-on", "should", "--json", "-", *options(chosen()), *extra]
     done = subprocess.run(
         command, cwd=TESTS, capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode in (0, 1), done.stderr
-    differences = json.loads(done.stdout)["differences"]
+    return done.returncode, without_reproducers(json.loads(done.stdout)["differences"])
+
+
+def check_in_process(spec: str) -> tuple[int, list[dict[str, Any]]]:
+    """Return what `check(SPEC, "--in-process")` returns, from a run of the command in this
+    process (support.cli_runs): the codec runs in it either way, without a process to start."""
+    extra = ["-q", "--fail-on", "should", "--json", "-", *options(chosen()), "--in-process"]
+    done = cli_runs.check(spec, *extra)
+    assert done.status in (0, 1), done.err
+    return done.status, without_reproducers(done.json()["differences"])
+
+
+def without_reproducers(differences: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for difference in differences:
         difference.pop("reproduce", None)
-    return done.returncode, differences
+    return differences
 
 
 def _sorted(differences: list[dict[str, Any]]) -> list[str]:
@@ -61,7 +77,7 @@ def test_a_codec_in_a_child_is_flagged_for_its_extent_and_timeliness_as_in_proce
     spec: str, capability: str, level: str, what: str
 ) -> None:
     status, isolated = check(spec)
-    in_process_status, in_process = check(spec, "--in-process")
+    in_process_status, in_process = check_in_process(spec)
     assert (capability, level, what) in {(d["capability"], d["level"], d["what"]) for d in isolated}
     assert status == in_process_status == (1 if level == "should" else 0)
     assert _sorted(isolated) == _sorted(in_process)

@@ -27,6 +27,11 @@ questions asked again are asked by the same engine either way, so the default ti
 default mode, isolated, and the slow tier both."""
 
 
+IN_PROCESS_FAST = [("--in-process",), pytest.param((), marks=pytest.mark.slow)]
+"""The other half of the diagonal: for the CESU-8 encoder the default tier runs in process
+(the Latin-1 decoder isolated), the slow tier both modes for each."""
+
+
 def check_status(spec: str, status: int, *options: str, **environ: str) -> dict[str, Any]:
     """Return the JSON report of `utf8cert check SPEC`, which must end with exit `status` and
     no traceback."""
@@ -44,7 +49,7 @@ def check(spec: str, *options: str, **environ: str) -> dict[str, Any]:
     return check_status(spec, 1, *options, **environ)
 
 
-@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
+@pytest.mark.parametrize("options", IN_PROCESS_FAST, ids=["in process", "isolated"])
 def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
     options: tuple[str, ...],
 ) -> None:
@@ -57,7 +62,7 @@ def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
     assert first_four_byte["actual"] == "ED A0 80 ED B0 80"
 
 
-@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
+@pytest.mark.parametrize("options", MODES_ONE_FAST, ids=["in process", "isolated"])
 def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
     options: tuple[str, ...],
 ) -> None:
@@ -108,9 +113,22 @@ BROKEN = [
     ("exit", (), "crashed"),  # in process, it would end utf8cert itself: the trusted path
     ("hang", ("--timeout", "5"), "timed out"),  # 5 s: an answer is never that slow, even loaded
 ]
+DIAGONAL = {"crash ('--in-process',)", "none ()", "exit ()", "hang ('--timeout', '5')"}
+"""Each way of breaking and each mode in the default tier; crash isolated and none in process
+slow."""
 
 
-@pytest.mark.parametrize(("how", "options", "what"), BROKEN, ids=[f"{b[0]} {b[1]}" for b in BROKEN])
+@pytest.mark.parametrize(
+    ("how", "options", "what"),
+    [
+        pytest.param(
+            *b,
+            id=f"{b[0]} {b[1]}",
+            marks=[] if f"{b[0]} {b[1]}" in DIAGONAL else [pytest.mark.slow],
+        )
+        for b in BROKEN
+    ],
+)
 def test_a_decoder_that_breaks_after_5000_calls_fails_asked_again(
     how: str, options: tuple[str, ...], what: str
 ) -> None:
@@ -129,7 +147,7 @@ def test_a_decoder_that_breaks_after_5000_calls_fails_asked_again(
     assert document["summary"]["conformant"] is False
 
 
-@pytest.mark.parametrize("options", [("--in-process",), ()], ids=["in process", "isolated"])
+@pytest.mark.parametrize("options", MODES_ONE_FAST, ids=["in process", "isolated"])
 def test_refusals_whose_messages_differ_each_time_are_one_answer(
     options: tuple[str, ...],
 ) -> None:

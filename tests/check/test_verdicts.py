@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from support.declining_codecs import Declining, any_surrogate, over_64_kib
+from support.samples import few_of_each_kind, options
 
 from utf8cert.harness.check.compare import compare_decode, compare_encode, compare_replace
 from utf8cert.harness.check.coverage import THRESHOLD
@@ -87,8 +88,9 @@ class Always:
 def test_a_program_that_answers_inapplicable_to_everything_is_never_conformant(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    report = tmp_path / "report.json"
-    assert main(["check", program("inapplicable"), "--json", str(report)]) == 1
+    # A few vectors of each kind: every capability is asked, and never answered.
+    report, few = tmp_path / "report.json", options(few_of_each_kind())
+    assert main(["check", program("inapplicable"), *few, "--json", str(report)]) == 1
     out = capsys.readouterr().out
     assert "NOT certified: the codec answered no question" in " ".join(out.split())
     assert "recommended practice" not in out  # it answered nothing to follow it in
@@ -289,8 +291,9 @@ def test_the_readme_profile_command_passes_cpython_surrogatepass(tmp_path: Path)
 
 
 def test_without_the_profile_the_verdict_names_the_dialect(tmp_path: Path) -> None:
-    report = tmp_path / "report.json"
-    assert main(["check", "codec:utf-8:surrogatepass", "--json", str(report)]) == 1
+    # A few vectors of each kind: the surrogates they hold are what the dialect explains.
+    report, few = tmp_path / "report.json", options(few_of_each_kind())
+    assert main(["check", "codec:utf-8:surrogatepass", *few, "--json", str(report)]) == 1
     fingerprint = json.loads(report.read_text(encoding="utf-8"))["fingerprint"]
     assert "python-surrogatepass" in fingerprint["fitting"]
     assert fingerprint["sentence"].startswith("behaves like CPython surrogatepass")

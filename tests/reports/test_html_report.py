@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.cli_runs import check, check_once
+from support.cli_runs import check
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -47,6 +47,21 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+SPEC = "support.broken_codecs:NaiveBitDecoder"
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """Return the HTML report of NaiveBitDecoder on every vector (Kuhn's long inputs too) and
+    its JSON report, written by one run that the tests of this module read."""
+    folder = tmp_path_factory.mktemp("html")
+    page, written = folder / "report.html", folder / "report.json"
+    run = check(SPEC, "--html", str(page), "--json", str(written), "--quiet")
+    assert run.status == 1, run.err
+    document: dict[str, Any] = json.loads(written.read_text(encoding="utf-8"))
+    return page, document
+
+
 def requests(driver: Any) -> list[str]:
     """Return the URL of every request the page made, from Chrome's network log."""
     urls = []
@@ -58,14 +73,12 @@ def requests(driver: Any) -> list[str]:
 
 
 def test_the_html_report_shows_each_behaviour_and_expands_an_explanation(
-    browser: Any, tmp_path: Path
+    browser: Any, report: tuple[Path, dict[str, Any]]
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    page = tmp_path / "report.html"
-    spec = "support.broken_codecs:NaiveBitDecoder"
-    assert check(spec, "--html", str(page), "--quiet").status == 1
-    document = check_once(spec, "--json", "-", "--quiet").json()
+    page, document = report
+    spec = SPEC
     behaviours = document["behaviours"]
     browser.get_log("performance")  # forget what came before
     browser.get(page.as_uri())
@@ -99,14 +112,12 @@ def test_the_html_report_shows_each_behaviour_and_expands_an_explanation(
 
 
 def test_vector_ids_link_to_their_entry_and_back_to_their_behaviours(
-    browser: Any, tmp_path: Path
+    browser: Any, report: tuple[Path, dict[str, Any]]
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    page = tmp_path / "report.html"
-    spec = "support.broken_codecs:NaiveBitDecoder"
-    assert check(spec, "--html", str(page), "--quiet").status == 1
-    behaviours = check_once(spec, "--json", "-", "--quiet").json()["behaviours"]
+    page, document = report
+    behaviours = document["behaviours"]
     browser.get(page.as_uri())
     first = browser.find_elements(By.CSS_SELECTOR, "details.behaviour")[0]
     link = first.find_element(By.CSS_SELECTOR, "p a")
@@ -126,12 +137,12 @@ def test_vector_ids_link_to_their_entry_and_back_to_their_behaviours(
         assert browser.find_elements(By.ID, target), target
 
 
-def test_long_lines_wrap_inside_a_narrow_window(browser: Any, tmp_path: Path) -> None:
+def test_long_lines_wrap_inside_a_narrow_window(
+    browser: Any, report: tuple[Path, dict[str, Any]]
+) -> None:
     # Kuhn's 64 KiB-scale inputs give explanation lines of hundreds of code points; on a
     # narrow window none may run past its box (cut off, or a scroll bar to find it).
-    page = tmp_path / "report.html"
-    spec = "support.broken_codecs:NaiveBitDecoder"
-    assert check(spec, "--html", str(page), "--quiet").status == 1
+    page, _ = report
     browser.set_window_size(480, 900)
     try:
         browser.get(page.as_uri())

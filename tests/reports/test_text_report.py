@@ -35,7 +35,12 @@ def normalized(text: str) -> str:
     ("spec", "snapshot"),
     [
         ("codec:utf-8:surrogatepass", "surrogatepass.txt"),
-        ("support.broken_codecs:NaiveBitDecoder", "naive-bit-decoder.txt"),
+        # A second whole check: slow (surrogatepass's run is shared with the tests below).
+        pytest.param(
+            "support.broken_codecs:NaiveBitDecoder",
+            "naive-bit-decoder.txt",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_the_default_report_matches_its_reviewed_snapshot(spec: str, snapshot: str) -> None:
@@ -99,11 +104,22 @@ def test_a_pipe_is_never_hard_wrapped_and_every_reproducer_is_one_line() -> None
     assert ESCAPE not in result.stdout
 
 
-def test_colour_follows_the_color_option_and_no_color() -> None:
+def colour_run(monkeypatch: pytest.MonkeyPatch, *arguments: str, **environment: str) -> str:
+    """Return the terminal report of `utf8cert check ARGUMENTS` run in process (standard output
+    not a terminal, as a pipe) with only `environment` of the colour variables set."""
+    for name in ("NO_COLOR", "FORCE_COLOR", "COLUMNS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    return check(*arguments).out
+
+
+def test_colour_follows_the_color_option_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = ("codec:utf-8:surrogatepass", "--vector", "sur-1")
-    assert ESCAPE not in run_installed(*spec).stdout  # auto: a pipe gets no colour
-    assert ESCAPE in run_installed(*spec, "--color", "always").stdout
-    assert ESCAPE in run_installed(*spec, "--color", "always", NO_COLOR="1").stdout
-    forced = run_installed(*spec, FORCE_COLOR="1", NO_COLOR="1")
-    assert ESCAPE + "31" not in forced.stdout and ESCAPE + "1;31" not in forced.stdout
-    assert ESCAPE not in run_installed(*spec, "--color", "never", FORCE_COLOR="1").stdout
+    assert ESCAPE not in run_installed(*spec).stdout  # auto: a real pipe gets no colour
+    # The rest in process: the options and variables are read the same way, at a process less.
+    assert ESCAPE in colour_run(monkeypatch, *spec, "--color", "always")
+    assert ESCAPE in colour_run(monkeypatch, *spec, "--color", "always", NO_COLOR="1")
+    forced = colour_run(monkeypatch, *spec, FORCE_COLOR="1", NO_COLOR="1")
+    assert ESCAPE + "31" not in forced and ESCAPE + "1;31" not in forced
+    assert ESCAPE not in colour_run(monkeypatch, *spec, "--color", "never", FORCE_COLOR="1")
