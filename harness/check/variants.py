@@ -51,11 +51,13 @@ class Layout:
 
 @dataclass(frozen=True)
 class Plan:
-    """Which of its variants one vector gets: the layouts by name (None: all of them), and
-    whether its as-is input is also cut in two at every point for an incremental decoder."""
+    """Which of its variants one vector gets: the layouts by name (None: all of them), whether
+    its as-is input is also cut in two at every point for an incremental decoder, and whether
+    an incremental decoder is also fed it byte by byte."""
 
     layouts: frozenset[str] | None = None
     every_cut: bool = True
+    bytewise: bool = True
 
 
 FULL: Final = Plan()
@@ -201,7 +203,7 @@ def decode_variants(vector: DecodeVector, plan: Plan = FULL) -> Iterator[Variant
         cuts = cuts_for(layout, len(vector.data))
         if layout.name == "as-is" and not plan.every_cut:
             cuts = ()
-        bytewise = not layout.name.startswith("shift-")
+        bytewise = plan.bytewise and not layout.name.startswith("shift-")
         yield Variant(layout.name, embed(expected, layout), cuts, bytewise)
 
 

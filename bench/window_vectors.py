@@ -1,0 +1,400 @@
+"""Write vectors/windows.yaml: what a codec of any construction reads, each window held once.
+
+    python bench/window_vectors.py [--check]
+
+A validator built on tables or SIMD registers reads windows of adjacent bytes (their values, or
+their nibbles) and positions modulo a block; a decoder reads a lead and the bytes after it; an
+encoder reads a scalar value's bit length. docs/mutation.md ("Coverage that assumes no design")
+gives the argument; tests/vectors/test_window_coverage.py proves each claim from the bytes of
+the file. The file is data, written out once and committed; `--check` (exit 1 on a difference)
+keeps it and this script in step. Expected outputs are the reference's, each checked here
+against CPython's codec, so that the script stops rather than write a vector the two disagree
+on. Every vector carries the flag `window`: it runs as it is, whole, on every capability
+(check/schedule.py), never in the variants, since it is its own layout.
+
+Families, in id order (new families go at the end; a removed vector's id goes into `RETIRED`):
+1. decoding, well-formed, long: every ASCII byte before and after each multi-byte length, and
+   every length beside every other, both ways.
+2. decoding, well-formed, long: every (lead, second byte) pair RFC 3629 allows, by byte value,
+   which is every two-byte scalar value and every three- and four-byte lead with each second
+   byte it takes (E4 A0..BF among them); and every pair of continuation bytes by value in the
+   second and third place of a three-byte sequence, and in the second/third and third/fourth
+   place of a four-byte one.
+3. decoding, ill-formed, long (for replace mode and the incremental decoder, which place every
+   error): every byte that ends a character (00..BF) before every byte that can start no
+   sequence (80..BF, C0, C1, F5..FF), by value, each error alone between well-formed bytes.
+4. decoding, ill-formed, one error each: every lead C0..FF followed by a second byte of each high
+   nibble 0..F that makes the input ill-formed, in well-formed context; a validator answers one
+   bit an input, so each such window is the only error of an input of its own. A second byte
+   80..BF is followed by the continuation bytes a lead of that high nibble wants (FF 90 80 80).
+5. decoding, ill-formed, one error each: every byte that ends a character (00..BF) before a byte
+   that can start no sequence, the byte after cycling through them.
+6. decoding, ill-formed: each cut-short sequence (C2; E1 80; F1 80 80) with its last byte at
+   every offset modulo 64 after a whole 64-byte block of ASCII, at the end of the input, one
+   error an input; those and each byte that starts no sequence (80; C0; FF) ending in the last 3
+   bytes of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors,
+   placed before the one-error ones) each of the six at every offset between whole blocks.
+7. encoding: every scalar bit length 0..21 beside every other, both ways, in one vector, and
+   the bit lengths 0..7 beside each other in an ASCII-only vector.
+"""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Final
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: bench/ is on the path, the repository is not
+    sys.path.insert(0, str(ROOT))
+
+from itertools import groupby, pairwise  # noqa: E402
+
+from bench import vector_yaml  # noqa: E402
+from bench.vector_yaml import decode_entry, hex_bytes, names, notes  # noqa: E402
+from utf8cert import reference  # noqa: E402
+
+TARGET: Final = ROOT / "vectors" / "windows.yaml"
+RETIRED: Final[tuple[str, ...]] = ()
+PREFIX: Final = "win"
+BLOCK: Final = 64
+"""The widest block a vectorised validator reads (64 bytes: AVX-512; 16 and 32 divide it)."""
+
+SECOND: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
+"""The narrowed second-byte ranges of RFC 3629 §4; every other lead takes 80..BF."""
+NO_START: Final = (*range(0x80, 0xC2), *range(0xF5, 0x100))
+"""The bytes that can start no sequence (RFC 3629 §4): continuation bytes, C0, C1, F5..FF."""
+BAD_BY_NIBBLE: Final = {
+    nibble: [byte for byte in NO_START if byte >> 4 == nibble]
+    for nibble in (8, 9, 0xA, 0xB, 0xC, 0xF)
+}
+"""The bytes that can start no sequence, by high nibble (the resolution of a nibble table)."""
+ENDS_CHARACTER: Final = range(0x00, 0xC0)
+"""The bytes a character can end with: ASCII, and a continuation byte."""
+CUT_SHORT: Final = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
+"""The flagged sequences of family 6: the longest cut-short prefix of each length, and a byte
+of each kind that starts no sequence."""
+WANTED: Final = {0xC: 0, 0xD: 0, 0xE: 1, 0xF: 2}
+"""The continuation bytes a lead of each high nibble wants after its second byte, as a nibble
+table reads it (F8..FF taken for four-byte leads)."""
+CARRIED: Final = 3
+"""The most bytes of a sequence that a block can end with and the next block still owe."""
+REPRESENTATIVES: Final = {
+    1: (0x0A, 0x41, 0x7F),
+    2: (0xE9, 0x7FF, 0x80),
+    3: (0x20AC, 0x4800, 0xFFFD),
+    4: (0x10000, 0x1F600, 0x10FFFF),
+}
+"""Scalar values of each multi-byte length, cycled through in family 1."""
+
+
+def second_range(lead: int) -> range:
+    """Return the second bytes RFC 3629 §4 allows after `lead` (empty for a byte that is no
+    lead)."""
+    if lead < 0xC2 or lead > 0xF4:
+        return range(0)
+    low, high = SECOND.get(lead, (0x80, 0xBF))
+    return range(low, high + 1)
+
+
+def length_of(lead: int) -> int:
+    """Return the sequence length a lead C2..F4 begins (1 for anything else)."""
+    return 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if lead >= 0xF0 else 1
+
+
+def sequence(lead: int, second: int, rest: int = 0x80) -> bytes:
+    """Return the well-formed sequence of `lead` and `second`, its other bytes `rest`."""
+    return bytes([lead, second]) + bytes([rest]) * (length_of(lead) - 2)
+
+
+def length_classes() -> bytes:
+    """Return family 1's input: each ASCII byte before and after each length, then each length
+    beside every other (a value of each length cycling through REPRESENTATIVES)."""
+    out = bytearray()
+    turn = 0
+    for ascii_byte in range(0x80):
+        for length in (2, 3, 4):
+            value = REPRESENTATIVES[length][turn % 3]
+            turn += 1
+            out += bytes([ascii_byte]) + chr(value).encode() + bytes([ascii_byte])
+    for first in REPRESENTATIVES:
+        for second in REPRESENTATIVES:
+            for value in (REPRESENTATIVES[first][turn % 3], REPRESENTATIVES[second][turn % 3]):
+                out += chr(value).encode()
+            turn += 1
+    return bytes(out)
+
+
+def lead_second_pairs() -> bytes:
+    """Return every (lead, second byte) pair RFC 3629 allows, each as a whole sequence whose
+    later bytes cycle through 80..BF."""
+    out = bytearray()
+    for lead in range(0xC2, 0xF5):
+        for count, second in enumerate(second_range(lead)):
+            out += sequence(lead, second, 0x80 + (count * 7) % 64)
+    return bytes(out)
+
+
+def continuation_pairs(length: int) -> bytes:
+    """Return a sequence of `length` bytes for every pair of continuation values (a, b): a, b
+    in places 2-3, and in a four-byte sequence b, a in places 3-4 too (so one sequence holds
+    two pairs, and every pair comes up in both places); the lead cycles through those that
+    take any second byte (E1..EC or F1..F3)."""
+    leads = range(0xE1, 0xED) if length == 3 else range(0xF1, 0xF4)
+    out = bytearray()
+    for first in range(0x80, 0xC0):
+        for second in range(0x80, 0xC0):
+            body = [first, second, first][: length - 1]
+            out += bytes([leads[(first + second) % len(leads)], *body])
+    return bytes(out)
+
+
+def errors_after_every_end(ends: Sequence[int]) -> bytes:
+    """Return every byte of `ends` before a byte that starts no sequence of every high nibble
+    (8, 9, A, B, C for C0 and C1, F for F5..FF), the bad byte's low bits cycling so that every
+    such byte value comes up: a continuation byte among `ends` ends a two-byte character (C2
+    before it). Each error is a byte alone between well-formed bytes (the next pair's first
+    byte, or the end of input)."""
+    out = bytearray()
+    for count, end in enumerate(ends):
+        before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
+        for values in BAD_BY_NIBBLE.values():
+            out += before + bytes([values[count % len(values)]])
+    return bytes(out)
+
+
+def lead_nibble_inputs() -> Iterator[tuple[bytes, str]]:
+    """Yield family 4: each lead C0..FF with each second-byte high nibble that makes the input
+    ill-formed, between 41 and a well-formed character; the second byte's low nibble is the
+    lead's (a valid lead where the nibble is C..F), so that values vary."""
+    for lead in range(0xC0, 0x100):
+        for nibble in range(16):
+            low = lead & 0x0F
+            second = nibble << 4 | low
+            if nibble == 0xC:
+                second = 0xC2 | (low & 0x0D)
+            elif nibble == 0xF:
+                second = 0xF0 | (1 + low % 3)
+            if second in second_range(lead):
+                continue
+            # After a continuation byte, the ones a lead of that high nibble still wants (C, D:
+            # none; E: one; F: two), so that a table that misses the error reads a whole
+            # sequence (FF 90 80 80) and no later byte gives it away.
+            follow = chr(0x20AC).encode() if nibble < 8 else b"\x80" * WANTED[lead >> 4]
+            if second >= 0xC2 and second <= 0xF4:
+                follow = sequence(second, second_range(second)[low % 8])[1:]
+            data = b"\x41" + bytes([lead, second]) + follow + b"\x41"
+            yield data, f"lead {lead:02X}, second byte {second:02X} (high nibble {nibble:X})"
+
+
+def end_before_error_inputs() -> Iterator[tuple[bytes, str]]:
+    """Yield family 5: each byte that ends a character before a byte that starts no sequence,
+    the bad byte cycling through them, then 41."""
+    for count, end in enumerate(ENDS_CHARACTER):
+        bad = NO_START[(count * 5) % len(NO_START)]
+        before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
+        yield b"\x41" + before + bytes([bad]) + b"\x41", f"{end:02X} then {bad:02X}"
+
+
+def placed(flagged: bytes, end: int) -> bytes:
+    """Return a whole block of ASCII and more, then `flagged` ending at offset `end` mod 64."""
+    start = BLOCK + (end - len(flagged) + 1) % BLOCK
+    return b"\x41" * start + flagged
+
+
+def then_block(data: bytes) -> bytes:
+    """Return `data`, then ASCII to the end of its block and one whole block more."""
+    return data + b"\x61" * ((-len(data)) % BLOCK + BLOCK)
+
+
+def offset_inputs() -> Iterator[tuple[bytes, str]]:
+    """Yield family 6's one-error inputs: each cut-short sequence (the first three of CUT_SHORT)
+    ending at each offset modulo 64 after a whole block of ASCII, at the end of the input; and
+    each of CUT_SHORT followed by whole ASCII where its end is within 3 bytes of a 16-byte
+    block's end, the only places a block reader carries a sequence (or a lead that is never
+    valid) into the next block (a sequence has at most 4 bytes)."""
+    for flagged in CUT_SHORT[:3]:
+        for end in range(BLOCK):
+            where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
+            yield placed(flagged, end), f"{where}, at the end of the input"
+    for flagged in CUT_SHORT:
+        for end in range(BLOCK):
+            where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
+            if end % 16 >= 16 - CARRIED:
+                yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
+
+
+def offsets_in_one(flagged: bytes) -> bytes:
+    """Return `flagged` ending at every offset modulo 64 in turn, each after and before whole
+    ASCII blocks (for the capabilities that place every error)."""
+    return b"".join(then_block(placed(flagged, end)) for end in range(BLOCK))
+
+
+def bit_lengths(values: Sequence[int]) -> list[int]:
+    """Return values in an order that puts each of `values` before and after every other (each
+    ordered pair once adjacent: the Eulerian walk a b a c ... over the complete graph)."""
+    out: list[int] = []
+    for first in values:
+        for second in values:
+            out += [first, second]
+    return out
+
+
+def scalar_of_bits(bits: int) -> int:
+    """Return a scalar value with exactly `bits` significant bits, outside the surrogates."""
+    if bits == 0:
+        return 0
+    value = 1 << (bits - 1) | ((1 << (bits - 1)) - 1) // 3
+    return value if value <= 0x10FFFF else 0x100000 | value & 0xFFFF
+
+
+def _cross_checked(data: bytes) -> tuple[list[reference.DecodeError], list[int]]:
+    """Return the reference's errors and replaced output of `data`, checked against CPython."""
+    errors = reference.errors(data)
+    replaced = [ord(c) for c in reference.decode_replace(data)]
+    theirs = [ord(c) for c in data.decode("utf-8", "replace")]
+    feed = codecs.getincrementaldecoder("utf-8")("replace")
+    whole = [ord(c) for c in feed.decode(data, final=True)]
+    if replaced != theirs or replaced != whole or reference.validate(data) != (not errors):
+        raise SystemExit(f"{hex_bytes(data[:40])}...: the reference and CPython disagree")
+    return errors, replaced
+
+
+def runs(values: Sequence[int]) -> str:
+    """Return the values as comma-separated U+XXXX, a run of three or more as U+XXXX*N."""
+    items = []
+    for value, group in groupby(values):
+        count = len(list(group))
+        name = f"U+{value:04X}"
+        items += [f"{name}*{count}"] if count > 2 else [name] * count
+    return ", ".join(items)
+
+
+def one_run(errors: Sequence[reference.DecodeError]) -> bool:
+    """Return whether `errors` are one ill-formed run: each starts where the one before ends."""
+    return len(errors) > 0 and all(
+        after.offset == before.offset + before.length for before, after in pairwise(errors)
+    )
+
+
+def decoding_lines(inputs: Sequence[tuple[bytes, str, bool]], last: int) -> list[str]:
+    """Return the YAML of decoding vectors `inputs` (bytes, provenance, whether the input is to
+    hold one ill-formed run only), numbered on from `last`."""
+    lines: list[str] = []
+    for number, (data, why, alone) in enumerate(inputs, start=last + 1):
+        errors, replaced = _cross_checked(data)
+        if alone and not one_run(errors):
+            raise SystemExit(f"{hex_bytes(data)}: not one ill-formed run between well-formed bytes")
+        verdict = f"{len(errors)} U+FFFD" if errors else "well-formed"
+        description = f"{why}: {verdict}, {len(replaced)} characters."
+        subparts = [(e.offset, e.length, str(e.kind)) for e in errors]
+        entry = decode_entry(
+            f"{PREFIX}-{number}", description, ["window"], data, replaced, subparts
+        )
+        lines += [_compressed(line, replaced) for line in entry]
+    return lines
+
+
+def _compressed(line: str, values: Sequence[int]) -> str:
+    """Return a `scalars:` or `replaced:` line of `values` with its runs written U+XXXX*N."""
+    for field in ("    scalars: [", "    replaced: ["):
+        if line.startswith(field):
+            return f"{field}{runs(values)}]"
+    return line
+
+
+def encoding_lines(number: int) -> list[str]:
+    """Return the YAML of family 7, numbered on from `number`."""
+    lines: list[str] = []
+    every = bit_lengths([scalar_of_bits(bits) for bits in range(22)])
+    ascii_only = bit_lengths([scalar_of_bits(bits) for bits in range(8)])
+    for values, why in (
+        (every, "every bit length 0..21 beside every other"),
+        (ascii_only, "every ASCII bit length 0..7 beside every other"),
+    ):
+        number += 1
+        ours = reference.encode(values)
+        if ours != "".join(map(chr, values)).encode("utf-8"):
+            raise SystemExit(f"{why}: the reference and CPython disagree")
+        lines += [
+            f"  - id: {PREFIX}-{number}",
+            f"    description: '{why}, both ways: {len(values)} values.'",
+            "    source: RFC 3629 §3",
+            "    flags: [window]",
+            f"    scalars: [{names(values)}]",
+            f'    bytes: "{hex_bytes(ours)}"',
+            "",
+        ]
+    return lines
+
+
+def decoding_inputs() -> list[tuple[bytes, str, bool]]:
+    """Return families 1 to 6, in id order, each input with whether it holds one error only."""
+    bad = "a byte no sequence starts with, of each high nibble"
+    between = "ending at every offset mod 64 between ASCII blocks"
+    long = [
+        (length_classes(), "Every ASCII byte beside every length, every length beside every other"),
+        (lead_second_pairs(), "Every (lead, second byte) pair of RFC 3629 by value"),
+        (continuation_pairs(3), "Every pair of continuation values in places 2-3 of E1..EC"),
+        (continuation_pairs(4), "Every continuation value pair in places 2-3 and 3-4 of F1..F3"),
+        (errors_after_every_end(range(0x80)), f"Every ASCII byte before {bad}"),
+        (errors_after_every_end(range(0x80, 0xC0)), f"Every tail ending a character before {bad}"),
+        *(
+            (offsets_in_one(flagged), f"{hex_bytes(flagged)} {between}")
+            for flagged in CUT_SHORT
+        ),
+    ]  # fmt: skip
+    alone = [*lead_nibble_inputs(), *end_before_error_inputs(), *offset_inputs()]
+    return [(data, why, False) for data, why in long] + [(data, why, True) for data, why in alone]
+
+
+WINDOW: Final = """\
+  window:
+    defect: >-
+      A window a codec of any construction reads (docs/mutation.md, "Coverage that assumes no
+      design"): adjacent byte values, a lead with its second byte's high nibble, the end of a
+      flagged sequence at an offset modulo 64, a scalar value's bit length beside another's.
+      Catches a lookup-table or SIMD validator with one table cell or block-boundary test wrong,
+      and a decoder or encoder wrong for one value the other vectors never hold. These vectors
+      run as they are, whole (check/schedule.py): each is its own layout."""
+
+
+def render() -> str:
+    """Return the text of vectors/windows.yaml."""
+    decoding = decoding_lines(decoding_inputs(), 0)
+    encoding = encoding_lines(sum(line.startswith("  - id: ") for line in decoding))
+    lines = [
+        "# Written by bench/window_vectors.py (python bench/window_vectors.py); do not edit"
+        " by hand.",
+        'schema_version: "1.0"',
+        "theme: windows",
+        "description: >",
+        "  What a codec of any construction reads, each window held once (issue 44): every ASCII",
+        "  byte beside every length and every length beside every other; every (lead, second",
+        "  byte) pair and every pair of continuation values, by value; every byte ending a",
+        "  character before every byte that starts no sequence; every lead C0..FF with every",
+        "  second-byte high nibble, and each cut-short sequence ending at every offset modulo 64,",
+        "  one error an input; every scalar bit length beside every other, to encode.",
+        "sources:",
+        "  - RFC 3629 §3 (the bit layout of each length), §4 (the ABNF, one alternative a row)",
+        "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
+        "  - Keiser and Lemire, Validating UTF-8 in less than one instruction per byte (2021)",
+        notes({"window": WINDOW}, ("window",)),
+        f"retired: [{', '.join(RETIRED)}]",
+        "decode:",
+        *decoding,
+        "encode:",
+        *encoding,
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write vectors/windows.yaml (or, with --check, compare); return the exit status."""
+    return vector_yaml.main(argv, "bench/window_vectors.py", TARGET, render)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
