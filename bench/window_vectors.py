@@ -12,6 +12,14 @@ against CPython's codec, so that the script stops rather than write a vector the
 on. Every vector carries the flag `window`: it runs as it is, whole, on every capability
 (check/schedule.py), never in the variants, since it is its own layout.
 
+No vector is longer than LONGEST bytes (under 1,000): the windows are packed into as many
+vectors as they need, so that a long input of the suite never reaches by itself the page sizes
+(1,000, 4,096, 8,192 bytes) whose bugs the check's straddle layouts and the fuzzer are to find
+(tests/check/test_broken_codecs.py, tests/fuzzing/test_fuzz_past_seeds.py). Each vector carries
+the flag `window` and the flag of each kind of error it holds (and `narrowed-second-byte` where
+it reads E0, ED, F0 or F4 with a continuation byte), as the other files flag theirs; those notes
+are copied from the files that define them.
+
 Families, in id order (new families go at the end; a removed vector's id goes into `RETIRED`):
 1. decoding, well-formed, long: every ASCII byte before and after each multi-byte length, and
    every length beside every other, both ways.
@@ -23,26 +31,29 @@ Families, in id order (new families go at the end; a removed vector's id goes in
 3. decoding, ill-formed, long (for replace mode and the incremental decoder, which place every
    error): every byte that ends a character (00..BF) before every byte that can start no
    sequence (80..BF, C0, C1, F5..FF), by value, each error alone between well-formed bytes.
+   (Families 1 to 3 and 6's long inputs are packed into vectors of at most LONGEST bytes.)
 4. decoding, ill-formed, one error each: every lead C0..FF followed by a second byte of each high
    nibble 0..F that makes the input ill-formed, in well-formed context; a validator answers one
    bit an input, so each such window is the only error of an input of its own. A second byte
    80..BF is followed by the continuation bytes a lead of that high nibble wants (FF 90 80 80).
-5. decoding, ill-formed, one error each: every byte that ends a character (00..BF) before a byte
-   that can start no sequence, the byte after cycling through them.
+5. (In family 4) every byte that ends a character (00..BF) right before a byte that can start no
+   sequence, that error alone: the byte before the leads C0, C1, F5..FF cycles through them.
 6. decoding, ill-formed: each cut-short sequence (C2; E1 80; F1 80 80) with its last byte at
    every offset modulo 64 after a whole 64-byte block of ASCII, at the end of the input, one
    error an input; those and each byte that starts no sequence (80; C0; FF) ending in the last 3
-   bytes of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors,
-   placed before the one-error ones) each of the six at every offset between whole blocks.
-7. encoding: every scalar bit length 0..21 beside every other, both ways, in one vector, and
-   the bit lengths 0..7 beside each other in an ASCII-only vector.
+   bytes of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors)
+   each of the six with its first and last byte at every offset modulo 64, between runs of at
+   least 64 ASCII bytes (each run serves the error before it and the one after it).
+7. encoding: every scalar bit length 0..21 beside every other, both ways (an Eulerian walk,
+   cut into vectors of at most LONGEST bytes that overlap by one value), and the bit lengths
+   0..7 beside each other in an ASCII-only vector.
 """
 
 from __future__ import annotations
 
 import codecs
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -58,9 +69,14 @@ from utf8cert import reference  # noqa: E402
 
 TARGET: Final = ROOT / "vectors" / "windows.yaml"
 RETIRED: Final[tuple[str, ...]] = ()
+LONGEST: Final = 960
+"""The most bytes a vector holds (15 blocks of 64; under the 1,000-byte page of the fuzzer's
+planted codecs, and far under 4,096)."""
 PREFIX: Final = "win"
 BLOCK: Final = 64
 """The widest block a vectorised validator reads (64 bytes: AVX-512; 16 and 32 divide it)."""
+WINDOW_FLAG: Final = "window"
+NARROWED: Final = "narrowed-second-byte"
 
 SECOND: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
 """The narrowed second-byte ranges of RFC 3629 §4; every other lead takes 80..BF."""
@@ -109,66 +125,74 @@ def sequence(lead: int, second: int, rest: int = 0x80) -> bytes:
     return bytes([lead, second]) + bytes([rest]) * (length_of(lead) - 2)
 
 
-def length_classes() -> bytes:
-    """Return family 1's input: each ASCII byte before and after each length, then each length
+def length_classes() -> Iterator[bytes]:
+    """Yield family 1's pieces: each ASCII byte before and after each length, then each length
     beside every other (a value of each length cycling through REPRESENTATIVES)."""
-    out = bytearray()
     turn = 0
     for ascii_byte in range(0x80):
         for length in (2, 3, 4):
             value = REPRESENTATIVES[length][turn % 3]
             turn += 1
-            out += bytes([ascii_byte]) + chr(value).encode() + bytes([ascii_byte])
+            yield bytes([ascii_byte]) + chr(value).encode() + bytes([ascii_byte])
     for first in REPRESENTATIVES:
         for second in REPRESENTATIVES:
-            for value in (REPRESENTATIVES[first][turn % 3], REPRESENTATIVES[second][turn % 3]):
-                out += chr(value).encode()
+            pair = (REPRESENTATIVES[first][turn % 3], REPRESENTATIVES[second][turn % 3])
+            yield "".join(map(chr, pair)).encode()
             turn += 1
-    return bytes(out)
 
 
-def lead_second_pairs() -> bytes:
-    """Return every (lead, second byte) pair RFC 3629 allows, each as a whole sequence whose
+def lead_second_pairs() -> Iterator[bytes]:
+    """Yield every (lead, second byte) pair RFC 3629 allows, each as a whole sequence whose
     later bytes cycle through 80..BF."""
-    out = bytearray()
     for lead in range(0xC2, 0xF5):
         for count, second in enumerate(second_range(lead)):
-            out += sequence(lead, second, 0x80 + (count * 7) % 64)
-    return bytes(out)
+            yield sequence(lead, second, 0x80 + (count * 7) % 64)
 
 
-def continuation_pairs(length: int) -> bytes:
-    """Return a sequence of `length` bytes for every pair of continuation values (a, b): a, b
+def continuation_pairs(length: int) -> Iterator[bytes]:
+    """Yield a sequence of `length` bytes for every pair of continuation values (a, b): a, b
     in places 2-3, and in a four-byte sequence b, a in places 3-4 too (so one sequence holds
     two pairs, and every pair comes up in both places); the lead cycles through those that
     take any second byte (E1..EC or F1..F3)."""
     leads = range(0xE1, 0xED) if length == 3 else range(0xF1, 0xF4)
-    out = bytearray()
     for first in range(0x80, 0xC0):
         for second in range(0x80, 0xC0):
             body = [first, second, first][: length - 1]
-            out += bytes([leads[(first + second) % len(leads)], *body])
-    return bytes(out)
+            yield bytes([leads[(first + second) % len(leads)], *body])
 
 
-def errors_after_every_end(ends: Sequence[int]) -> bytes:
-    """Return every byte of `ends` before a byte that starts no sequence of every high nibble
+def errors_after_every_end(ends: Sequence[int]) -> Iterator[bytes]:
+    """Yield every byte of `ends` before a byte that starts no sequence of every high nibble
     (8, 9, A, B, C for C0 and C1, F for F5..FF), the bad byte's low bits cycling so that every
     such byte value comes up: a continuation byte among `ends` ends a two-byte character (C2
-    before it). Each error is a byte alone between well-formed bytes (the next pair's first
+    before it). Each error is a byte alone between well-formed bytes (the next piece's first
     byte, or the end of input)."""
-    out = bytearray()
     for count, end in enumerate(ends):
         before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
         for values in BAD_BY_NIBBLE.values():
-            out += before + bytes([values[count % len(values)]])
-    return bytes(out)
+            yield before + bytes([values[count % len(values)]])
+
+
+def packed(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """Yield `pieces` joined into inputs of at most LONGEST bytes, each piece whole in one."""
+    out = bytearray()
+    for piece in pieces:
+        if out and len(out) + len(piece) > LONGEST:
+            yield bytes(out)
+            out.clear()
+        out += piece
+    if out:
+        yield bytes(out)
 
 
 def lead_nibble_inputs() -> Iterator[tuple[bytes, str]]:
     """Yield family 4: each lead C0..FF with each second-byte high nibble that makes the input
-    ill-formed, between 41 and a well-formed character; the second byte's low nibble is the
-    lead's (a valid lead where the nibble is C..F), so that values vary."""
+    ill-formed, after a well-formed byte and before a well-formed character; the second byte's
+    low nibble is the lead's (a valid lead where the nibble is C..F), so that values vary.
+    Before a lead that can start no sequence (C0, C1, F5..FF: 208 inputs) comes each byte that
+    ends a character in turn (a continuation byte ending C2 XX), so that each of the 192 is the
+    byte before the only error of an input; before any other lead, 41."""
+    ends = 0
     for lead in range(0xC0, 0x100):
         for nibble in range(16):
             low = lead & 0x0F
@@ -185,17 +209,14 @@ def lead_nibble_inputs() -> Iterator[tuple[bytes, str]]:
             follow = chr(0x20AC).encode() if nibble < 8 else b"\x80" * WANTED[lead >> 4]
             if second >= 0xC2 and second <= 0xF4:
                 follow = sequence(second, second_range(second)[low % 8])[1:]
-            data = b"\x41" + bytes([lead, second]) + follow + b"\x41"
-            yield data, f"lead {lead:02X}, second byte {second:02X} (high nibble {nibble:X})"
-
-
-def end_before_error_inputs() -> Iterator[tuple[bytes, str]]:
-    """Yield family 5: each byte that ends a character before a byte that starts no sequence,
-    the bad byte cycling through them, then 41."""
-    for count, end in enumerate(ENDS_CHARACTER):
-        bad = NO_START[(count * 5) % len(NO_START)]
-        before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
-        yield b"\x41" + before + bytes([bad]) + b"\x41", f"{end:02X} then {bad:02X}"
+            end = 0x41
+            if lead in NO_START:
+                end = ENDS_CHARACTER[ends % len(ENDS_CHARACTER)]
+                ends += 1
+            before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
+            data = before + bytes([lead, second]) + follow + b"\x41"
+            why = f"lead {lead:02X} after {end:02X}, second byte {second:02X} (high nibble {nibble:X})"
+            yield data, why
 
 
 def placed(flagged: bytes, end: int) -> bytes:
@@ -226,20 +247,50 @@ def offset_inputs() -> Iterator[tuple[bytes, str]]:
                 yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
 
 
-def offsets_in_one(flagged: bytes) -> bytes:
-    """Return `flagged` ending at every offset modulo 64 in turn, each after and before whole
-    ASCII blocks (for the capabilities that place every error)."""
-    return b"".join(then_block(placed(flagged, end)) for end in range(BLOCK))
+def placements() -> Iterator[bytes]:
+    """Yield family 6's long inputs: each of CUT_SHORT with its last byte (and so its first) at
+    every offset modulo 64, each after and before at least a whole block of ASCII; one run of
+    64 to 127 ASCII bytes between two of them serves both (it puts the next at its offset)."""
+    out = bytearray()
+    for flagged in CUT_SHORT:
+        for end in range(BLOCK):
+            start = (end - len(flagged) + 1) % BLOCK
+            ascii_run = BLOCK + (start - len(out) - BLOCK) % BLOCK
+            if out and len(out) + ascii_run + len(flagged) + BLOCK > LONGEST:
+                yield bytes(out + b"\x41" * BLOCK)
+                out.clear()
+                ascii_run = BLOCK + (start - BLOCK) % BLOCK
+            out += b"\x41" * ascii_run + flagged
+    yield bytes(out + b"\x41" * BLOCK)
 
 
-def bit_lengths(values: Sequence[int]) -> list[int]:
-    """Return values in an order that puts each of `values` before and after every other (each
-    ordered pair once adjacent: the Eulerian walk a b a c ... over the complete graph)."""
-    out: list[int] = []
-    for first in values:
-        for second in values:
-            out += [first, second]
-    return out
+def eulerian_walk(values: Sequence[int]) -> list[int]:
+    """Return values in an order that puts each of `values` right before every one of them
+    (itself too), each ordered pair once: an Eulerian circuit of the complete directed graph
+    with loops, found by Hierholzer's algorithm (len(values) ** 2 + 1 values)."""
+    unused = {value: list(values) for value in values}
+    stack, walk = [values[0]], []
+    while stack:
+        if unused[stack[-1]]:
+            stack.append(unused[stack[-1]].pop())
+        else:
+            walk.append(stack.pop())
+    return walk[::-1]
+
+
+def cut_walk(walk: Sequence[int]) -> list[list[int]]:
+    """Return `walk` cut into runs whose UTF-8 is at most LONGEST bytes, each run beginning
+    with the value the run before ends with (so every adjacent pair stays in some run)."""
+    runs: list[list[int]] = [[walk[0]]]
+    size = len(chr(walk[0]).encode())
+    for value in walk[1:]:
+        width = len(chr(value).encode())
+        if size + width > LONGEST:
+            runs.append([runs[-1][-1]])
+            size = len(chr(runs[-1][0]).encode())
+        runs[-1].append(value)
+        size += width
+    return runs
 
 
 def scalar_of_bits(bits: int) -> int:
@@ -279,20 +330,31 @@ def one_run(errors: Sequence[reference.DecodeError]) -> bool:
     )
 
 
+def flags_of(data: bytes, errors: Sequence[reference.DecodeError]) -> list[str]:
+    """Return a vector's flags: `window`, each kind of error it holds (a flag of that name in
+    the other files), and `narrowed-second-byte` where E0, ED, F0 or F4 meets a continuation
+    byte (an end of its narrowed range, or past it)."""
+    kinds = {str(error.kind) for error in errors}
+    if any(lead in SECOND and 0x80 <= after <= 0xBF for lead, after in pairwise(data)):
+        kinds.add(NARROWED)
+    return [WINDOW_FLAG, *sorted(kinds)]
+
+
 def decoding_lines(inputs: Sequence[tuple[bytes, str, bool]], last: int) -> list[str]:
     """Return the YAML of decoding vectors `inputs` (bytes, provenance, whether the input is to
     hold one ill-formed run only), numbered on from `last`."""
     lines: list[str] = []
     for number, (data, why, alone) in enumerate(inputs, start=last + 1):
+        if len(data) > LONGEST:
+            raise SystemExit(f"{why}: {len(data)} bytes, over {LONGEST}")
         errors, replaced = _cross_checked(data)
         if alone and not one_run(errors):
             raise SystemExit(f"{hex_bytes(data)}: not one ill-formed run between well-formed bytes")
         verdict = f"{len(errors)} U+FFFD" if errors else "well-formed"
         description = f"{why}: {verdict}, {len(replaced)} characters."
         subparts = [(e.offset, e.length, str(e.kind)) for e in errors]
-        entry = decode_entry(
-            f"{PREFIX}-{number}", description, ["window"], data, replaced, subparts
-        )
+        flags = flags_of(data, errors)
+        entry = decode_entry(f"{PREFIX}-{number}", description, flags, data, replaced, subparts)
         lines += [_compressed(line, replaced) for line in entry]
     return lines
 
@@ -308,12 +370,11 @@ def _compressed(line: str, values: Sequence[int]) -> str:
 def encoding_lines(number: int) -> list[str]:
     """Return the YAML of family 7, numbered on from `number`."""
     lines: list[str] = []
-    every = bit_lengths([scalar_of_bits(bits) for bits in range(22)])
-    ascii_only = bit_lengths([scalar_of_bits(bits) for bits in range(8)])
-    for values, why in (
-        (every, "every bit length 0..21 beside every other"),
-        (ascii_only, "every ASCII bit length 0..7 beside every other"),
-    ):
+    every = cut_walk(eulerian_walk([scalar_of_bits(bits) for bits in range(22)]))
+    ascii_only = eulerian_walk([scalar_of_bits(bits) for bits in range(8)])
+    parts = [(run, f"every bit length 0..21 beside every other, part {n}") for n, run in
+             enumerate(every, start=1)]  # fmt: skip
+    for values, why in (*parts, (ascii_only, "every ASCII bit length 0..7 beside every other")):
         number += 1
         ours = reference.encode(values)
         if ours != "".join(map(chr, values)).encode("utf-8"):
@@ -322,7 +383,7 @@ def encoding_lines(number: int) -> list[str]:
             f"  - id: {PREFIX}-{number}",
             f"    description: '{why}, both ways: {len(values)} values.'",
             "    source: RFC 3629 §3",
-            "    flags: [window]",
+            f"    flags: [{WINDOW_FLAG}]",
             f"    scalars: [{names(values)}]",
             f'    bytes: "{hex_bytes(ours)}"',
             "",
@@ -333,20 +394,22 @@ def encoding_lines(number: int) -> list[str]:
 def decoding_inputs() -> list[tuple[bytes, str, bool]]:
     """Return families 1 to 6, in id order, each input with whether it holds one error only."""
     bad = "a byte no sequence starts with, of each high nibble"
-    between = "ending at every offset mod 64 between ASCII blocks"
+    families = [
+        (length_classes(), "ASCII bytes beside each length, each length beside every other"),
+        (lead_second_pairs(), "(lead, second byte) pairs of RFC 3629 by value"),
+        (continuation_pairs(3), "Pairs of continuation values in places 2-3 of E1..EC"),
+        (continuation_pairs(4), "Pairs of continuation values in places 2-3 and 3-4 of F1..F3"),
+        (errors_after_every_end(range(0x80)), f"ASCII bytes before {bad}"),
+        (errors_after_every_end(range(0x80, 0xC0)), f"Tails ending a character before {bad}"),
+    ]
     long = [
-        (length_classes(), "Every ASCII byte beside every length, every length beside every other"),
-        (lead_second_pairs(), "Every (lead, second byte) pair of RFC 3629 by value"),
-        (continuation_pairs(3), "Every pair of continuation values in places 2-3 of E1..EC"),
-        (continuation_pairs(4), "Every continuation value pair in places 2-3 and 3-4 of F1..F3"),
-        (errors_after_every_end(range(0x80)), f"Every ASCII byte before {bad}"),
-        (errors_after_every_end(range(0x80, 0xC0)), f"Every tail ending a character before {bad}"),
-        *(
-            (offsets_in_one(flagged), f"{hex_bytes(flagged)} {between}")
-            for flagged in CUT_SHORT
-        ),
-    ]  # fmt: skip
-    alone = [*lead_nibble_inputs(), *end_before_error_inputs(), *offset_inputs()]
+        (data, f"{why}, part {part}")
+        for pieces, why in families
+        for part, data in enumerate(packed(pieces), start=1)
+    ]
+    between = "C2; E1 80; F1 80 80; 80; C0; FF, each ending at every offset mod 64 between ASCII"
+    long += [(data, f"{between}, part {n}") for n, data in enumerate(placements(), start=1)]
+    alone = [*lead_nibble_inputs(), *offset_inputs()]
     return [(data, why, False) for data, why in long] + [(data, why, True) for data, why in alone]
 
 
@@ -361,10 +424,34 @@ WINDOW: Final = """\
       run as they are, whole (check/schedule.py): each is its own layout."""
 
 
+def copied_note(flag: str) -> str:
+    """Return the note of `flag` as the first other file under vectors/ that defines it writes
+    it (a flag means the same in every file: the note is copied, never reworded)."""
+    for path in sorted(TARGET.parent.glob("*.yaml")):
+        if path == TARGET:
+            continue
+        text = path.read_text(encoding="utf-8")
+        block = text[text.find("\nnotes:\n") + 1 : text.find("\nretired:")].splitlines()
+        if f"  {flag}:" in block:
+            at = block.index(f"  {flag}:")
+            rest = [line for line in block[at + 1 :]]
+            end = next((n for n, line in enumerate(rest) if not line.startswith("    ")), len(rest))
+            return "\n".join(block[at : at + 1 + end])
+    raise SystemExit(f"no file under vectors/ defines the flag {flag!r}")
+
+
 def render() -> str:
     """Return the text of vectors/windows.yaml."""
     decoding = decoding_lines(decoding_inputs(), 0)
     encoding = encoding_lines(sum(line.startswith("  - id: ") for line in decoding))
+    used = {
+        flag
+        for line in decoding + encoding
+        if line.startswith("    flags: [")
+        for flag in line[len("    flags: [") : -1].split(", ")
+    }
+    order = (WINDOW_FLAG, *sorted(used - {WINDOW_FLAG}))
+    own = {WINDOW_FLAG: WINDOW} | {flag: copied_note(flag) for flag in order[1:]}
     lines = [
         "# Written by bench/window_vectors.py (python bench/window_vectors.py); do not edit"
         " by hand.",
@@ -381,7 +468,7 @@ def render() -> str:
         "  - RFC 3629 §3 (the bit layout of each length), §4 (the ABNF, one alternative a row)",
         "  - Unicode §3.9 Table 3-7 (well-formed byte sequences), D93b (maximal subparts)",
         "  - Keiser and Lemire, Validating UTF-8 in less than one instruction per byte (2021)",
-        notes({"window": WINDOW}, ("window",)),
+        notes(own, order),
         f"retired: [{', '.join(RETIRED)}]",
         "decode:",
         *decoding,

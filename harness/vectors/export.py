@@ -64,6 +64,8 @@ def _dumps(value: Any, pad: str) -> str:
         ]
         return "{" + ",".join(items) + pad + "}"
     if isinstance(value, list) and value:
+        if all(type(item) is int for item in value):  # code points: most of the document
+            return "[" + inner + ("," + inner).join(map(int.__repr__, value)) + pad + "]"
         return "[" + ",".join([inner + _dumps(item, inner) for item in value]) + pad + "]"
     return json.dumps(value)  # {} and [] (and, should one appear, a float)
 
