@@ -36,14 +36,17 @@ Families, in id order (new families go at the end; a removed vector's id goes in
    nibble 0..F that makes the input ill-formed, in well-formed context; a validator answers one
    bit an input, so each such window is the only error of an input of its own. A second byte
    80..BF is followed by the continuation bytes a lead of that high nibble wants (FF 90 80 80).
-5. (In family 4) every byte that ends a character (00..BF) right before a byte that can start no
-   sequence, that error alone: the byte before the leads C0, C1, F5..FF cycles through them.
+5. decoding, ill-formed, one error each: every byte that ends a character (00..BF) before a byte
+   that can start no sequence, the byte after cycling through them.
 6. decoding, ill-formed: each cut-short sequence (C2; E1 80; F1 80 80) with its last byte at
    every offset modulo 64 after a whole 64-byte block of ASCII, at the end of the input, one
    error an input; those and each byte that starts no sequence (80; C0; FF) ending in the last 3
    bytes of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors)
    each of the six with its first and last byte at every offset modulo 64, between runs of at
    least 64 ASCII bytes (each run serves the error before it and the one after it).
+8. (After family 6's one-error inputs.) E0 A0 and F0 90 80 cut short with the last byte at the
+   end of a 16-byte block (offsets 15, 31, 47, 63), at the end of the input and before a whole
+   ASCII block, one error an input: the lowest lead of each length at the incomplete-tail test.
 7. encoding: every scalar bit length 0..21 beside every other, both ways (an Eulerian walk,
    cut into vectors of at most LONGEST bytes that overlap by one value), and the bit lengths
    0..7 beside each other in an ASCII-only vector.
@@ -90,6 +93,8 @@ BAD_BY_NIBBLE: Final = {
 ENDS_CHARACTER: Final = range(0x00, 0xC0)
 """The bytes a character can end with: ASCII, and a continuation byte."""
 CUT_SHORT: Final = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
+LOWEST: Final = (b"\xe0\xa0", b"\xf0\x90\x80")
+"""The lowest three- and four-byte leads cut short after their lowest second byte (family 8)."""
 """The flagged sequences of family 6: the longest cut-short prefix of each length, and a byte
 of each kind that starts no sequence."""
 WANTED: Final = {0xC: 0, 0xD: 0, 0xE: 1, 0xF: 2}
@@ -187,12 +192,8 @@ def packed(pieces: Iterable[bytes]) -> Iterator[bytes]:
 
 def lead_nibble_inputs() -> Iterator[tuple[bytes, str]]:
     """Yield family 4: each lead C0..FF with each second-byte high nibble that makes the input
-    ill-formed, after a well-formed byte and before a well-formed character; the second byte's
-    low nibble is the lead's (a valid lead where the nibble is C..F), so that values vary.
-    Before a lead that can start no sequence (C0, C1, F5..FF: 208 inputs) comes each byte that
-    ends a character in turn (a continuation byte ending C2 XX), so that each of the 192 is the
-    byte before the only error of an input; before any other lead, 41."""
-    ends = 0
+    ill-formed, between 41 and a well-formed character; the second byte's low nibble is the
+    lead's (a valid lead where the nibble is C..F), so that values vary."""
     for lead in range(0xC0, 0x100):
         for nibble in range(16):
             low = lead & 0x0F
@@ -209,14 +210,18 @@ def lead_nibble_inputs() -> Iterator[tuple[bytes, str]]:
             follow = chr(0x20AC).encode() if nibble < 8 else b"\x80" * WANTED[lead >> 4]
             if second >= 0xC2 and second <= 0xF4:
                 follow = sequence(second, second_range(second)[low % 8])[1:]
-            end = 0x41
-            if lead in NO_START:
-                end = ENDS_CHARACTER[ends % len(ENDS_CHARACTER)]
-                ends += 1
-            before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
-            data = before + bytes([lead, second]) + follow + b"\x41"
-            why = f"lead {lead:02X} after {end:02X}, second byte {second:02X} (high nibble {nibble:X})"
-            yield data, why
+            data = b"\x41" + bytes([lead, second]) + follow + b"\x41"
+            yield data, f"lead {lead:02X}, second byte {second:02X} (high nibble {nibble:X})"
+
+
+def end_before_error_inputs() -> Iterator[tuple[bytes, str]]:
+    """Yield family 5: each byte that ends a character before a byte that starts no sequence,
+    the bad byte cycling through them (a continuation byte for most: the windows a nibble
+    table's first-byte cells read after ASCII and after a tail), then 41."""
+    for count, end in enumerate(ENDS_CHARACTER):
+        bad = NO_START[(count * 5) % len(NO_START)]
+        before = bytes([0xC2, end]) if end >= 0x80 else bytes([end])
+        yield b"\x41" + before + bytes([bad]) + b"\x41", f"{end:02X} then {bad:02X}"
 
 
 def placed(flagged: bytes, end: int) -> bytes:
@@ -245,6 +250,18 @@ def offset_inputs() -> Iterator[tuple[bytes, str]]:
             where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
             if end % 16 >= 16 - CARRIED:
                 yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
+
+
+def lowest_lead_inputs() -> Iterator[tuple[bytes, str]]:
+    """Yield family 8: the lowest lead of three and of four bytes with its lowest second byte
+    (E0 A0; F0 90 80), cut short with its last byte at the end of a 16-byte block, at the end
+    of the input and followed by a whole ASCII block, one error an input: an incomplete-tail
+    threshold one too high (E1, F1) misses exactly these."""
+    for flagged in LOWEST:
+        for end in range(15, BLOCK, 16):
+            where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
+            yield placed(flagged, end), f"{where}, at the end of the input"
+            yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
 
 
 def placements() -> Iterator[bytes]:
@@ -409,7 +426,12 @@ def decoding_inputs() -> list[tuple[bytes, str, bool]]:
     ]
     between = "C2; E1 80; F1 80 80; 80; C0; FF, each ending at every offset mod 64 between ASCII"
     long += [(data, f"{between}, part {n}") for n, data in enumerate(placements(), start=1)]
-    alone = [*lead_nibble_inputs(), *offset_inputs()]
+    alone = [
+        *lead_nibble_inputs(),
+        *end_before_error_inputs(),
+        *offset_inputs(),
+        *lowest_lead_inputs(),
+    ]
     return [(data, why, False) for data, why in long] + [(data, why, True) for data, why in alone]
 
 

@@ -233,6 +233,23 @@ def test_a_cut_short_sequence_carried_over_a_block_boundary_is_alone() -> None:
     assert sorted(wanted - seen) == []
 
 
+def test_the_lowest_leads_cut_short_at_a_block_end_are_alone() -> None:
+    """E0 A0 and F0 90 80 (the lowest three- and four-byte leads, each with its lowest second
+    byte) cut short with their last byte at the end of a 16-byte block are the only error of an
+    input that ends there and of one that goes on with a whole 64-byte block of ASCII, at each
+    such offset modulo 64: an incomplete-tail test whose threshold is one too high (E1, F1)
+    lets exactly these through."""
+    shapes = (b"\xe0\xa0", b"\xf0\x90\x80")
+    found: set[tuple[bytes, int, str]] = set()
+    for data, start, end in alone():
+        before, after = ascii_around(data, start, end)
+        if data[start:end] in shapes and before >= BLOCK:
+            where = "end" if end == len(data) else "block" if after >= BLOCK else "neither"
+            found.add((data[start:end], (end - 1) % BLOCK, where))
+    wanted = {(s, o, w) for s in shapes for o in range(15, BLOCK, 16) for w in ("end", "block")}
+    assert sorted(wanted - found) == []
+
+
 def test_every_bit_length_beside_every_other_to_encode() -> None:
     """Every scalar bit length 0..21 comes right before every other in an encoding vector that
     must be encoded, and the lengths 0..7 likewise in an all-ASCII one."""
