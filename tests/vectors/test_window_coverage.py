@@ -168,6 +168,11 @@ def test_every_byte_ending_a_character_before_an_error_alone_and_by_nibble() -> 
     before such a byte of each high nibble (8, 9, A, B, C, F) and before every such byte value."""
     isolated = {data[start - 1] for data, start, _ in alone() if start and data[start] in NO_START}
     assert sorted(set(range(0xC0)) - isolated) == []
+    # A nibble table reads the byte before by its high nibble and its low nibble: each of them,
+    # right before a continuation byte that is the only error (a cell wrong for one nibble).
+    tails = [data[start - 1] for data, start, _ in alone() if start and 0x80 <= data[start] < 0xC0]
+    assert sorted(set(range(0xC)) - {byte >> 4 for byte in tails}) == []
+    assert sorted(set(range(16)) - {byte & 15 for byte in tails}) == []
     nibbles: set[tuple[int, int]] = set()
     values: set[int] = set()
     for vector in vectors()[0]:
