@@ -38,15 +38,12 @@ Families, in id order (new families go at the end; a removed vector's id goes in
    80..BF is followed by the continuation bytes a lead of that high nibble wants (FF 90 80 80).
 5. decoding, ill-formed, one error each: every byte that ends a character (00..BF) before a byte
    that can start no sequence, the byte after cycling through them.
-6. decoding, ill-formed: each cut-short sequence (C2; E1 80; F1 80 80) with its last byte at
+6. decoding, ill-formed: each cut-short sequence (C2; E0 A0; F0 90 80) with its last byte at
    every offset modulo 64 after a whole 64-byte block of ASCII, at the end of the input, one
-   error an input; those and each byte that starts no sequence (80; C0; FF) ending in the last 3
-   bytes of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors)
+   error an input; those and each byte that starts no sequence (80; C0; FF) ending on the last
+   byte of a 16-byte block and followed by whole ASCII, one error an input; and (long vectors)
    each of the six with its first and last byte at every offset modulo 64, between runs of at
    least 64 ASCII bytes (each run serves the error before it and the one after it).
-8. (After family 6's one-error inputs.) E0 A0 and F0 90 80 cut short with the last byte at the
-   end of a 16-byte block (offsets 15, 31, 47, 63), at the end of the input and before a whole
-   ASCII block, one error an input: the lowest lead of each length at the incomplete-tail test.
 7. encoding: every scalar bit length 0..21 beside every other, both ways (an Eulerian walk,
    cut into vectors of at most LONGEST bytes that overlap by one value), and the bit lengths
    0..7 beside each other in an ASCII-only vector.
@@ -92,16 +89,13 @@ BAD_BY_NIBBLE: Final = {
 """The bytes that can start no sequence, by high nibble (the resolution of a nibble table)."""
 ENDS_CHARACTER: Final = range(0x00, 0xC0)
 """The bytes a character can end with: ASCII, and a continuation byte."""
-CUT_SHORT: Final = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
-LOWEST: Final = (b"\xe0\xa0", b"\xf0\x90\x80")
-"""The lowest three- and four-byte leads cut short after their lowest second byte (family 8)."""
-"""The flagged sequences of family 6: the longest cut-short prefix of each length, and a byte
-of each kind that starts no sequence."""
+CUT_SHORT: Final = (b"\xc2", b"\xe0\xa0", b"\xf0\x90\x80", b"\x80", b"\xc0", b"\xff")
+"""The flagged sequences of family 6: the longest cut-short prefix of each length, each the
+lowest lead of its length with its lowest second byte (an incomplete-tail threshold one too high,
+E1 or F1, misses just these), and a byte of each kind that starts no sequence."""
 WANTED: Final = {0xC: 0, 0xD: 0, 0xE: 1, 0xF: 2}
 """The continuation bytes a lead of each high nibble wants after its second byte, as a nibble
 table reads it (F8..FF taken for four-byte leads)."""
-CARRIED: Final = 3
-"""The most bytes of a sequence that a block can end with and the next block still owe."""
 REPRESENTATIVES: Final = {
     1: (0x0A, 0x41, 0x7F),
     2: (0xE9, 0x7FF, 0x80),
@@ -238,9 +232,10 @@ def then_block(data: bytes) -> bytes:
 def offset_inputs() -> Iterator[tuple[bytes, str]]:
     """Yield family 6's one-error inputs: each cut-short sequence (the first three of CUT_SHORT)
     ending at each offset modulo 64 after a whole block of ASCII, at the end of the input; and
-    each of CUT_SHORT followed by whole ASCII where its end is within 3 bytes of a 16-byte
-    block's end, the only places a block reader carries a sequence (or a lead that is never
-    valid) into the next block (a sequence has at most 4 bytes)."""
+    each of CUT_SHORT ending on a 16-byte block's last byte and followed by whole ASCII: the
+    byte after it is the next block's, and the lead of each sequence is where the incomplete-
+    tail test reads it (C2 on the last byte, E0 on the second-to-last, F0 on the third-to-last);
+    a sequence ending sooner is judged within its block."""
     for flagged in CUT_SHORT[:3]:
         for end in range(BLOCK):
             where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
@@ -248,30 +243,20 @@ def offset_inputs() -> Iterator[tuple[bytes, str]]:
     for flagged in CUT_SHORT:
         for end in range(BLOCK):
             where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
-            if end % 16 >= 16 - CARRIED:
+            if end % 16 == 15:
                 yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
 
 
-def lowest_lead_inputs() -> Iterator[tuple[bytes, str]]:
-    """Yield family 8: the lowest lead of three and of four bytes with its lowest second byte
-    (E0 A0; F0 90 80), cut short with its last byte at the end of a 16-byte block, at the end
-    of the input and followed by a whole ASCII block, one error an input: an incomplete-tail
-    threshold one too high (E1, F1) misses exactly these."""
-    for flagged in LOWEST:
-        for end in range(15, BLOCK, 16):
-            where = f"{hex_bytes(flagged)} ending at offset {end} mod 64"
-            yield placed(flagged, end), f"{where}, at the end of the input"
-            yield then_block(placed(flagged, end)), f"{where}, then ASCII to a whole block"
-
-
 def placements() -> Iterator[bytes]:
-    """Yield family 6's long inputs: each of CUT_SHORT with its last byte (and so its first) at
-    every offset modulo 64, each after and before at least a whole block of ASCII; one run of
-    64 to 127 ASCII bytes between two of them serves both (it puts the next at its offset)."""
+    """Yield family 6's long inputs: each of CUT_SHORT with its first and last byte at every
+    offset modulo 64, each after and before at least a whole block of ASCII; one run of 64 to
+    127 ASCII bytes between two of them serves both (it puts the next at its offset). The
+    starts of one sequence go up by its length, so that most runs are 64 bytes exactly."""
     out = bytearray()
     for flagged in CUT_SHORT:
-        for end in range(BLOCK):
-            start = (end - len(flagged) + 1) % BLOCK
+        step = len(flagged)
+        starts = [(first + step * k) % BLOCK for first in range(step) for k in range(BLOCK)]
+        for start in dict.fromkeys(starts):
             ascii_run = BLOCK + (start - len(out) - BLOCK) % BLOCK
             if out and len(out) + ascii_run + len(flagged) + BLOCK > LONGEST:
                 yield bytes(out + b"\x41" * BLOCK)
@@ -424,13 +409,12 @@ def decoding_inputs() -> list[tuple[bytes, str, bool]]:
         for pieces, why in families
         for part, data in enumerate(packed(pieces), start=1)
     ]
-    between = "C2; E1 80; F1 80 80; 80; C0; FF, each ending at every offset mod 64 between ASCII"
+    between = "C2; E0 A0; F0 90 80; 80; C0; FF, each at every offset mod 64 between ASCII"
     long += [(data, f"{between}, part {n}") for n, data in enumerate(placements(), start=1)]
     alone = [
         *lead_nibble_inputs(),
         *end_before_error_inputs(),
         *offset_inputs(),
-        *lowest_lead_inputs(),
     ]
     return [(data, why, False) for data, why in long] + [(data, why, True) for data, why in alone]
 

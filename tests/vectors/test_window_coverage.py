@@ -198,12 +198,12 @@ def ascii_around(data: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def test_both_ends_of_every_flagged_sequence_at_every_offset_mod_64() -> None:
-    """Each cut-short sequence of every length (C2; E1 80; F1 80 80) ends at every offset
+    """Each cut-short sequence of every length (C2; E0 A0; F0 90 80) ends at every offset
     modulo 64 as the only error of an input that ends there, after a whole 64-byte block of
     ASCII; and each of those and a byte of each kind no sequence starts with (80, C0, FF) has
     its first and its last byte at every offset modulo 64 with whole blocks of ASCII before
     and after it."""
-    shapes = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
+    shapes = (b"\xc2", b"\xe0\xa0", b"\xf0\x90\x80", b"\x80", b"\xc0", b"\xff")
     at_end = {
         (data[start:end], (end - 1) % BLOCK)
         for data, start, end in alone()
@@ -224,17 +224,18 @@ def test_both_ends_of_every_flagged_sequence_at_every_offset_mod_64() -> None:
 
 
 def test_a_cut_short_sequence_carried_over_a_block_boundary_is_alone() -> None:
-    """Where a cut-short sequence, or a byte no sequence starts with, ends in the last 3 bytes
-    of a 16-byte block (the bytes a block reader carries into the next block: C0 there is
-    flagged only with the byte after it), it is the only error of an input that goes on with a
-    whole 64-byte block of ASCII."""
+    """Where a cut-short sequence, or a byte no sequence starts with, ends on the last byte of a
+    16-byte block (the byte after it is the next block's; the incomplete-tail test reads C2 on
+    the last byte, E0 on the second-to-last, F0 on the third-to-last; C0 there is flagged only
+    with the byte after it), it is the only error of an input that goes on with a whole 64-byte
+    block of ASCII."""
     seen = {
         (data[start:end], (end - 1) % BLOCK)
         for data, start, end in alone()
         if ascii_around(data, start, end)[1] >= BLOCK
     }
-    shapes = (b"\xc2", b"\xe1\x80", b"\xf1\x80\x80", b"\x80", b"\xc0", b"\xff")
-    wanted = {(s, o) for s in shapes for o in range(BLOCK) if o % 16 >= 13}
+    shapes = (b"\xc2", b"\xe0\xa0", b"\xf0\x90\x80", b"\x80", b"\xc0", b"\xff")
+    wanted = {(s, o) for s in shapes for o in range(BLOCK) if o % 16 == 15}
     assert sorted(wanted - seen) == []
 
 
