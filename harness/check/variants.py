@@ -96,8 +96,10 @@ def cuts_for(layout: Layout, length: int) -> tuple[int, ...]:
     return tuple(sorted(point for point in points if 0 < point < total))
 
 
+@cache
 def layouts(length: int) -> tuple[Layout, ...]:
-    """Return the layouts for a vector of `length` bytes (only as-is for an empty vector).
+    """Return the layouts for a vector of `length` bytes (only as-is for an empty vector; made
+    once a length: every vector asks for its own each time it is planned).
 
     A straddling layout puts the boundary in the middle of the vector (after its first byte
     when it has two or three), or right after a one-byte vector; a vector longer than twice the
@@ -200,9 +202,8 @@ def decode_variants(vector: DecodeVector, plan: Plan = FULL) -> Iterator[Variant
     """Yield each variant of a decoding vector that `plan` keeps, as-is first."""
     expected = expected_of(vector)
     for layout in planned(plan, len(vector.data)):
-        cuts = cuts_for(layout, len(vector.data))
-        if layout.name == "as-is" and not plan.every_cut:
-            cuts = ()
+        whole = layout.name == "as-is" and not plan.every_cut
+        cuts = () if whole else cuts_for(layout, len(vector.data))
         bytewise = plan.bytewise and not layout.name.startswith("shift-")
         yield Variant(layout.name, embed(expected, layout), cuts, bytewise)
 
