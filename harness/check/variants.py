@@ -198,14 +198,26 @@ def planned(plan: Plan, length: int) -> Iterator[Layout]:
             yield layout
 
 
+_last: list[tuple[DecodeVector, Plan, tuple[Variant, ...]]] = []
+"""The last vector's variants: a run derives them twice, for the questions asked ahead
+(prefetch.py) and for their judgement (run.py), one right after the other."""
+
+
 def decode_variants(vector: DecodeVector, plan: Plan = FULL) -> Iterator[Variant]:
     """Yield each variant of a decoding vector that `plan` keeps, as-is first."""
+    last = _last[0] if _last else None  # read once: a copy's thread may replace it (ahead.py)
+    if last is not None and last[0] is vector and last[1] == plan:
+        yield from last[2]
+        return
     expected = expected_of(vector)
+    variants = []
     for layout in planned(plan, len(vector.data)):
         whole = layout.name == "as-is" and not plan.every_cut
         cuts = () if whole else cuts_for(layout, len(vector.data))
         bytewise = plan.bytewise and not layout.name.startswith("shift-")
-        yield Variant(layout.name, embed(expected, layout), cuts, bytewise)
+        variants.append(Variant(layout.name, embed(expected, layout), cuts, bytewise))
+    _last[:] = [(vector, plan, tuple(variants))]
+    yield from variants
 
 
 def encode_variants(
