@@ -440,7 +440,7 @@ def copied_note(flag: str) -> str:
         block = text[text.find("\nnotes:\n") + 1 : text.find("\nretired:")].splitlines()
         if f"  {flag}:" in block:
             at = block.index(f"  {flag}:")
-            rest = [line for line in block[at + 1 :]]
+            rest = block[at + 1 :]
             end = next((n for n, line in enumerate(rest) if not line.startswith("    ")), len(rest))
             return "\n".join(block[at : at + 1 + end])
     raise SystemExit(f"no file under vectors/ defines the flag {flag!r}")
