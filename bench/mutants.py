@@ -1,15 +1,16 @@
 """Mutation analysis: how many single-point defects of a hand-written codec the check misses.
 
-    python bench/mutants.py [--parent subject|dfa|swar] [-j 2] [--timeout 60] [--only m001,m002]
-                            [--sample N [--seed S]] [--compare-timeout S] [--json FILE]
-                            [--figure FILE] [--keep FILE] [--probes-first] [--warm]
+    python bench/mutants.py [--parent subject|dfa|swar|lookup] [-j 2] [--timeout 60]
+                            [--only m001,m002] [--sample N [--seed S]] [--compare-timeout S]
+                            [--json FILE] [--figure FILE] [--keep FILE] [--probes-first] [--warm]
                             [--compare FILE]
 
 Makes every single-point mutant of a parent codec (a clean, independent, conformant codec with
 all five capabilities, each of another design: bench/mutation/subject.py reads a byte at a time
-against RFC 3629 §4's ranges, dfa.py is table-driven, swar.py reads machine words; the tables are
-mutated as well as the code; mutation/mutate.py lists the kinds of change), or a seeded sample of
-them (`--sample`), has
+against RFC 3629 §4's ranges, dfa.py is table-driven, swar.py reads machine words, lookup.py
+validates with Keiser and Lemire's three nibble tables (issue 44: a design nobody here wrote);
+the tables are mutated cell by cell as well as the code; mutation/mutate.py lists the kinds of
+change), or a seeded sample of them (`--sample`), has
 `utf8cert check --fail-on may` judge each in a child process with a time limit
 (mutation/trial.py), and compares each survivor with the original codec on every short input,
 every code point and a Hypothesis campaign (mutation/equivalence.py) to tell the equivalent
@@ -44,7 +45,7 @@ from bench.mutation.mutate import Mutant, mutants  # noqa: E402
 from bench.mutation.trial import LEVELS, Verdict, Warm, equivalence, judge  # noqa: E402
 
 SUBJECT = ROOT / "bench" / "mutation" / "subject.py"
-PARENTS = ("subject", "dfa", "swar")
+PARENTS = ("subject", "dfa", "swar", "lookup")
 """The parent codecs, each bench/mutation/NAME.py with a class `Subject`."""
 
 
@@ -119,6 +120,12 @@ def options(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="FILE",
         help="judge nothing: compare the survivors of FILE (an earlier --json) with the parent",
     )
+    parser.add_argument(
+        "--without-flag",
+        metavar="FLAG",
+        help="judge with the built-in vectors that lack FLAG only (`window`: the check before"
+        " vectors/windows.yaml, for docs/mutation.md's before-and-after figure)",
+    )
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
         "--figure", metavar="FILE", help="write the score the certificate quotes (all mutants)"
@@ -159,13 +166,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         directory = Path(scratch)
         with ThreadPoolExecutor(arguments.jobs) as pool:
             first = probes() if arguments.probes_first else ()
+            chosen = without(arguments.without_flag) if arguments.without_flag else ()
             judges: dict[int, Warm] = {}
 
             def judged_by_thread(mutant: Mutant) -> Verdict:
                 warm = None
                 if arguments.warm:
                     warm = judges.setdefault(threading.get_ident(), Warm())
-                return judge(mutant, directory, arguments.timeout, first, warm)
+                return judge(mutant, directory, arguments.timeout, first, warm, chosen)
 
             judged = pool.map(judged_by_thread, found)
             verdicts: dict[str, Verdict] = {}
@@ -207,6 +215,14 @@ def probes() -> tuple[str, ...]:
     from utf8cert.harness.vectors.load import load_vectors
 
     return tuple(vector.id for vector in load_vectors() if PROBE in vector.flags)
+
+
+def without(flag: str) -> tuple[str, ...]:
+    """Return `--vector ID` options naming every built-in vector that lacks `flag`."""
+    from utf8cert.harness.vectors.load import load_vectors
+
+    kept = [vector.id for vector in load_vectors() if flag not in vector.flags]
+    return tuple(option for vector_id in kept for option in ("--vector", vector_id))
 
 
 def write_json(path: str, found: Sequence[Mutant], verdicts: dict[str, Verdict]) -> None:
@@ -253,7 +269,12 @@ def kept_verdicts(path: str, rerun: set[str]) -> dict[str, Verdict]:
     }
 
 
-DESIGNS = {"subject": "range checks", "dfa": "table-driven", "swar": "machine words"}
+DESIGNS = {
+    "subject": "range checks",
+    "dfa": "table-driven",
+    "swar": "machine words",
+    "lookup": "lookup tables",
+}
 """How each parent is written, in the words the certificate uses (harness/vectors/adequacy.py)."""
 
 

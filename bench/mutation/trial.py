@@ -92,6 +92,7 @@ def judge(
     timeout: float,
     first: Sequence[str] = (),
     warm: Warm | None = None,
+    chosen: Sequence[str] = (),
 ) -> Verdict:
     """Return utf8cert's verdict on `mutant` (killed at a level, or "survived").
 
@@ -99,14 +100,15 @@ def judge(
     probes: check/schedule.py gives each of them the same questions whatever else is checked),
     checked alone first: where they kill the mutant at must (a behaviour, a hang or a module
     that does not load), the whole check would too, on the same questions, and is spared.
-    `warm`: each check is a child forked by that warm judge (warm.py), not a new interpreter."""
+    `warm`: each check is a child forked by that warm judge (warm.py), not a new interpreter.
+    `chosen`: the options that choose the whole check's vectors (none: all of them)."""
     path = write(mutant, directory)
     if first:
         selected = [option for vector in first for option in ("--vector", vector)]
         quick = _check(path, directory, timeout, selected, warm)
         if quick.level == "must" and not quick.how.startswith("not certified"):
             return Verdict("must", f"{quick.how} (on the probes alone)")
-    return _check(path, directory, timeout, [], warm)
+    return _check(path, directory, timeout, chosen, warm)
 
 
 def _check(

@@ -36,7 +36,7 @@ vector asked (`default_deadline`)."""
 
 def default_deadline(vectors: int) -> float:
     """Return the seconds a check of `vectors` vectors may take when no --deadline is given:
-    2 minutes and 1 s a vector (the built-in 1084: about 20 minutes, where CPython's codec
+    2 minutes and 1 s a vector (the built-in 2401: about 42 minutes, where CPython's codec
     takes half a minute and the slowest shipped adapter a few), so that a codec that answers
     each question just under its timeout costs minutes, not a day; 120.0 for none."""
     return DEFAULT_DEADLINE_BASE + DEFAULT_DEADLINE_PER_VECTOR * vectors

@@ -10,6 +10,9 @@ more shifts put each flag's first non-ASCII byte at every offset modulo 16. A ve
 `state-transition` (vectors/automaton.yaml: one entry of the RFC 3629 automaton each) runs as it is,
 whole and byte by byte, on every capability, which is what reads its entry, and joins no spread:
 there are hundreds of them and each differs from the others in one table entry, not in a trait.
+A vector flagged `window` (vectors/windows.yaml: long inputs holding every window of one kind,
+or one window alone) runs as it is, whole, on every capability, and nothing else: it is a
+layout of its own, and fed in pieces or padded it would only cost (issue 44: within 1.3x).
 `--depth full` gives every vector everything.
 `workload` says what either depth feeds the codec (the budget docs/guide.md documents).
 """
@@ -55,11 +58,17 @@ PROBE: Final = "state-transition"
 PROBE_PLAN: Final = Plan(frozenset({"as-is"}), every_cut=False)
 """A probe's plan at the default depth: as-is, fed whole and byte by byte (a chunk boundary
 right before each byte, where a decoder carries its state across chunks)."""
+WINDOW: Final = "window"
+"""The flag of a vector that holds windows a codec of any construction reads (issue 44)."""
+WINDOW_PLAN: Final = Plan(frozenset({"as-is"}), every_cut=False, bytewise=False)
+"""A window vector's plan at the default depth: as-is, fed whole."""
 ALIGNMENT: Final = len(SHIFTS) + 1
 """The register width whose every alignment the shifts reach (16 bytes)."""
 
-BUDGET: Final = 16_000_000
-"""The most bytes a default-depth check of the built-in vectors feeds a codec (docs/guide.md)."""
+BUDGET: Final = 17_000_000
+"""The most bytes a default-depth check of the built-in vectors feeds a codec (docs/guide.md;
+16 MB until vectors/windows.yaml, issue 44, took it from 15.7 to 16.1 MB, asked whole on every
+capability)."""
 ROUNDS: Final = {"straddle-64": 8, "straddle-4096": 4}
 """How many times over the cheaper straddles cover every trait (each round from elsewhere in
 the vectors), since what a block bug does depends on the bytes cut, not only the flag."""
@@ -186,7 +195,9 @@ def schedule(vectors: Iterable[Vector], depth: Depth = "default") -> Schedule:
         return Schedule({}, depth)
     vectors = list(vectors)
     probes = {vector.id for vector in vectors if PROBE in vector.flags}
-    vectors = [vector for vector in vectors if vector.id not in probes]
+    windows = {vector.id for vector in vectors if WINDOW in vector.flags}
+    as_they_are = probes | windows  # once (a union per vector was quadratic)
+    vectors = [vector for vector in vectors if vector.id not in as_they_are]
     decoding = [v for v in vectors if isinstance(v, DecodeVector) and v.data]
     encoding = [v for v in vectors if isinstance(v, EncodeVector) and v.scalars]
     chosen: dict[str, set[str]] = {vector.id: set() for vector in vectors}
@@ -209,6 +220,7 @@ def schedule(vectors: Iterable[Vector], depth: Depth = "default") -> Schedule:
         for vector_id, items in chosen.items()
     }
     plans.update({vector_id: PROBE_PLAN for vector_id in probes})
+    plans.update({vector_id: WINDOW_PLAN for vector_id in windows})
     return Schedule(plans, depth)
 
 

@@ -51,11 +51,13 @@ class Layout:
 
 @dataclass(frozen=True)
 class Plan:
-    """Which of its variants one vector gets: the layouts by name (None: all of them), and
-    whether its as-is input is also cut in two at every point for an incremental decoder."""
+    """Which of its variants one vector gets: the layouts by name (None: all of them), whether
+    its as-is input is also cut in two at every point for an incremental decoder, and whether
+    an incremental decoder is also fed it byte by byte."""
 
     layouts: frozenset[str] | None = None
     every_cut: bool = True
+    bytewise: bool = True
 
 
 FULL: Final = Plan()
@@ -94,8 +96,10 @@ def cuts_for(layout: Layout, length: int) -> tuple[int, ...]:
     return tuple(sorted(point for point in points if 0 < point < total))
 
 
+@cache
 def layouts(length: int) -> tuple[Layout, ...]:
-    """Return the layouts for a vector of `length` bytes (only as-is for an empty vector).
+    """Return the layouts for a vector of `length` bytes (only as-is for an empty vector; made
+    once a length: every vector asks for its own each time it is planned).
 
     A straddling layout puts the boundary in the middle of the vector (after its first byte
     when it has two or three), or right after a one-byte vector; a vector longer than twice the
@@ -194,15 +198,26 @@ def planned(plan: Plan, length: int) -> Iterator[Layout]:
             yield layout
 
 
+_last: list[tuple[DecodeVector, Plan, tuple[Variant, ...]]] = []
+"""The last vector's variants: a run derives them twice, for the questions asked ahead
+(prefetch.py) and for their judgement (run.py), one right after the other."""
+
+
 def decode_variants(vector: DecodeVector, plan: Plan = FULL) -> Iterator[Variant]:
     """Yield each variant of a decoding vector that `plan` keeps, as-is first."""
+    last = _last[0] if _last else None  # read once: a copy's thread may replace it (ahead.py)
+    if last is not None and last[0] is vector and last[1] == plan:
+        yield from last[2]
+        return
     expected = expected_of(vector)
+    variants = []
     for layout in planned(plan, len(vector.data)):
-        cuts = cuts_for(layout, len(vector.data))
-        if layout.name == "as-is" and not plan.every_cut:
-            cuts = ()
-        bytewise = not layout.name.startswith("shift-")
-        yield Variant(layout.name, embed(expected, layout), cuts, bytewise)
+        whole = layout.name == "as-is" and not plan.every_cut
+        cuts = () if whole else cuts_for(layout, len(vector.data))
+        bytewise = plan.bytewise and not layout.name.startswith("shift-")
+        variants.append(Variant(layout.name, embed(expected, layout), cuts, bytewise))
+    _last[:] = [(vector, plan, tuple(variants))]
+    yield from variants
 
 
 def encode_variants(

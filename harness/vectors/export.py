@@ -64,6 +64,8 @@ def _dumps(value: Any, pad: str) -> str:
         ]
         return "{" + ",".join(items) + pad + "}"
     if isinstance(value, list) and value:
+        if set(map(type, value)) == {int}:  # code points: most of the document
+            return "[" + inner + ("," + inner).join(map(int.__repr__, value)) + pad + "]"
         return "[" + ",".join([inner + _dumps(item, inner) for item in value]) + pad + "]"
     return json.dumps(value)  # {} and [] (and, should one appear, a float)
 
@@ -108,7 +110,7 @@ def _decode(vector: DecodeVector) -> dict[str, Any]:
         "valid": vector.valid,
         "scalars": None if vector.scalars is None else list(vector.scalars),
         "errors": [_error(error) for error in vector.errors],
-        "replaced": [ord(character) for character in vector.replaced],
+        "replaced": list(map(ord, vector.replaced)),
         "legacy": None if vector.legacy is None else list(vector.legacy),
         "levels": {
             name: vector.levels[name] for name in ("valid", "scalars", "errors", "replaced")

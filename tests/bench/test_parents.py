@@ -33,7 +33,7 @@ from bench.mutants import probes  # noqa: E402
 from bench.mutation.mutate import mutants  # noqa: E402
 from bench.mutation.trial import Warm, judge  # noqa: E402
 
-PARENTS = ("subject", "dfa", "swar")
+PARENTS = ("subject", "dfa", "swar", "lookup")
 JUDGED = ("dfa", "swar")
 """The parents whose every mutant bench/mutants.py judged into results-NAME.json (the range
 parent's, results.json, is tests/bench/test_mutation.py's)."""
