@@ -131,8 +131,13 @@ def recorded(name: str) -> list[dict[str, Any]]:
     return records
 
 
-@pytest.mark.parametrize("name", JUDGED)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=[pytest.mark.slow] if n != JUDGED[0] else []) for n in JUDGED]
+)
 def test_the_recorded_results_are_of_todays_parent(name: str) -> None:
+    """The mutants of `name` today are those its results file records (8-12 CPU-s a parent:
+    every mutant's text is made to drop those equal to the original); the first judged parent
+    in the default tier, the other slow, the range parent's in tests/bench/test_mutation.py."""
     found = mutants((ROOT / "bench" / "mutation" / f"{name}.py").read_text())
     assert [(m.id, m.line, m.description) for m in found] == [
         (r["id"], r["line"], r["description"]) for r in recorded(name)

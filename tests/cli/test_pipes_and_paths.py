@@ -65,7 +65,9 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(
 def test_vectors_takes_one_path_and_leaves_the_spec_to_be_checked(tmp_path: Path) -> None:
     extra = tmp_path / "extra.yaml"
     extra.write_text(EXTRA_VECTOR, encoding="utf-8")
-    run = check("--vectors", str(extra), "codec:utf-8:surrogatepass", "--json", "-")
+    # The user's vector alone (--vector): what is parsed is the point, not a whole check.
+    spec = "codec:utf-8:surrogatepass"
+    run = check("--vectors", str(extra), spec, "--json", "-", "--vector", "extra-1")
     document = run.json()
     assert document["codec"] == "codec:utf-8:surrogatepass"
     assert run.status == 1

@@ -16,12 +16,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from utf8cert.harness.check.baseline import write_baseline
 from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, behaviour_of, group
+from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.run import run_check
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import DifferentialTarget
@@ -57,12 +59,19 @@ def stems(tmp_path: Path) -> list[str]:
     return sorted(path.stem for path in (tmp_path / "artifacts").glob("*.yaml"))
 
 
-def must_behaviours(spec: str) -> list[Behaviour]:
+@cache
+def differences_of(spec: str) -> tuple[str, list[Difference]]:
+    """Return the spec as the codec names itself and the differences of a whole in-process
+    check of `spec`, made once for every test that reads them (callers do not change them)."""
     codec = load_codec(spec)
     try:
-        groups = group(run_check(codec, load_vectors()).differences)
+        return codec.spec, run_check(codec, load_vectors()).differences
     finally:
         codec.close()
+
+
+def must_behaviours(spec: str) -> list[Behaviour]:
+    groups = group(differences_of(spec)[1])
     return [each.behaviour for each in groups if each.level == "must"]
 
 
@@ -95,14 +104,10 @@ def test_a_codec_with_two_bugs_gives_two_findings(tmp_path: Path) -> None:
     ],
 )
 def test_a_baseline_of_either_bug_leaves_the_other_found(tmp_path: Path, known: Behaviour) -> None:
-    codec = load_codec(TWO_BUGS)
-    try:
-        differences = run_check(codec, load_vectors()).differences
-    finally:
-        codec.close()
+    spec, differences = differences_of(TWO_BUGS)  # the check test_a_codec_with_two_bugs reads
     [bug] = [each for each in group(differences) if each.behaviour == known]
     baseline = tmp_path / "baseline.json"
-    write_baseline(baseline, codec.spec, bug.differences)  # the known bug's deviations alone
+    write_baseline(baseline, spec, bug.differences)  # the known bug's deviations alone
     # No --keep-going, no --runs: the campaign stops at its first finding, the other bug.
     done = fuzz(tmp_path, TWO_BUGS, "--baseline", str(baseline), "--max-time", "300")
     assert done.returncode == 1, done.stdout + done.stderr

@@ -70,6 +70,22 @@ CORRECT = [
 ]
 
 
+def each_path(specs: list[str]) -> list[object]:
+    """Return (spec, forwarding) parameters for every spec on both of the screen's paths (raw
+    answers, outcomes alone): each spec on one path in the default tier, the paths taken in
+    turn, its other path slow (the Hypothesis test below asks every spec on both paths)."""
+    return [
+        pytest.param(
+            spec,
+            forwarding,
+            id=f"{spec}-{'outcomes' if forwarding else 'raw'}",
+            marks=[] if forwarding == bool(index % 2) else [pytest.mark.slow],
+        )
+        for index, spec in enumerate(specs)
+        for forwarding in (False, True)
+    ]
+
+
 class Forwarding:
     """A codec that answers only with outcomes, as a cmd: program or --isolate does: the
     screen's outcome path, without a child process."""
@@ -119,8 +135,7 @@ def passes_imply_no_difference(codec: Codec, data: bytes) -> bool:
     return passed
 
 
-@pytest.mark.parametrize("forwarding", [False, True], ids=["raw", "outcomes"])
-@pytest.mark.parametrize("spec", RETURNING_BROKEN)
+@pytest.mark.parametrize(("spec", "forwarding"), each_path(RETURNING_BROKEN))
 def test_what_the_screen_passes_probe_finds_no_difference_in(spec: str, forwarding: bool) -> None:
     codec = codec_of(spec, forwarding)
     stopped = [data for data in vector_inputs() if not passes_imply_no_difference(codec, data)]
@@ -129,8 +144,7 @@ def test_what_the_screen_passes_probe_finds_no_difference_in(spec: str, forwardi
     assert stopped or spec in HIDDEN, f"the screen passes every vector input of {spec}"
 
 
-@pytest.mark.parametrize("forwarding", [False, True], ids=["raw", "outcomes"])
-@pytest.mark.parametrize("spec", CORRECT)
+@pytest.mark.parametrize(("spec", "forwarding"), each_path(CORRECT))
 def test_the_screen_passes_a_correct_codec_on_every_vector_input(
     spec: str, forwarding: bool
 ) -> None:

@@ -15,10 +15,11 @@ import traceback
 from pathlib import Path
 
 import pytest
+from support.samples import few_of_each_kind
 
 from utf8cert.harness.check.baseline import write_baseline
 from utf8cert.harness.check.behaviour import LET_THROUGH, Behaviour, group
-from utf8cert.harness.check.run import run_check
+from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.fuzzing.differential import DifferentialTarget
 from utf8cert.harness.fuzzing.signatures import CodecDiffers
@@ -70,7 +71,9 @@ def test_a_target_written_with_a_baseline_crashes_on_a_new_behaviour_only(
 ) -> None:
     codec = load_codec(TWO_BUGS)
     try:
-        differences = run_check(codec, load_vectors()).differences
+        # A few vectors of each kind show the overlong bug: its behaviour is the baseline's key.
+        vectors = only_these(load_vectors(), few_of_each_kind())
+        differences = run_check(codec, vectors).differences
     finally:
         codec.close()
     known = Behaviour("decode", LET_THROUGH, "overlong")
