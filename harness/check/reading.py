@@ -25,6 +25,10 @@ from utf8cert.reference.decoder import pieces
 from utf8cert.reference.table import TAIL
 
 _TAILS: Final = bytes(TAIL)
+CHECKPOINT: Final = 4096
+"""How often the count of lead bytes is kept: a character's index in a long run of text is read
+off the nearest count before it, not counted from the run's start (that was quadratic in the
+input: 46 CPU-s for a megabyte's reports, 2.5 for 100 kB)."""
 """The UTF8-tail bytes (RFC 3629 §4), deleted from a run of text to count its characters."""
 
 
@@ -32,7 +36,7 @@ class Reading:
     """The reference's walk of one byte string, made when first asked, and what follows from
     it (a reading of b'' has no pieces). Once made it never changes."""
 
-    __slots__ = ("_pieces", "_schedule", "_source", "_starts", "data")
+    __slots__ = ("_leads", "_pieces", "_schedule", "_source", "_starts", "data")
 
     def __init__(self, data: bytes) -> None:
         self.data: Final = data
@@ -40,6 +44,8 @@ class Reading:
         """(reading, before, after): this input is that reading's bytes between ASCII padding."""
         self._pieces: tuple[Walked, ...] | None = None
         self._starts: tuple[int, ...] | None = None
+        self._leads: list[int] | None = None
+        """How many bytes of data before each multiple of CHECKPOINT are not UTF8-tails."""
         self._schedule: Schedule | None = None
 
     @property
@@ -153,7 +159,19 @@ class Reading:
     def _characters(self, start: int, end: int) -> int:
         """Return how many characters data[start:end] holds, inside a run of text: its lead
         bytes."""
-        return len(self.data[start:end].translate(None, _TAILS))
+        return self._leads_before(end) - self._leads_before(start)
+
+    def _leads_before(self, position: int) -> int:
+        """Return how many bytes of data[:position] are not UTF8-tails (0 for position 0)."""
+        if self._leads is None:
+            counts, total = [0], 0
+            for block in range(0, len(self.data), CHECKPOINT):
+                total += len(self.data[block : block + CHECKPOINT].translate(None, _TAILS))
+                counts.append(total)
+            self._leads = counts
+        block = position // CHECKPOINT
+        rest = self.data[block * CHECKPOINT : position].translate(None, _TAILS)
+        return self._leads[block] + len(rest)
 
     def _cut_short(self, start: int, end: int) -> list[Walked]:
         """Return the reference's reading of data[start:end] (a few bytes: a proper prefix of a
