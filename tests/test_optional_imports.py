@@ -28,12 +28,14 @@ def required_distributions(root: str = "utf8cert", extras: tuple[str, ...] = ("d
     """Return the canonical names of the distributions `root[extras]` needs on this Python,
     itself included, following each one's own requirements (and the extras named on the way)."""
     needed: set[str] = set()
+    seen: set[tuple[str, frozenset[str]]] = set()
     pending: list[tuple[str, frozenset[str]]] = [(root, frozenset(extras))]
     while pending:
         name, wanted = pending.pop()
         key = canonicalize_name(name)
-        if key in needed and not wanted:
-            continue
+        if (key, wanted) in seen:
+            continue  # a requirement met before (a circle of extras ends here)
+        seen.add((key, wanted))
         needed.add(key)
         try:
             requirements = importlib.metadata.requires(name) or []
