@@ -11,8 +11,28 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Final
 
+LIBRARY_PATHS: Final = (
+    # Python: utf8cert's own child (PYTHONPATH is the judge's sys.path) and a user's codec.
+    "PYTHONPATH",
+    "PYTHONHOME",
+    # Other languages' runtimes and where they find their libraries.
+    "JAVA_HOME",
+    "CLASSPATH",
+    "NODE_PATH",
+    "GEM_HOME",
+    "GEM_PATH",
+    "RUBYLIB",
+    "PERL5LIB",
+    "ERL_LIBS",
+    # Native codecs: the loader, and the sanitizer runtime utf8cert preloads (native_runtime).
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+)
+"""The variables that name a runtime's libraries as paths (os.pathsep between them; LD_PRELOAD
+also spaces): the sandbox shows each existing one (view.py)."""
 NEEDED: Final = frozenset(
     {
+        *LIBRARY_PATHS,
         # Finding programs, and where they may write (the sandbox points both at its /tmp).
         "PATH",
         "HOME",
@@ -20,27 +40,15 @@ NEEDED: Final = frozenset(
         # The locale: a C codec's mbrtowc, a runtime's default encoding.
         "LANG",
         "LANGUAGE",
-        # Python: utf8cert's own child (PYTHONPATH is the judge's sys.path) and a user's codec.
-        "PYTHONPATH",
-        "PYTHONHOME",
+        # Python's settings.
         "PYTHONUTF8",
         "PYTHONIOENCODING",
         "PYTHONDONTWRITEBYTECODE",
         "PYTHONHASHSEED",
-        # Other languages' runtimes and where they find their libraries.
-        "JAVA_HOME",
-        "CLASSPATH",
-        "NODE_PATH",
-        "GEM_HOME",
-        "GEM_PATH",
-        "RUBYLIB",
-        "PERL5LIB",
+        # Lua's search paths: patterns with '?' and ';', not paths.
         "LUA_PATH",
         "LUA_CPATH",
-        "ERL_LIBS",
-        # Native codecs: the loader, and the sanitizer runtime utf8cert preloads (native_runtime).
-        "LD_LIBRARY_PATH",
-        "LD_PRELOAD",
+        # The sanitizers' settings.
         "ASAN_OPTIONS",
         "UBSAN_OPTIONS",
         "LSAN_OPTIONS",

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from utf8cert.harness.codec.cache import cache_root
+from utf8cert.harness.codec.child_environment import LIBRARY_PATHS
 
 SYSTEM: Final = (
     "/usr",
@@ -63,23 +64,6 @@ SECRETS: Final = (
 )
 """What of /etc holds passwords and keys (relative to /etc): hidden from every codec."""
 
-PATH_LISTS: Final = (
-    "PYTHONPATH",
-    "PYTHONHOME",
-    "JAVA_HOME",
-    "CLASSPATH",
-    "NODE_PATH",
-    "GEM_HOME",
-    "GEM_PATH",
-    "RUBYLIB",
-    "PERL5LIB",
-    "ERL_LIBS",
-    "LD_LIBRARY_PATH",
-    "LD_PRELOAD",
-)
-"""The child's variables that name its runtime's libraries (os.pathsep between them; LD_PRELOAD
-also spaces): each existing path is shown."""
-
 MODULE_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?::.*)?")
 """A word of a Python child's command line that may name a codec's module (MODULE[:ATTR])."""
 
@@ -87,7 +71,7 @@ MODULE_WORD: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9
 def readable(argv: Sequence[str], env: Mapping[str, str], here: str) -> list[str]:
     """Return the existing absolute paths the program `argv`, started in `here` with `env`, is
     shown read-only, shortest first, none inside another: SYSTEM, the interpreter's prefixes,
-    utf8cert's own packages and cache, the libraries `env` names (PATH_LISTS), the program and
+    utf8cert's own packages and cache, the libraries `env` names (LIBRARY_PATHS), the program and
     the files its words name, and for a Python child the codec's module. A file named there is
     shown with its directory (a script's modules are its neighbours), but in `here`, usually the
     user's repository, alone."""
@@ -131,10 +115,10 @@ def _own_packages() -> list[str]:
 
 
 def _listed(env: Mapping[str, str], here: str) -> list[str]:
-    """Return the paths PATH_LISTS name in `env`, but the working directory (the judge's own
+    """Return the paths LIBRARY_PATHS name in `env`, but the working directory (the judge's own
     import path holds it: the codec's module there is shown alone, `_codec_module`)."""
     found = []
-    for name in PATH_LISTS:
+    for name in LIBRARY_PATHS:
         for entry in re.split(rf"[{re.escape(os.pathsep)} ]", env.get(name, "")):
             # Joined to `here`, not made absolute: a deleted working directory has no path.
             if entry and os.path.normpath(os.path.join(here, entry)) != here:
