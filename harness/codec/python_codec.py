@@ -200,12 +200,9 @@ class PythonCodec:
         index in the whole input when the decoder reports `start` relative to the bytes it held
         plus the chunk and offers `getstate()`, as `codecs.IncrementalDecoder` does; else None.
         """
-        if self.functions.incremental_decoder is None:
-            return self._absent("incremental")
-        try:
-            decoder = self.functions.incremental_decoder()
-        except BaseException as error:  # the codec's, whatever it is: see crash()
-            return crash(error)
+        decoder, outcome = self._new_decoder()
+        if outcome is not None:
+            return outcome
         return self._fed(decoder, chunks, final_empty)
 
     def decode_after(
@@ -216,12 +213,9 @@ class PythonCodec:
         reused (check/reuse.py). What it answered to those, a refusal included, is dropped;
         Inapplicable when it has no `reset()` and one was asked, or failed otherwise than by a
         refusal on an earlier stream (the run judges that failure on a fresh decoder)."""
-        if self.functions.incremental_decoder is None:
-            return self._absent("incremental")
-        try:
-            decoder = self.functions.incremental_decoder()
-        except BaseException as error:  # the codec's, whatever it is: see crash()
-            return crash(error)
+        decoder, outcome = self._new_decoder()
+        if outcome is not None:
+            return outcome
         for stream in earlier:
             last = len(stream.chunks) - 1
             try:
@@ -243,6 +237,16 @@ class PythonCodec:
                 except BaseException as error:  # the codec's, whatever it is: see crash()
                     return crash(error)
         return self._fed(decoder, chunks, final_empty)
+
+    def _new_decoder(self) -> tuple[Any, Outcome | None]:
+        """Return (a fresh incremental decoder, None); (None, Inapplicable) without one, and
+        (None, Failed) when making it raised."""
+        if self.functions.incremental_decoder is None:
+            return None, self._absent("incremental")
+        try:
+            return self.functions.incremental_decoder(), None
+        except BaseException as error:  # the codec's, whatever it is: see crash()
+            return None, crash(error)
 
     def _fed(self, decoder: Any, chunks: Sequence[bytes], final_empty: bool) -> Outcome:
         """Return the outcome of feeding `chunks` to `decoder` (see decode_chunks)."""
