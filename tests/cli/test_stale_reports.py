@@ -165,6 +165,23 @@ def holds_signals(pid: int) -> bool:
     return bool(int(blocked.split()[1], 16) & (1 << (signal.SIGINT - 1)))
 
 
+def started_over_passing_reports(tmp_path: Path, delay: float) -> subprocess.Popen[str]:
+    """Return a run of a slow codec writing every report over a passing one, `delay` seconds
+    after it first holds its signals (or has ended)."""
+    passing_reports(tmp_path)
+    (tmp_path / "slow.py").write_text(SLOW_CODEC)
+    judge = utf8cert(tmp_path, "slow:decode", "-q", *report_options(tmp_path))
+    deadline = time.monotonic() + 120
+    while not holds_signals(judge.pid) and judge.poll() is None:
+        if time.monotonic() >= deadline:
+            judge.kill()
+            judge.wait()
+            raise AssertionError("utf8cert never started")
+        time.sleep(0.001)
+    time.sleep(delay)
+    return judge
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 1.0, 3.0])
 def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback(
@@ -173,15 +190,8 @@ def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback
     """From the moment utf8cert holds its signals (the first it can act on one), through its
     imports, the vectors' loading and the codec's start, to a run under way: each Ctrl-C ends
     the run with status 130 and INCOMPLETE reports."""
-    passing_reports(tmp_path)
-    (tmp_path / "slow.py").write_text(SLOW_CODEC)
-    judge = utf8cert(tmp_path, "slow:decode", "-q", *report_options(tmp_path))
+    judge = started_over_passing_reports(tmp_path, delay)
     try:
-        deadline = time.monotonic() + 120
-        while not holds_signals(judge.pid) and judge.poll() is None:
-            assert time.monotonic() < deadline, "utf8cert never started"
-            time.sleep(0.001)
-        time.sleep(delay)
         judge.send_signal(signal.SIGINT)
         out, err = judge.communicate(timeout=TIMEOUT)
     finally:
@@ -205,15 +215,8 @@ def assert_no_report_passes(directory: Path) -> None:
 def test_a_sigkill_at_any_moment_leaves_no_passing_report(tmp_path: Path, delay: float) -> None:
     """A SIGKILL cannot be held: the report files are withdrawn before anything else
     (cli/entry.py), so a run killed before its INCOMPLETE reports are written leaves none."""
-    passing_reports(tmp_path)
-    (tmp_path / "slow.py").write_text(SLOW_CODEC)
-    judge = utf8cert(tmp_path, "slow:decode", "-q", *report_options(tmp_path))
+    judge = started_over_passing_reports(tmp_path, delay)
     try:
-        deadline = time.monotonic() + 120
-        while not holds_signals(judge.pid) and judge.poll() is None:
-            assert time.monotonic() < deadline, "utf8cert never started"
-            time.sleep(0.001)
-        time.sleep(delay)
         judge.kill()
         judge.communicate(timeout=TIMEOUT)
     finally:
