@@ -7,6 +7,7 @@ the others written)."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import functools
 import json
 import os
@@ -98,9 +99,13 @@ def run(arguments: argparse.Namespace) -> int:
     names = [_adapter_name(name, entries) for name in arguments.names]
     unknown = [name for name in names if name not in entries and ":" not in name]
     if unknown:
+        # A near miss ("icu" for "pyicu") is the usual cause: name the adapters it resembles.
+        near = sorted({m for n in unknown for m in difflib.get_close_matches(n, entries, 3, 0.5)})
+        near += sorted({name for name in entries for n in unknown if n in name} - set(near))
+        hint = f"; did you mean {', '.join(near[:5])}?" if near else ""
         raise UsageFailure(
             f"no adapter named {', '.join(unknown)} (see utf8cert adapters), nor a codec spec "
-            "(MODULE:ATTR, cmd:COMMAND, codec:NAME)"
+            f"(MODULE:ATTR, cmd:COMMAND, codec:NAME){hint}"
         )
     chosen = names or list(entries)
     paths = [("--markdown", arguments.markdown), ("--json", arguments.json)]

@@ -5,6 +5,7 @@ or standard input, its report stays small however large it is, and its reproduce
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -238,9 +239,12 @@ SAFE_MODULES = [
 ]
 """Modules a random MODULE:ATTR spec may name: importing any other module a random name hits
 could do anything (`antigravity` opens a browser)."""
-words = st.text(st.characters(exclude_characters="\x00"), max_size=20)
-"""Text a command line can carry: no NUL (the test below has it), no lone surrogate (text()
-has none)."""
+words = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=20)
+"""Text a command line can carry: no NUL (the test below has it), no lone surrogate (characters()
+alone gives them; the bytes of a command line that are not UTF-8 are `raw_specs`)."""
+raw_specs = st.binary(min_size=1, max_size=20).filter(lambda raw: b"\x00" not in raw)
+"""A command line's argument as the bytes it is: UTF-8 or not (Python reads each byte that is
+not UTF-8 as a lone surrogate, U+DC80 to U+DCFF)."""
 specs = st.one_of(
     words.map(lambda text: "no_such_module_" + text),
     st.builds(lambda text: "codec:" + text, words),
@@ -312,6 +316,7 @@ def test_the_cli_given_a_hostile_spec_or_baseline_exits_0_1_or_2_in_one_line(
         vector_files.map(lambda b: ("--vectors", b)),
         hostile_baselines.map(lambda b: ("--baseline", b)),
         specs.map(lambda s: ("spec", s.encode())),
+        raw_specs.map(lambda raw: ("spec", raw)),
     )
 )
 def test_utf8cert_given_hostile_files_and_specs_never_prints_a_traceback(
@@ -322,7 +327,7 @@ def test_utf8cert_given_hostile_files_and_specs_never_prints_a_traceback(
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "hostile"
         path.write_bytes(content)
-        given = [content.decode()] if option == "spec" else [option, str(path)]
+        given = [os.fsdecode(content)] if option == "spec" else [option, str(path)]
         status, out, err = utf8cert("check", *given, "--vector", "sec-1", "--timeout", "5", "-q")
     assert status in (0, 1, 2) and "Traceback" not in err, err
     if status == 2:
