@@ -62,7 +62,8 @@ def _document(file: str, loader: Any) -> YamlDocument:
 def _value(document: YamlDocument, loader: Any) -> Any:
     """Return the plain value whose first event is next, reading to its last event with an
     explicit stack (no recursion, whatever the nesting)."""
-    scalars: dict[tuple[str, Any], Any] = {}  # a value that is no string, by text and tag
+    # A value that is no string, by text and tag; a plain scalar's tag, by text and implicit.
+    scalars: dict[tuple[str, Any], Any] = {}
     # Per open collection: the list or dict, its path, and a mapping's key awaiting its value.
     stack: list[tuple[Any, Path, list[Any]]] = []
     next_event, plain_strings = loader.get_event, not loader.yaml_path_resolvers
@@ -127,7 +128,12 @@ def _scalar(loader: Any, event: yaml.ScalarEvent, known: dict[tuple[str, Any], A
     """Return a scalar's value as safe YAML reads it; _GiveUp for a tag that is not a plain
     value's, a merge key, or text that is not what its tag says."""
     if event.tag in (None, "!"):
-        tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        # A file repeats its plain scalars (U+0061, true, 3): the resolver's regular
+        # expressions run once per distinct text.
+        tag = known.get((event.value, event.implicit))
+        if tag is None:
+            tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            known[(event.value, event.implicit)] = tag
     elif event.tag in SCALAR_TAGS:
         tag = event.tag
     else:
