@@ -43,6 +43,19 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def machine_cpu_seconds() -> float:
+    """Return the CPU seconds the whole machine has spent busy since boot (/proc/stat; 0.0 where
+    there is none). A codec sandboxed by bubblewrap runs as its grandchild, which getrusage does
+    not count once bubblewrap is killed rather than waited for: on an idle machine this delta is
+    the session's whole cost."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 def read_records(directory: Path) -> Iterator[dict[str, object]]:
     """Return every item's record the session's processes wrote (none for an empty directory)."""
     for path in sorted(directory.glob("*.jsonl")):
@@ -89,12 +102,14 @@ def main() -> int:
             filter(None, [str(ROOT), environment.get("PYTHONPATH")])
         )
         command = [sys.executable, "-m", "pytest", "-p", "bench.tier_cost_plugin", *arguments]
-        started, before = time.monotonic(), cpu_seconds()
+        started, before, machine = time.monotonic(), cpu_seconds(), machine_cpu_seconds()
         status = subprocess.run(command, cwd=ROOT, env=environment, check=False).returncode
         elapsed, spent = time.monotonic() - started, cpu_seconds() - before
+        busy = machine_cpu_seconds() - machine
         print(summary(list(read_records(Path(records))), options.top))
         # The items' sum leaves out each worker's start-up and collection.
         print(f"session: {spent:.0f} CPU-s, {elapsed:.0f} s wall; pytest exit status {status}")
+        print(f"machine: {busy:.0f} CPU-s busy meanwhile (the session's whole cost when idle)")
     return status
 
 
