@@ -276,7 +276,8 @@ def explain(
     lines.append(f"  actual:   {difference.actual}")
     if also:
         # Variant names have commas of their own ("as-is, cut at 2"): semicolons between them.
-        shown = "; ".join(also[:8]) + (f"; … ({len(also)} more)" if len(also) > 8 else "")
+        hidden = len(also) - 8  # the variants beyond those named
+        shown = "; ".join(also[:8]) + (f"; … ({hidden} more)" if hidden > 0 else "")
         lines.append(f"  also in: {shown}")
     command = None if rerun is None else rerun.command(difference)
     if command is not None:
