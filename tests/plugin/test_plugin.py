@@ -92,9 +92,9 @@ def test_k_selects_by_vector_id_and_a_failure_is_explained_as_by_the_cli(
     result.assert_outcomes(passed=1, failed=2)  # replace is right; decode and incremental are not
     result.stdout.fnmatch_lines(
         [
-            "sec-10 [[]decode, as-is[]] must: accepted ill-formed input",
+            "sec-10 [[]decode, as-is[]] must: accepted ill-formed input (flags: surrogate*)",
             "  vector: ED A1 8C ED BE B4*",
-            "  000000  [[]ED A1 8C ED BE B4[]]",
+            "  input, 6 bytes (the vector's at 0): [[]ED A1 8C ED BE B4[]]",
             "  expected: refusal at offset 0",
             "  actual:   U+D84C U+DFB4",
             "  also in: mid-stream; *",  # the other variants are spread over the vectors
