@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.describe import plural
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.recheck import VARIANT as ASKED_AGAIN
@@ -162,6 +163,21 @@ def _shown_range(size: int, window: tuple[int, int], marks: Sequence[tuple[int, 
     return range(start, end)
 
 
+def _cells(
+    values: Sequence[int], start: int, stop: int, marked: set[int], name: Callable[[int], str]
+) -> str:
+    """Return values[start:stop] named and spaced, each run of marked indices bracketed."""
+    cells = []
+    for index in range(start, stop):
+        cell = name(values[index])
+        if index in marked and (index == 0 or index - 1 not in marked):
+            cell = "[" + cell
+        if index in marked and (index + 1 == len(values) or index + 1 not in marked):
+            cell += "]"
+        cells.append(cell)
+    return " ".join(cells)
+
+
 def dump(
     values: Sequence[int],
     window: tuple[int, int],
@@ -194,15 +210,8 @@ def dump(
                 stop = min(rows[run_end] + per_row, shown.stop)
                 lines.append(_skipped(values, row, stop, name))
             continue
-        cells = []
-        for index in range(row, min(row + per_row, shown.stop)):
-            cell = name(values[index])
-            if index in marked and (index == 0 or index - 1 not in marked):
-                cell = "[" + cell
-            if index in marked and (index + 1 == len(values) or index + 1 not in marked):
-                cell += "]"
-            cells.append(cell)
-        lines.append(f"  {row:06X}  " + " ".join(cells))
+        cells = _cells(values, row, min(row + per_row, shown.stop), marked, name)
+        lines.append(f"  {row:06X}  {cells}")
     if shown.stop < len(values):
         lines.append(_skipped(values, shown.stop, len(values), name))
     return lines
@@ -214,6 +223,24 @@ def _hex(value: int) -> str:
 
 def _code_point(value: int) -> str:
     return f"U+{value:04X}"
+
+
+def input_lines(difference: Difference) -> list[str]:
+    """Return the lines that show a difference's input: its length, where the vector sits in
+    it, and its dump with the bytes at fault bracketed; an input of one dump row at most is one
+    line, its values after the colon ('  input, 3 bytes (the vector's at 0): [E1 80] 7F'; an
+    empty one '(empty)')."""
+    data = difference.input
+    if isinstance(data, bytes):
+        title = f"  input, {plural(len(data), 'byte')} (the vector's at {difference.window[0]})"
+        name, per_row = _hex, ROW
+    else:
+        title = f"  input, {plural(len(data), 'code point')}"
+        name, per_row = _code_point, 8
+    if len(data) > per_row:
+        return [f"{title}:", *dump(data, difference.window, difference.marks, name, per_row)]
+    marked = {at for start, end in difference.marks for at in range(start, min(end, len(data)))}
+    return [f"{title}: {_cells(data, 0, len(data), marked, name) if data else '(empty)'}"]
 
 
 def headline(difference: Difference) -> str:
@@ -232,30 +259,25 @@ def explain(
     also: Sequence[str] = (),
     notes: bool = True,
 ) -> list[str]:
-    """Return the lines that explain one difference: headline, the vector and its flags (with
-    their notes if `notes`, else their names: a legend has the notes), the marked dump, expected
-    and actual, other variants alike (`also`), and the command that reproduces it."""
+    """Return the lines that explain one difference: headline (with the vector's flags by name
+    unless `notes`: a legend has their notes), the vector (and each flag's note if `notes`), the
+    input with the bytes at fault marked, expected and actual, other variants alike (`also`),
+    and the command that reproduces it."""
     lines = [headline(difference)]
     if vector is not None:
+        if vector.flags and not notes:  # tags to scan the headlines by; the legend explains them
+            lines[0] += f" (flags: {', '.join(vector.flags)})"
         where = shown_origin(vector.origin)
         lines.append(f"  vector: {vector.description} ({vector.source}; {where})")
         if notes:
             lines += [f"  flag {flag}: {note(flag)}".rstrip(": ") for flag in vector.flags]
-        elif vector.flags:
-            lines.append(f"  flags: {', '.join(vector.flags)}")
-    data = difference.input
-    if isinstance(data, bytes):
-        shown = plural(len(data), "byte")
-        lines.append(f"  input, {shown} (the vector's at {difference.window[0]}):")
-        lines += dump(data, difference.window, difference.marks, _hex)
-    else:
-        lines.append(f"  input, {plural(len(data), 'code point')}:")
-        lines += dump(data, difference.window, difference.marks, _code_point, per_row=8)
+    lines += input_lines(difference)
     lines.append(f"  expected: {difference.expected}")
     lines.append(f"  actual:   {difference.actual}")
     if also:
         # Variant names have commas of their own ("as-is, cut at 2"): semicolons between them.
-        shown = "; ".join(also[:8]) + (f"; … ({len(also)} more)" if len(also) > 8 else "")
+        hidden = len(also) - 8  # the variants beyond those named
+        shown = "; ".join(also[:8]) + (f"; … ({hidden} more)" if hidden > 0 else "")
         lines.append(f"  also in: {shown}")
     command = None if rerun is None else rerun.command(difference)
     if command is not None:
@@ -274,3 +296,13 @@ def grouped(differences: Sequence[Difference]) -> list[tuple[Difference, list[st
         else:
             groups[key] = (difference, [])
     return sorted(groups.values(), key=lambda group: LEVELS.index(group[0].level))
+
+
+def with_example_first(each: Group) -> list[tuple[Difference, list[str]]]:
+    """Return a behaviour's differences grouped as by `grouped`, the group of its example
+    first, led by the example itself: (the example, the variants of its other differences
+    alike), then the others."""
+    example = each.example
+    groups = grouped(each.differences)
+    mine = next(at for at, (first, _) in enumerate(groups) if first is example)
+    return [groups[mine], *groups[:mine], *groups[mine + 1 :]]

@@ -19,7 +19,7 @@ from typing import Final
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.extent import UNPLACED
-from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.reports.explain import explain, with_example_first
 from utf8cert.harness.reports.view import (
     View,
     counted_differences,
@@ -30,7 +30,8 @@ from utf8cert.harness.reports.view import (
 from utf8cert.harness.vectors.model import LEVELS
 
 POLICY: Final = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'"
-DUMP_ROW: Final = re.compile(r"^  [0-9A-F]{6}  ")
+DUMP_ROW: Final = re.compile(r"^  ([0-9A-F]{6}  |input, [^:]*: )")
+"""A dump row, or the input line of a short input (its values after the colon)."""
 MARKED: Final = re.compile(r"\[([^\]]*)\]")
 SHOWN_PER_GROUP: Final = 200
 """At most this many differences of one behaviour are explained (the JSON report has them all)."""
@@ -52,7 +53,8 @@ td, th { border: 1px solid #ccc; padding: .2em .5em; text-align: left }
 
 
 def _pre(lines: Sequence[str]) -> str:
-    """Return explanation lines as <pre>, the bracketed bytes of dump rows as <mark>."""
+    """Return explanation lines as <pre>, the bracketed values of dump rows (and of a short
+    input's one line) as <mark>."""
     shown = []
     for line in lines:
         text = escape(line)
@@ -93,12 +95,12 @@ def _group(view: View, index: int, each: Group, known: bool, failing: bool = Fal
         return (
             f'<p class="behaviour {each.level}" {anchor}>{escape(title)}. Fix: {escape(fix)}.</p>'
         )
-    others = grouped(each.differences[1:])
+    (example, also), *others = with_example_first(each)  # the example names its variants
     moved = moved_line(each)
     parts = [
         f'<details class="behaviour" {anchor}' + (" open>" if failing else ">"),
         f'<summary class="{each.level}">{escape(title)}</summary>',
-        _explained(view, each.example),
+        _explained(view, example, also),
         f"<p>Vectors: {' '.join(map(_vector_link, each.vectors))}</p>",
         *([f"<p>{escape(moved.strip().capitalize())}.</p>"] if moved is not None else []),
     ]

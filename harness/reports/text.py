@@ -17,7 +17,7 @@ from rich.text import Text
 
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.reports.coverage import answer_lines, coverage_lines, profile_lines
-from utf8cert.harness.reports.explain import explain, grouped
+from utf8cert.harness.reports.explain import explain, with_example_first
 from utf8cert.harness.reports.view import (
     View,
     counted_differences,
@@ -94,12 +94,13 @@ def render_group(view: View, console: Console, index: int, each: Group, verbose:
     if moved is not None:
         console.print(moved, markup=False, highlight=False)
     note, rerun = view.report.vectors.note, view.rerun
-    example = each.example
-    lines = explain(example, view.vectors.get(example.vector), note, rerun, notes=False)
+    # The example's own other variants are named on it, not shown again as a block of their own.
+    (example, also), *others = with_example_first(each)
+    lines = explain(example, view.vectors.get(example.vector), note, rerun, also, notes=False)
     _print_lines(console, lines, STYLE[example.level])
     if not verbose:
         return
-    for first, variants in grouped(each.differences[1:]):
+    for first, variants in others:
         lines = explain(first, view.vectors.get(first.vector), note, rerun, variants, False)
         console.print()
         _print_lines(console, lines, STYLE[first.level])

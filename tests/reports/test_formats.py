@@ -110,7 +110,7 @@ def test_junit_xml_is_valid_with_a_case_per_vector_and_capability(tmp_path: Path
     failure = by_name["sec-10[decode]"].find("failure")
     assert failure is not None and failure.get("type") == "must"
     assert "accepted ill-formed input" in (failure.text or "")
-    assert "000000  [ED A1 8C ED BE B4]" in (failure.text or "")
+    assert "input, 6 bytes (the vector's at 0): [ED A1 8C ED BE B4]" in (failure.text or "")
     assert by_name["sec-10[replace]"].find("failure") is None
     failures = sum(case.find("failure") is not None for case in cases)
     assert failures == int(root.get("failures", "-1")) > 0

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
 import jsonschema
+import pytest
 from rich.console import Console
 
 from utf8cert.harness.check.baseline import baseline_text, load_baseline
@@ -18,14 +21,20 @@ from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import only_these, run_check
 from utf8cert.harness.codec.spec import load_codec
+from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.reports.html import report_html
 from utf8cert.harness.reports.json_report import report_document, schema
 from utf8cert.harness.reports.markdown import report_markdown
 from utf8cert.harness.reports.text import render
 from utf8cert.harness.reports.view import View
 from utf8cert.harness.vectors.load import load_vectors
+from utf8cert.harness.vectors.model import DecodeVector
 
 BUGGY = "support.user_codecs:Utf8Buggy"
+DUMP_ROW = re.compile(r"  ([0-9A-F]{6})  (.*)")
+HEADLINE = re.compile(
+    r"(?P<vector>[\w-]+) \[decode, (?P<variant>[^\]]+)\] must: [^(]*(\(flags: (?P<flags>.*)\))?$"
+)
 
 
 @cache
@@ -52,7 +61,61 @@ def test_refusals_placing_the_error_nowhere_are_one_line_with_the_fix_even_verbo
         "fix: raise Unicode" in line and "Refusal(message, offset)" in line for line in unplaced
     )
     assert len(lines) < 1000  # 8,035 before issue 42: a line a difference of the may group
-    assert not any(line.endswith(f"may: {UNPLACED}") for line in lines)  # no example explained
+    assert not any(f"] may: {UNPLACED}" in line for line in lines)  # no example explained
+
+
+def blocks(lines: list[str]) -> dict[tuple[str, str], list[str]]:
+    """Return the explained differences of a text report by (vector, variant): its lines from
+    the headline to the blank line."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for block in "\n".join(lines).split("\n\n"):
+        for at, line in enumerate(block.splitlines()):
+            if match := HEADLINE.match(line):
+                found[match["vector"], match["variant"]] = block.splitlines()[at:]
+    return found
+
+
+def test_verbose_explains_every_must_vector_byte_by_byte_as_cpython_places_it() -> None:
+    """Issue 42: -v under 1,000 lines still explains each differing vector: its flags (as in
+    its vector file), its input (the vector's bytes where it says), the first bytes at fault
+    bracketed where CPython's strict decoder stops, the offset CPython gives, a reproducer."""
+    whole = report(BUGGY)
+    vectors = {vector.id: vector for vector in load_vectors()}
+    explained = blocks(text(View(whole, rerun=Rerun(BUGGY)), verbose=True))
+    musts = {(d.vector, d.variant): d for d in whole.differences if d.level == "must"}
+    standing: dict[str, int] = {}  # per vector: the differences its blocks stand for
+    for (vector_id, variant), shown in explained.items():
+        also = next((line for line in shown if line.startswith("  also in: ")), "  also in: ")
+        named = [v for v in also.removeprefix("  also in: ").split("; ") if v and v[0] != "…"]
+        more = re.search(r"… \((\d+) more\)", also)
+        assert all((vector_id, other) in musts for other in [variant, *named])
+        standing[vector_id] = (
+            standing.get(vector_id, 0) + 1 + len(named) + int(more[1] if more else 0)
+        )
+    assert standing == dict(Counter(vector for vector, _ in musts))  # every one of them
+    for key, shown in explained.items():
+        difference = musts[key]
+        vector, data = vectors[difference.vector], difference.input
+        assert isinstance(vector, DecodeVector) and isinstance(data, bytes)
+        flags = HEADLINE.match(shown[0])["flags"]  # type: ignore[index]
+        assert (flags or "").split(", ") == (list(vector.flags) or [""])
+        inside = re.search(r"input, (\d+) bytes? \(the vector's at (\d+)\):(.*)", shown[2])
+        assert inside is not None, shown
+        length, at, values = int(inside[1]), int(inside[2]), inside[3].split()
+        assert length == len(data) and data[at : at + len(vector.data)] == vector.data
+        with pytest.raises(UnicodeDecodeError) as cpython:
+            data.decode("utf-8")
+        assert f"  expected: refusal at offset {cpython.value.start}" in shown
+        asked = f"--input {data.hex()}" if length <= 96 else f"--vector {vector.id}"
+        assert shown[-1] == f"  reproduce: utf8cert check {BUGGY} --in-process {asked}"
+        start = cpython.value.start
+        if length <= 16:  # one line: the bytes themselves, the first bracket where CPython stops
+            assert bytes.fromhex("".join(values).replace("[", "").replace("]", "")) == data
+            assert values[start].startswith("["), shown
+        else:  # dump rows of 16 after the input line: the row holding CPython's offset among them
+            assert values == []
+            rows = {int(m[1], 16): m[2].split() for m in map(DUMP_ROW.match, shown) if m}
+            assert rows[start // 16 * 16][start % 16].startswith("["), shown
 
 
 def test_show_level_leaves_the_lesser_behaviours_out_but_not_the_verdict() -> None:
