@@ -2,8 +2,9 @@
 2 for a usage or load error (one line on stderr).
 
 A campaign stopped by SIGINT, SIGTERM or SIGHUP is a campaign like another (libFuzzer is told, its
-summary printed), but a signal while the campaign's inputs are being turned into findings stops
-that, the rest kept for the next campaign, and returns 128 + the signal.
+summary printed), but one stopped before its first execution returns 128 + the signal (nothing
+was fuzzed), and so does a signal while the campaign's inputs are being turned into findings,
+which stops that, the rest kept for the next campaign.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def register(subcommands: Any) -> None:
         description="Run a coverage-guided differential campaign: every input goes to every "
         "capability of the codec and is judged against the reference, as `check` judges "
         "vectors. Findings are minimized and written as vectors under --artifacts. Exit "
-        "status: 0 nothing found, 1 findings, 2 usage or load error. libFuzzer flags go "
+        "status: 0 nothing found, 1 findings, 2 usage or load error, 128+N stopped by "
+        "signal N before its first execution or while making findings. libFuzzer flags go "
         "after `--` (e.g. -- -only_ascii=1).",
     )
     add_fuzz_arguments(fuzz)
@@ -216,6 +218,10 @@ def run_fuzz(arguments: argparse.Namespace) -> int:
     summary = progress.summary(len(findings), first_found)
     problems = [] if judge is None else judge.problems
     exit_status = 1 if found or problems else 0
+    if progress.interrupted is not None and progress.executions == 0 and exit_status == 0:
+        # Stopped before a single execution (while the sandbox was set up, the codec imported):
+        # nothing was fuzzed, so no verdict of 0 findings; 128 + the signal, as `check`.
+        exit_status = 128 + signal.Signals[progress.interrupted]
     # With --json -, standard output is the JSON's: the text goes to standard error.
     stream = sys.stderr if arguments.json == STDOUT else sys.stdout
     if arguments.quiet:

@@ -17,10 +17,12 @@ reports.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -255,6 +257,36 @@ def innermost(pid: int, depth: int = 2) -> int:
             return pid
         found = int(words[0])
     return found
+
+
+def end_unstarted(pid: int) -> bool:
+    """Return True if the sandbox `pid` was still being set up (its program not started) and
+    is now killed with everything it started; False if its program runs (or it has ended),
+    nothing done.
+
+    A signal to bubblewrap while it sets the sandbox up ends bubblewrap alone: the namespace's
+    first process ignores what its parent's group is sent (a PID namespace's init takes only
+    the signals it handles, and SIGKILL), and --die-with-parent does not hold at that moment,
+    so the program started later and ran to its end. bubblewrap is stopped first, so that it
+    starts nothing while its children are listed; SIGKILL to the namespace's init ends the
+    namespace."""
+    try:
+        os.kill(pid, signal.SIGSTOP)
+    except (ProcessLookupError, PermissionError):
+        return False
+    if innermost(pid) != pid:  # the program started meanwhile: it takes the signal itself
+        os.kill(pid, signal.SIGCONT)
+        return False
+    try:
+        started = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        started = []
+    for child in map(int, started):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
+    return True
 
 
 def protect_judge() -> bool:

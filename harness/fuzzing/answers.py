@@ -3,6 +3,7 @@ answer to each question the judge puts to that input, as bytes on a pipe.
 
     frame(data, outcomes)    -> bytes          what the codec's process writes
     read_frame(stream, ...)  -> Record | None   what the judge reads (None: the pipe closed)
+                                                (read_body, then parse_body)
 
 The codec's process is hostile (it holds the codec): every frame is read with limits (the input
 no longer than the campaign's -max_len, the answers no longer than ANSWERS_LIMIT) and every
@@ -46,6 +47,8 @@ from utf8cert.harness.codec.interface import (
 HEADER: Final = struct.Struct("<4sII")
 """A frame's header: MAGIC, the input's length, the answers' length."""
 MAGIC: Final = b"U8FJ"
+SIZE: Final = struct.Struct("<I")
+"""The input's length, in front of the input in a frame's body as read_body returns it."""
 ANSWERS_LIMIT: Final = 64 << 20
 """The most bytes of answers one frame may carry (a 66 KiB input's five answers, each escaped
 in JSON, take under 3 MiB)."""
@@ -137,6 +140,14 @@ def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
     """Return the next record of `stream`, None when the pipe ended between frames; raise
     ChannelError for anything that is not a well-formed frame of an input of at most `max_len`
     bytes."""
+    body = read_body(stream, max_len)
+    return None if body is None else parse_body(body)
+
+
+def read_body(stream: IO[bytes], max_len: int) -> bytes | None:
+    """Return the next frame of `stream`: its input's length (SIZE), input and answers, None
+    when the pipe ended between frames; ChannelError for a header that is not a frame's or
+    says more than the limits (`max_len`, ANSWERS_LIMIT), or a pipe ended inside a frame."""
     header = stream.read(HEADER.size)
     if not header:
         return None
@@ -156,7 +167,14 @@ def read_frame(stream: IO[bytes], max_len: int) -> Record | None:
         raise ChannelError(
             f"the pipe ended inside a frame ({len(body)} of {size + answers_size} bytes)"
         )
-    data, raw = body[:size], body[size:]
+    return SIZE.pack(size) + body
+
+
+def parse_body(body: bytes) -> Record:
+    """Return the record a frame's `body` (read_body's) holds; ChannelError if its answers are
+    not answers of this format."""
+    (size,) = SIZE.unpack_from(body)
+    data, raw = body[SIZE.size : SIZE.size + size], body[SIZE.size + size :]
     try:
         fields = json.loads(raw.decode("utf-8", "surrogatepass"))
     except (ValueError, RecursionError) as error:

@@ -283,12 +283,18 @@ class Workers:
     def signal(self, process: subprocess.Popen[str], signum: int) -> None:
         """Send `signum` to `process`'s group (the process and what it started); for a process
         in the sandbox, to libFuzzer inside it (bubblewrap passes no signal on, and its death
-        would SIGKILL libFuzzer before it says anything), SIGKILL to the whole sandbox."""
+        would SIGKILL libFuzzer before it says anything), SIGKILL to the whole sandbox. A
+        sandbox still being set up is killed whole (sandbox.end_unstarted: a signal to
+        bubblewrap then ended it alone, and libFuzzer started later and fuzzed to its end); it
+        ran nothing, so it counts as interrupted."""
         if process.pid in self._sandboxed and signum != signal.SIGKILL:
             inner = sandbox.innermost(process.pid)
             if inner != process.pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(inner, signum)
+                return
+            if process.poll() is None and sandbox.end_unstarted(process.pid):
+                self._killed.add(process.pid)
                 return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signum)

@@ -138,6 +138,22 @@ def test_a_conformant_codec_frames_are_no_finding_and_are_all_counted(tmp_path: 
     assert judge.audit() == []  # asked again in a child: the same answers
 
 
+def test_a_verdict_is_kept_for_the_same_frame_never_for_the_same_input(tmp_path: Path) -> None:
+    # libFuzzer runs inputs again: the honest frame, twice, is one verdict counted twice; the
+    # same input answered otherwise (a Latin-1 decoder's é) is judged anew, and is a finding.
+    latin1 = load_codec("support.plain_latin1:Latin1")
+    honest = load_codec("support.hand_rolled:HandRolled")
+    stopped: list[bool] = []
+    judge = _judge(tmp_path, honest, stopped)
+    data = b"caf\xc3\xa9"
+    passing = frame(data, *answers_of(honest, judge.asked, data, False))
+    forged = frame(data, *answers_of(latin1, judge.asked, data, False))
+    judge.serve(io.BytesIO(passing + passing + forged), "the codec's process")
+    assert (judge.judged, stopped, judge.problems) == (3, [True], [])
+    [pending] = (tmp_path / "pending").glob("*.bin")
+    assert pending.read_bytes() == data
+
+
 def test_a_garbled_pipe_is_a_problem_that_ends_the_campaign(tmp_path: Path) -> None:
     stopped: list[bool] = []
     judge = _judge(tmp_path, HandRolled(), stopped)

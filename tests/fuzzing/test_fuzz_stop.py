@@ -214,8 +214,9 @@ def campaign_processes(pid: int, artifacts: Path) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 def test_a_signal_before_libfuzzer_listens_is_an_interrupted_campaign(tmp_path: Path) -> None:
     """A SIGINT while the campaign's process still imports the codec (libFuzzer has not set its
-    handlers yet, so the SIGTERM passed on ends it) stops the campaign as any SIGINT does: its
-    own verdict, not 'libFuzzer stopped with status -15' (exit 2)."""
+    handlers yet, so the SIGTERM passed on ends it) stops the campaign: not 'libFuzzer stopped
+    with status -15' (exit 2), and, since nothing was fuzzed, 130 rather than a verdict of 0
+    findings."""
     (tmp_path / "slow_start.py").write_text(
         "import sys, time\n"
         "if 'artifacts' in sys.argv[0]:  # the campaign's script: sleep before libFuzzer starts\n"
@@ -237,5 +238,5 @@ def test_a_signal_before_libfuzzer_listens_is_an_interrupted_campaign(tmp_path: 
             time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=TIMEOUT)
-    assert process.returncode == 0, err
+    assert process.returncode == 130, err
     assert "libFuzzer stopped" not in err and "Traceback" not in err
