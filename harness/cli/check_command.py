@@ -133,7 +133,8 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
     data, source = (None, None) if given is None else given
     check_outputs(arguments)
     with _one_line_errors():
-        vectors = load_vectors(arguments.vectors) if data is None else VectorSet(())
+        wanted = arguments.vector
+        vectors = load_vectors(arguments.vectors, wanted=wanted) if data is None else VectorSet(())
         vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
     with _one_line_errors("--baseline"):
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None

@@ -56,9 +56,10 @@ def only_vectors(vectors: VectorSet, ids: Sequence[str]) -> VectorSet:
     unknown = sorted(set(ids) - {vector.id for vector in vectors})
     if unknown:
         raise UsageFailure(f"--vector {unknown[0]}: no such vector (built-in or in --vectors)")
-    return VectorSet(
-        tuple(
-            replace(file, vectors=tuple(v for v in file.vectors if v.id in ids))
-            for file in vectors.files
-        )
+    # The files that hold an asked vector, whether or not the others were read (load.py
+    # reads only those when no file of the user's is given): the suite asked is the same.
+    asked = (
+        replace(file, vectors=tuple(v for v in file.vectors if v.id in ids))
+        for file in vectors.files
     )
+    return VectorSet(tuple(file for file in asked if file.vectors))

@@ -7,18 +7,17 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli_runs import cached_load
 from support.samples import few_of_each_kind, options
 from support.user_vectors import EXTRA_VECTOR
 
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.vectors import load as vectors_module
-from utf8cert.harness.vectors.model import DecodeVector, VectorSet
+from utf8cert.harness.vectors.model import DecodeVector
 
 
 @pytest.fixture(autouse=True)
@@ -26,18 +25,6 @@ def builtin_vectors_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Parse the built-in vector files once for all the runs of this module (a user's files
     still go through the loader every time)."""
     monkeypatch.setattr(vectors_module, "load_vectors", cached_load)
-
-
-_real_load = vectors_module.load_vectors
-
-
-@cache
-def _builtin() -> VectorSet:
-    return _real_load()
-
-
-def cached_load(paths: Sequence[str | Path] = (), *, builtin: bool = True) -> VectorSet:
-    return _builtin() if not paths and builtin else _real_load(paths, builtin=builtin)
 
 
 def check(*arguments: str) -> int:

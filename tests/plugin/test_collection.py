@@ -11,18 +11,14 @@ import io
 import re
 import shutil
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 import pytest
 import xmlschema
-from support.cli_runs import check
+from support.cli_runs import cached_load, check
 
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.plugin import suite as pytest_suite
-from utf8cert.harness.vectors.load import load_vectors
-from utf8cert.harness.vectors.model import VectorSet
 
 pytest_plugins = ["pytester"]
 
@@ -33,15 +29,6 @@ JUNIT_10 = xmlschema.XMLSchema(str(TESTS / "reports" / "junit-10.xsd"))
 """The published schema of pytest's default JUnit family, xunit2 (its header says where from)."""
 NO_CACHE = ("-p", "no:cacheprovider")
 node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-
-
-@cache
-def builtin() -> VectorSet:
-    return load_vectors()
-
-
-def cached_load(paths: Sequence[str | Path] = (), *, builtin_files: bool = True) -> VectorSet:
-    return builtin() if not paths else load_vectors(paths)
 
 
 @pytest.fixture(autouse=True)

@@ -6,31 +6,20 @@ from __future__ import annotations
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 import pytest
 from support import lying_codecs
+from support.cli_runs import builtin, cached_load
 
 from utf8cert.harness.cli.main import main
 from utf8cert.harness.plugin import suite as pytest_suite
-from utf8cert.harness.vectors.load import load_vectors
-from utf8cert.harness.vectors.model import EncodeVector, VectorSet
+from utf8cert.harness.vectors.model import EncodeVector
 
 pytest_plugins = ["pytester"]
 
 TESTS = Path(__file__).resolve().parents[1]
 NO_CACHE = ("-p", "no:cacheprovider")
-
-
-@cache
-def builtin() -> VectorSet:
-    return load_vectors()
-
-
-def cached_load(paths: Sequence[str | Path] = (), *, builtin_files: bool = True) -> VectorSet:
-    return builtin() if not paths else load_vectors(paths)
 
 
 @pytest.fixture(autouse=True)

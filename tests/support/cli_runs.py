@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -24,7 +24,11 @@ def builtin() -> VectorSet:
     return _real_load()
 
 
-def cached_load(paths: Sequence[str | Path] = (), *, builtin: bool = True) -> VectorSet:
+def cached_load(
+    paths: Sequence[str | Path] = (), *, builtin: bool = True, wanted: Collection[str] = ()
+) -> VectorSet:
+    """Return what load_vectors does, the built-in files parsed once a process (all of them,
+    even where `wanted` names some: the caller keeps the vectors it asked for)."""
     if not paths and builtin:
         return _builtin()
     return _real_load(paths, builtin=builtin)

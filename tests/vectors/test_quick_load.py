@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from utf8cert.harness.vectors.load import builtin_files, load_vectors
+from utf8cert.harness.vectors.load import builtin_files, listed_ids, load_vectors
 from utf8cert.harness.vectors.quick_yaml import quick_parse
 from utf8cert.harness.vectors.reader import VectorLoadError, parse_yaml
 from utf8cert.harness.vectors.schema import validator
@@ -33,6 +33,12 @@ def test_a_shipped_file_reads_the_same_quickly_with_the_same_lines_kept(entry: A
     quick, careful = quick_parse(entry.name, text), parse_yaml(entry.name, text)
     assert quick is not None and not quick.every_line
     assert typed(quick.data) == typed(careful.data)
+    # The ids a run of some vectors finds the files to read by, without parsing: exactly the
+    # parser's (an id the scan missed would be "no such vector" for `--vector ID`).
+    parsed = [
+        item["id"] for section in ("decode", "encode") for item in careful.data.get(section, [])
+    ]
+    assert listed_ids(text) == set(parsed) and len(parsed) == len(set(parsed))
     assert quick.key_lines and quick.value_lines
     for path, line in quick.key_lines.items():
         assert careful.key_lines[path] == line
@@ -137,3 +143,15 @@ def test_the_shipped_files_load_without_the_schema_check() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_a_run_of_some_vectors_reads_only_the_files_that_hold_them() -> None:
+    """`--vector ID` with no file of the user's: the vectors asked are the whole load's, from
+    the files that hold them and no other."""
+    every = {vector.id: vector for vector in load_vectors()}
+    wanted = {"sec-1", "win-5", "rfc3629-7-1", "enc-3"}
+    some = load_vectors(wanted=wanted)
+    holding = {vector.id: file.path for file in load_vectors().files for vector in file.vectors}
+    assert {file.path for file in some.files} == {holding[vector_id] for vector_id in wanted}
+    assert {vector.id: vector for vector in some}.items() >= {i: every[i] for i in wanted}.items()
+    assert len(load_vectors(wanted={"no-such-id"}).files) == 0
