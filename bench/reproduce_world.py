@@ -72,6 +72,7 @@ SHOULD: dict[str, dict[str, Reproducer]] = {
     "json-c-validate-utf8": {"decode": CONFIGURATIONS["json-c-validate-utf8"]},
     "cmark-validate-utf8": {"replace": CONFIGURATIONS["cmark-validate-utf8"]},
     "cmark-gfm-validate-utf8": {"replace": CONFIGURATIONS["cmark-gfm-validate-utf8"]},
+    "npm-msgpackr": {"encode": CONFIGURATIONS["npm-msgpackr"]},
     "npm-notepack": {"encode": CONFIGURATIONS["npm-notepack"]},
     "jvm-jsoup": {"replace": CONFIGURATIONS["jvm-jsoup"]},
 }
