@@ -1,8 +1,9 @@
 /* Direct reproducers of the world's findings (issue 43): each library called as its own
  * documentation shows, with none of utf8cert's code (no c_protocol.h). Built once per library
  * by bench/reproduce_world.py with -DREPRO_<LIBRARY>; reads one hex input a line on stdin and
- * writes one line: `ok HEX` (the bytes the library gave back, or for FriBidi's decoder its code
- * points as 8 hex digits each), `refused`, or `valid 0|1`. */
+ * writes one line: `ok HEX` (the bytes the library gave back, or for FriBidi's decoder and
+ * HarfBuzz's buffer its code points as 8 hex digits each), `refused` (json-c: `refused N`, the
+ * input's offset where its tokener stopped), or `valid 0|1`. */
 #define _GNU_SOURCE /* getline */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,16 +19,23 @@ static void print_hex(const char *word, const uint8_t *s, size_t n) {
     printf("\n");
 }
 
+/* Where each byte of the last JSON document came from in its input (for an error's offset). */
+static size_t *payload_at;
+
 /* A JSON document that is one string: ", \ and controls as \u00XX, other bytes as they are. */
 static char *json_string(const uint8_t *s, size_t n, size_t *length) {
     char *doc = malloc(6 * n + 3);
+    payload_at = realloc(payload_at, (6 * n + 3) * sizeof *payload_at);
     size_t at = 0;
-    doc[at++] = '"';
+    payload_at[at] = 0, doc[at++] = '"';
     for (size_t i = 0; i < n; i++) {
+        size_t from = at;
         if (s[i] < 0x20 || s[i] == '"' || s[i] == '\\') at += (size_t)sprintf(doc + at, "\\u%04x", s[i]);
         else doc[at++] = (char)s[i];
+        while (from < at) payload_at[from++] = i;
     }
-    doc[at++] = '"';
+    payload_at[at] = n, doc[at++] = '"';
+    payload_at[at] = n;
     doc[at] = 0;
     *length = at;
     return doc;
@@ -42,7 +50,8 @@ static void run(const uint8_t *s, size_t n) {
     struct json_tokener *tok = json_tokener_new();
     json_tokener_set_flags(tok, flags);
     json_object *value = json_tokener_parse_ex(tok, doc, (int)length);
-    if (value == NULL || json_tokener_get_error(tok) != json_tokener_success) printf("refused\n");
+    if (value == NULL || json_tokener_get_error(tok) != json_tokener_success)
+        printf("refused %zu\n", payload_at[json_tokener_get_parse_end(tok)]); /* where it stopped */
     else print_hex("ok", (const uint8_t *)json_object_get_string(value), (size_t)json_object_get_string_len(value));
     json_object_put(value), json_tokener_free(tok), free(doc);
 }
@@ -133,6 +142,22 @@ static void run(const uint8_t *s, size_t n) {
     free(out), free(us);
 }
 static void init(int argc, char **argv) { encode = argc > 1 && strcmp(argv[1], "encode") == 0; }
+#elif defined(REPRO_HARFBUZZ)
+#include <hb.h>
+/* hb_buffer_add_utf8 of the whole text, then the code points the buffer holds before shaping
+ * (its documentation: invalid input becomes the buffer's replacement code point, U+FFFD). */
+static void run(const uint8_t *s, size_t n) {
+    hb_buffer_t *buffer = hb_buffer_create();
+    hb_buffer_add_utf8(buffer, (const char *)s, (int)n, 0, (int)n);
+    unsigned int count = 0;
+    hb_glyph_info_t *infos = hb_buffer_get_glyph_infos(buffer, &count);
+    printf("ok ");
+    if (count == 0) printf("-");
+    for (unsigned int i = 0; i < count; i++) printf("%08lx", (unsigned long)infos[i].codepoint);
+    printf("\n");
+    hb_buffer_destroy(buffer);
+}
+static void init(int argc, char **argv) { (void)argc, (void)argv; }
 #endif
 
 int main(int argc, char **argv) {

@@ -5,11 +5,15 @@ ReproduceWorld.java for the JVM's), and say whether the library itself shows the
 
     python bench/reproduce_world.py                 # every configuration below
     python bench/reproduce_world.py yajl cmark      # some of them
+    python bench/reproduce_world.py --should        # their should-level differences (SHOULD)
 
 For each configuration: `utf8cert check adapter:NAME --json` lists the differences; each
 must-level one's input goes to the direct reproducer; the answer must match utf8cert's `actual`
 (a refusal, the same code points, the same validity, or ill-formed output where utf8cert saw
-the library write ill-formed UTF-8). Prints one line a configuration (or why it was skipped: its
+the library write ill-formed UTF-8). With --should, the should-level differences (U+FFFD counts)
+of the configurations in SHOULD instead, by capability, reproduce_world.go for Go's standard
+library (a refusal's offset is compared where the reproducer gives one: json-c's). Prints
+one line a configuration (or why it was skipped: its
 library is not installed here) and the inputs that do not match; exit status 1 when any does
 not (a false flag), 0 when all do.
 """
@@ -30,10 +34,11 @@ from utf8cert.harness.world.catalog import registry
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "reproduce_world.c"
-JARS = ":".join(f"/usr/share/java/{jar}.jar" for jar in ("jackson-core", "jsoup"))
+JARS = ":".join(f"/usr/share/java/{jar}.jar" for jar in ("jackson-core", "jsoup", "msgpack-core"))
+Reproducer = tuple[str, str, str, str]
 
 # configuration: (the -D macro, the pkg-config package, the reproducer's argument, its output)
-CONFIGURATIONS: dict[str, tuple[str, str, str, str]] = {
+CONFIGURATIONS: dict[str, Reproducer] = {
     "json-c": ("JSONC", "json-c", "", "bytes"),
     "json-c-validate-utf8": ("JSONC", "json-c", "validate", "bytes"),
     "yajl": ("YAJL", "yajl", "", "bytes"),
@@ -52,6 +57,25 @@ CONFIGURATIONS: dict[str, tuple[str, str, str, str]] = {
     "jvm-jackson-core": ("java", "", "jackson", "bytes"),
     "jvm-jsoup": ("java", "", "jsoup", "bytes"),
 }
+# The should-level differences, by capability: ("go", "", the reproducer's mode, ...) for Go.
+SHOULD: dict[str, dict[str, Reproducer]] = {
+    "harfbuzz-buffer-add-utf8": {"replace": ("HARFBUZZ", "harfbuzz", "", "points")},
+    "go-decode-last-rune": {
+        "replace": ("go", "", "decode-last-rune", "points"),
+        "decode": ("go", "", "decode-last-rune-strict", "points"),
+    },
+    "go-xml-escape-text": {"replace": ("go", "", "xml-escape-text", "points")},
+    "jvm-msgpack-java": {
+        "replace": ("java", "", "msgpack-unpack", "bytes"),
+        "encode": ("java", "", "msgpack-pack", "bytes"),
+    },
+    "json-c-validate-utf8": {"decode": CONFIGURATIONS["json-c-validate-utf8"]},
+    "cmark-validate-utf8": {"replace": CONFIGURATIONS["cmark-validate-utf8"]},
+    "cmark-gfm-validate-utf8": {"replace": CONFIGURATIONS["cmark-gfm-validate-utf8"]},
+    "npm-msgpackr": {"encode": CONFIGURATIONS["npm-msgpackr"]},
+    "npm-notepack": {"encode": CONFIGURATIONS["npm-notepack"]},
+    "jvm-jsoup": {"replace": CONFIGURATIONS["jvm-jsoup"]},
+}
 
 
 def reproducer(macro: str, package: str, argument: str, into: Path) -> list[str]:
@@ -65,6 +89,11 @@ def reproducer(macro: str, package: str, argument: str, into: Path) -> list[str]
             source = str(HERE / "ReproduceWorld.java")
             subprocess.run(["javac", "-cp", JARS, "-d", str(into), source], check=True)
         return ["java", "-cp", f"{into}:{JARS}", "ReproduceWorld", argument]
+    if macro == "go":
+        if not (into / "repro_go").is_file():
+            source = str(HERE / "reproduce_world.go")
+            subprocess.run(["go", "build", "-o", str(into / "repro_go"), source], check=True)
+        return [str(into / "repro_go"), argument]
     return [str(build(macro, package, into)), *([argument] if argument else [])]
 
 
@@ -162,8 +191,9 @@ def direct_matches(answer: str, difference: dict[str, str], output: str) -> bool
     actual = expanded(difference["actual"])
     if difference["what"] == "accepted ill-formed input" and not actual.startswith("wrong-type"):
         return word == "ok" or answer == "valid 1"
-    if actual.startswith("refus"):
-        return word == "refused"
+    if actual.startswith("refus"):  # and at the same offset, where the reproducer gives one
+        offset = re.match(r"refused at (\d+)", actual)
+        return word == "refused" and (not value or offset is None or value == offset.group(1))
     if output == "validity":
         return word == "valid" and (value == "1") == (actual == "True")
     if word != "ok":
@@ -192,45 +222,66 @@ def direct_matches(answer: str, difference: dict[str, str], output: str) -> bool
     return shown == wanted
 
 
-def differences(name: str) -> list[dict[str, str]]:
-    """Return the must-level differences `utf8cert check adapter:NAME` reports."""
+def differences(name: str, level: str) -> list[dict[str, str]]:
+    """Return the differences of one level `utf8cert check adapter:NAME` reports."""
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         command = ["utf8cert", "check", f"adapter:{name}", "--json", report.name, "-q"]
         subprocess.run(command, capture_output=True, check=False)
         found: list[dict[str, str]] = json.loads(Path(report.name).read_text())["differences"]
-    return [d for d in found if d["level"] == "must"]
+    return [d for d in found if d["level"] == level]
 
 
-def main(names: list[str]) -> int:
+def reproduced(
+    name: str, found: list[dict[str, str]], how: Reproducer, scratch: Path
+) -> tuple[list[tuple[dict[str, str], str]], int]:
+    """Return the differences the library called directly does not show (with its answer),
+    and how many of the others it shows only by reading past the end of its input."""
+    macro, package, argument, output = how
+    command = reproducer(macro, package, argument, scratch)
+    lines = "".join(f"{request_of(d)}\n" for d in found)
+    answers = subprocess.run(
+        command, input=lines, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    requests = lines.splitlines()
+    unmatched = [
+        (d, a, r)
+        for d, a, r in zip(found, answers, requests, strict=True)
+        if not direct_matches(a, d, output)
+    ]
+    native = macro not in ("node", "java", "go")
+    past = [native and reads_past_end(command, r) for _, _, r in unmatched]
+    over_read = sum(past)
+    return [(d, a) for (d, a, _), read in zip(unmatched, past, strict=True) if not read], over_read
+
+
+def main(arguments: list[str]) -> int:
     """Return 0 when every difference is shown by the library called directly, else 1."""
+    level = "should" if "--should" in arguments else "must"
+    names = [each for each in arguments if each != "--should"]
+    table = SHOULD if level == "should" else {n: {"*": how} for n, how in CONFIGURATIONS.items()}
     false_flags = 0
     with tempfile.TemporaryDirectory() as scratch:
-        for name in names or list(CONFIGURATIONS):
+        for name in names or list(table):
             reason = registry()[name].unavailable()
             if reason is not None:
                 print(f"{name}: skipped, {reason}")
                 continue
-            macro, package, argument, output = CONFIGURATIONS[name]
-            command = reproducer(macro, package, argument, Path(scratch))
-            found = differences(name)
-            lines = "".join(f"{request_of(d)}\n" for d in found)
-            answers = subprocess.run(
-                command, input=lines, capture_output=True, text=True, check=True
-            ).stdout.splitlines()
-            requests = lines.splitlines()
-            unmatched = [
-                (d, a, r)
-                for d, a, r in zip(found, answers, requests, strict=True)
-                if not direct_matches(a, d, output)
-            ]
-            native = macro not in ("node", "java")
-            past = [native and reads_past_end(command, r) for _, _, r in unmatched]
-            over_read = [(d, a) for (d, a, _), read in zip(unmatched, past, strict=True) if read]
-            missed = [(d, a) for (d, a, _), read in zip(unmatched, past, strict=True) if not read]
+            found = differences(name, level)
+            missed: list[tuple[dict[str, str], str]] = []
+            over_read = 0
+            for capability in sorted({d["capability"] for d in found}):
+                how = table[name].get(capability) or table[name].get("*")
+                these = [d for d in found if d["capability"] == capability]
+                if how is None:
+                    missed += [(d, "no direct reproducer for this capability") for d in these]
+                    continue
+                not_shown, past = reproduced(name, these, how, Path(scratch))
+                missed += not_shown
+                over_read += past
             false_flags += len(missed)
             print(
-                f"{name}: {len(found) - len(missed)} of {len(found)} must differences shown"
-                f" directly ({len(over_read)} of them where the library reads past the end of the"
+                f"{name}: {len(found) - len(missed)} of {len(found)} {level} differences shown"
+                f" directly ({over_read} of them where the library reads past the end of the"
                 " input, so that its answer varies: SIGSEGV on a guard page)"
             )
             for difference, answer in missed[:5]:

@@ -31,7 +31,7 @@ from support.started_programs import SURROGATE, Started, check, check_encode, re
 
 from utf8cert.harness import Refused, load_codec
 from utf8cert.harness.codec.interface import Codec, Failed, Returned
-from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
+from utf8cert.harness.world.catalog import PYTHON_ADAPTERS, registry
 
 OVERLONG_SLASH = b"\xc0\xaf"  # RFC 3629 §10: "/" in two bytes
 ACCEPTED = ("decode", "must", "accepted ill-formed input")
@@ -258,3 +258,23 @@ def test_each_must_difference_is_shown_by_the_library_called_directly() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+@pytest.mark.slow  # a configuration's whole check, then each should difference re-run
+def test_each_should_difference_is_shown_by_the_library_called_directly() -> None:
+    # The U+FFFD counts and substitutions: one configuration of each direct reproducer made for
+    # them (C, Go, JVM); `python bench/reproduce_world.py --should` runs them all.
+    script = Path(__file__).resolve().parents[2] / "bench" / "reproduce_world.py"
+    names = ["harfbuzz-buffer-add-utf8", "go-xml-escape-text", "jvm-msgpack-java"]
+    missing = {n: why for n in names if (why := registry()[n].unavailable()) is not None}
+    if missing:
+        pytest.skip(f"unavailable here: {missing}")
+    done = subprocess.run(
+        [sys.executable, str(script), "--should", *names],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert done.stdout.count(" should differences shown directly") == len(names), done.stdout
