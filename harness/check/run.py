@@ -23,6 +23,7 @@ from utf8cert.harness.check.recheck import Recheck
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.reuse import reuse_differences
 from utf8cert.harness.check.schedule import Depth, schedule
+from utf8cert.harness.check.sweep import sweep_differences
 from utf8cert.harness.check.variants import (
     FULL,
     Plan,
@@ -171,6 +172,7 @@ def run_check(
     depth: Depth = "default",
     stop: Stop | None = None,
     note: Note | None = None,
+    sweep: bool = False,
 ) -> Report:
     """Return the Report of checking every vector, in the variants `depth` gives it
     (check/schedule.py), on every capability of `codec` (or only those in `only`) against
@@ -181,7 +183,9 @@ def run_check(
     it at once (ahead.py); a sample of the questions is asked again at the end (recheck.py).
     When `stop` is told to stop (interrupt.py), the report holds the vectors checked until then
     and says why it is `incomplete`. `note` names, for an in-process codec, the question a fatal
-    error interrupted (fatal.py)."""
+    error interrupted (fatal.py). `sweep` asks, after the vectors, what they do not enumerate
+    (sweep.py: every scalar value, every byte pair that starts ill-formed input alone), as a
+    check of the built-in vectors whole does."""
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
@@ -223,17 +227,28 @@ def run_check(
                     progress(len(done), total)
         # A decoder used before, and one-shot answers after other questions: reuse.py.
         # Not a capability that crashed or hung: asked again, it would only do so again.
-        failed = {d.capability for d in report.differences if d.what in FAILURE_WHAT.values()}
-        checked = [c for c in DECODING if report.checked.get(c) and c not in failed]
+        working = still_working(report)
+        checked = [c for c in DECODING if report.checked.get(c) and c in working]
         reused = reuse_differences(codec, profile, held, checked, guard.stop)
         report.add(reused.differences)
         report.reuse = reused.not_asked or f"asked ({reused.questions} questions)"
+        if sweep:  # what the vectors do not enumerate: sweep.py
+            swept = sweep_differences(codec, working, profile, guard.stop)
+            report.add(swept.differences)
+            report.sweep = f"asked ({swept.questions:,} questions)"
         report.add(recheck.again(codec, guard))  # a codec whose answers change: recheck.py
         report.asked_again_cut_short = recheck.cut_short
     except Interrupted as stopped:
         report.incomplete = f"stopped by {stopped} after {len(done)} of {total} vectors"
         report.vectors = only_these(vectors, done)
     return report
+
+
+def still_working(report: Report) -> list[Capability]:
+    """Return the capabilities the run asks, less those that crashed or hung on a question
+    (asked again, they would only do so again)."""
+    failed = {d.capability for d in report.differences if d.what in FAILURE_WHAT.values()}
+    return [c for c in report.checked if c not in failed]
 
 
 def only_these(vectors: VectorSet, ids: Collection[str]) -> VectorSet:
