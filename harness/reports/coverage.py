@@ -80,10 +80,7 @@ def coverage_lines(report: Report) -> list[str]:
                 "reads ends: its declared limit, not counted against the share)"
             )
     if report.sweep:
-        lines.append(
-            "  sweep (every scalar value; every byte pair that starts ill-formed input, alone,"
-            f" to validate): {report.sweep}"
-        )
+        lines.append(f"  sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
     return ["coverage (questions per capability):", *lines] if lines else []
 
 
