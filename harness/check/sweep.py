@@ -8,7 +8,7 @@ an input, only on an input where that window is the **only** error. The vectors 
 window at the resolution of a nibble table (docs/mutation.md); this sweep holds them by value:
 
 - every scalar value U+0000..U+10FFFF (less the surrogates) decoded, replaced, validated and
-  encoded, 4,096 code points a question (PIECES: 272 inputs, 4.4 MB of UTF-8 in all);
+  encoded, 4,096 code points a question (PIECES: 273 inputs, U+0000 alone, 4.4 MB of UTF-8 in all);
 - every ordered byte pair (b1, b2) that begins ill-formed input (b1 no sequence starts with, or
   a lead and a second byte it refuses: PAIRS, 29,632), and every byte that ends a character
   before one no sequence starts with (`29 80`: ENDINGS, 14,784), put to the validator as the
@@ -44,7 +44,11 @@ PIECE: Final = 0x1000
 """Code points a question: a difference is judged (and the dialect profiles that would
 explain it tried) on a piece of at most 16 KB, not on 4.4 MB."""
 
-PIECES: Final = tuple(range(start, start + PIECE) for start in range(0, 0x110000, PIECE))
+PIECES: Final = (
+    range(0, 1),  # U+0000 alone: an API that reads a C string cannot be asked it (reading.py)
+    range(1, PIECE),
+    *(range(start, start + PIECE) for start in range(PIECE, 0x110000, PIECE)),
+)
 """The code points of each question (scalars() leaves the surrogates out)."""
 
 CONTEXT: Final = b"A"
@@ -155,57 +159,47 @@ def sweep_differences(
     pieces = [_piece_jobs(piece, capabilities) for piece in PIECES]
     jobs = [job for piece in pieces for job in piece]
     pairs = validator_inputs() if "validate" in capabilities else []
-    requests = [request for request, _ in jobs] + [Request("validate", data=d) for d in pairs]
+    requests = [job[0] for job in jobs] + [Request("validate", data=d) for d in pairs]
     if stop is not None:
         with stop.interruptible():
             answers = outcomes_of(codec, requests)
     else:
         answers = outcomes_of(codec, requests)
     swept = Swept(questions=len(requests))
-    for (request, expected), answer in zip(jobs, answers, strict=False):
-        label = (SWEEP, _variant(request))
-        found = differences_of(expected, answer, request.capability, label, profile)
+    for (request, expected, variant), answer in zip(jobs, answers, strict=False):
+        found = differences_of(expected, answer, request.capability, (SWEEP, variant), profile)
         swept.differences += [d for d in found if not d.allowed_by]
     for data, answer in zip(pairs, answers[len(jobs) :], strict=True):
         # The reference's verdict first (30,000 inputs: its whole reading costs 20 times as
         # much); the reading, for the difference, where the answer is not that verdict.
         if answer == Returned(validate(data)) and profile is RFC3629:
             continue
-        label = (SWEEP, _variant(Request("validate", data=data)))
+        label = (SWEEP, f"{data.hex(' ').upper()}: its only error")
         found = differences_of(expectation_for(data), answer, "validate", label, profile)
         swept.differences += [d for d in found if not d.allowed_by]
     return swept
 
 
-def _piece_jobs(
-    piece: range, capabilities: Sequence[Capability]
-) -> list[tuple[Request, Expected | ExpectedEncoding]]:
-    """Return the requests of one piece's scalar values, each with what the reference expects."""
+Job = tuple[Request, Expected | ExpectedEncoding, str]
+"""A question, what the reference expects of it, and its name in a difference."""
+
+
+def _piece_jobs(piece: range, capabilities: Sequence[Capability]) -> list[Job]:
+    """Return the questions of one piece's scalar values ([] for a piece of surrogates)."""
     text = scalars(piece)
     if not text:
         return []
     data = text.encode("utf-8")  # the question; the reference's reading judges it
     expected = expectation_for(data)
-    jobs: list[tuple[Request, Expected | ExpectedEncoding]] = [
-        (Request(capability, data=data), expected)
+    variant = f"every scalar U+{ord(text[0]):04X}..U+{ord(text[-1]):04X}"
+    jobs: list[Job] = [
+        (Request(capability, data=data), expected, variant)
         for capability in ("decode", "replace", "validate")
         if capability in capabilities
     ]
     if "encode" in capabilities and expected.text == text:
         values = tuple(map(ord, text))
         # The reference read `data` as exactly these values: their UTF-8 is `data`.
-        jobs.append((Request("encode", scalars=values), ExpectedEncoding(values, data, None)))
+        encoded = ExpectedEncoding(values, data, None)
+        jobs.append((Request("encode", scalars=values), encoded, variant))
     return jobs
-
-
-def _variant(request: Request) -> str:
-    """Return how a sweep question is named in a difference: the piece's scalar values, or
-    the pair's input."""
-    if request.capability == "encode":
-        first, last = request.scalars[0], request.scalars[-1]
-    elif len(request.data) > 16:
-        text = request.data.decode("utf-8", "replace")  # one piece's scalar values
-        first, last = ord(text[0]), ord(text[-1])
-    else:
-        return f"{request.data.hex(' ').upper()}: its only error"
-    return f"every scalar U+{first:04X}..U+{last:04X}"
