@@ -21,9 +21,9 @@ from utf8cert.harness.check.sweep import (
     sweep_differences,
     validator_inputs,
 )
-from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.reports.explain import Rerun
 from utf8cert.harness.vectors.model import VectorSet
+from utf8cert.harness.world.spec import load_codec
 
 
 def errors_of(data: bytes) -> list[tuple[int, int]]:
@@ -116,3 +116,17 @@ def test_a_validator_that_takes_a_tail_after_a_parenthesis_is_shown_the_pair_alo
     assert Rerun("support.sweep_codecs:TailAfterParenthesis").command(difference) == (
         "utf8cert check support.sweep_codecs:TailAfterParenthesis --in-process --input 412980"
     )
+
+
+def test_a_program_that_crashes_is_not_asked_the_rest_of_the_sweep() -> None:
+    """A crash in a child is a `must` difference; the 45,000 questions after it are not asked
+    (each would start the program again)."""
+    codec = load_codec("support.sweep_codecs:CrashesOnC0", isolate=True)
+    try:
+        swept = sweep_differences(codec, ["validate"], RFC3629)
+    finally:
+        codec.close()
+    (crash,) = swept.differences
+    assert (crash.capability, crash.level) == ("validate", "must")
+    assert crash.input == bytes.fromhex("41 80 C0")  # the first pair input that holds C0
+    assert swept.questions == len(PIECES) + validator_inputs().index(crash.input) + 1

@@ -5,6 +5,7 @@ found in a lookup-table codec; each is CPython's codec otherwise. Loadable as
 from __future__ import annotations
 
 import codecs
+import os
 
 
 class OneScalarRefuser:
@@ -43,6 +44,20 @@ class TailAfterParenthesis:
         if b")" in data:
             for tail in range(0x80, 0xC0):
                 data = data.replace(bytes([0x29, tail]), b")")
+        try:
+            codecs.decode(data, "utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+
+class CrashesOnC0:
+    """A validator whose process dies on any input that holds C0 (a crash, not a refusal)."""
+
+    def validate(self, data: bytes) -> bool:
+        """Return CPython's verdict; end the process on a C0 byte."""
+        if b"\xc0" in data:
+            os._exit(3)
         try:
             codecs.decode(data, "utf-8")
         except UnicodeDecodeError:
