@@ -227,12 +227,13 @@ def run_check(
                     progress(len(done), total)
         # A decoder used before, and one-shot answers after other questions: reuse.py.
         # Not a capability that crashed or hung: asked again, it would only do so again.
-        working = still_working(report)
-        checked = [c for c in DECODING if report.checked.get(c) and c in working]
+        failed = {d.capability for d in report.differences if d.what in FAILURE_WHAT.values()}
+        checked = [c for c in DECODING if report.checked.get(c) and c not in failed]
         reused = reuse_differences(codec, profile, held, checked, guard.stop)
         report.add(reused.differences)
         report.reuse = reused.not_asked or f"asked ({reused.questions} questions)"
         if sweep:  # what the vectors do not enumerate: sweep.py
+            working = [c for c in report.checked if c not in failed]
             swept = sweep_differences(codec, working, profile, guard.stop)
             report.add(swept.differences)
             report.sweep = f"asked ({swept.questions:,} questions)"
@@ -242,13 +243,6 @@ def run_check(
         report.incomplete = f"stopped by {stopped} after {len(done)} of {total} vectors"
         report.vectors = only_these(vectors, done)
     return report
-
-
-def still_working(report: Report) -> list[Capability]:
-    """Return the capabilities the run asks, less those that crashed or hung on a question
-    (asked again, they would only do so again)."""
-    failed = {d.capability for d in report.differences if d.what in FAILURE_WHAT.values()}
-    return [c for c in report.checked if c not in failed]
 
 
 def only_these(vectors: VectorSet, ids: Collection[str]) -> VectorSet:
