@@ -16,9 +16,11 @@ window at the resolution of a nibble table (docs/mutation.md); this sweep holds 
   (`A` C2 b1 b2 where b1 is a continuation byte), so that a table that misses the error says
   True for all of it.
 
-The questions are asked at once (protocol.outcomes_of: pipelined to a program) and judged as a
-vector's are, against the reference's reading of each input (expected.py); their differences are
-labelled SWEEP with the input as the variant, so a reproducer is `utf8cert check --input HEX`.
+The questions are asked at once (pipelined to a program, up to its first failure) and judged
+as a vector's are, against the reference's reading of each input (expected.py; for a pair, the
+reference's verdict first, its reading only where the answer differs). Their differences are
+labelled SWEEP, the variant naming the scalar values or the input: a pair's reproducer is
+`utf8cert check --input HEX`, a piece's the whole check (reports/explain.py).
 """
 
 from __future__ import annotations
