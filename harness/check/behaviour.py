@@ -53,6 +53,7 @@ from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.check.reuse import REUSE, REUSED
+from utf8cert.harness.check.sweep import SWEEP
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
 from utf8cert.reference import ErrorKind, errors
@@ -216,7 +217,7 @@ def simplicity(
     """Return a sort key putting the simplest example first: the vector as is (whole, for an
     incremental decoder), the shortest, with the fewest flags."""
     start, end = difference.window
-    plain = difference.variant in ("as-is", "as-is, whole")
+    plain = difference.variant in PLAIN
     flags = len(vector.flags) if vector is not None else 0
     return (0 if plain else 1, end - start, flags, len(difference.input), difference.vector)
 
@@ -316,7 +317,12 @@ def group(
     seen = _unmerged(seen)
     # A refusal placing the error nowhere is the API's form wherever it is seen, not a way of
     # going wrong as is, nor only once moved.
-    plain = {(d.vector, d.capability) for d, b in seen if d.variant in PLAIN and b.what != UNPLACED}
+    # The sweep's inputs are asked as they are (each its own input, not a vector moved or cut).
+    plain = {
+        (d.vector, d.capability)
+        for d, b in seen
+        if (d.variant in PLAIN or d.vector == SWEEP) and b.what != UNPLACED
+    }
     groups: dict[Behaviour, Group] = {}
     moved: dict[Direction, list[tuple[Difference, Behaviour]]] = {}
     for difference, behaviour in seen:

@@ -69,6 +69,9 @@ class Report:
     reuse: str = ""
     """Whether the decoders were asked again as used before (check/reuse.py): 'asked (N
     questions)', or why the incremental decoder was not ('' when the run did not get there)."""
+    sweep: str = ""
+    """Whether the sweep of what the vectors do not enumerate was asked (check/sweep.py): 'asked
+    (N questions)'; '' when the run did not ask it (a check of some vectors, or stopped)."""
     incomplete: str = ""
     """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
     when it checked everything): `vectors` then holds the vectors checked."""

@@ -23,6 +23,7 @@ from utf8cert.harness.check.recheck import Recheck
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.reuse import reuse_differences
 from utf8cert.harness.check.schedule import Depth, schedule
+from utf8cert.harness.check.sweep import sweep_differences
 from utf8cert.harness.check.variants import (
     FULL,
     Plan,
@@ -171,6 +172,7 @@ def run_check(
     depth: Depth = "default",
     stop: Stop | None = None,
     note: Note | None = None,
+    sweep: bool = False,
 ) -> Report:
     """Return the Report of checking every vector, in the variants `depth` gives it
     (check/schedule.py), on every capability of `codec` (or only those in `only`) against
@@ -181,7 +183,9 @@ def run_check(
     it at once (ahead.py); a sample of the questions is asked again at the end (recheck.py).
     When `stop` is told to stop (interrupt.py), the report holds the vectors checked until then
     and says why it is `incomplete`. `note` names, for an in-process codec, the question a fatal
-    error interrupted (fatal.py)."""
+    error interrupted (fatal.py). `sweep` asks, after the vectors, what they do not enumerate
+    (sweep.py: every scalar value, every byte pair that starts ill-formed input alone), as a
+    check of the built-in vectors whole does."""
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
@@ -228,6 +232,11 @@ def run_check(
         reused = reuse_differences(codec, profile, held, checked, guard.stop)
         report.add(reused.differences)
         report.reuse = reused.not_asked or f"asked ({reused.questions} questions)"
+        if sweep:  # what the vectors do not enumerate: sweep.py
+            working = [c for c in report.checked if c not in failed]
+            swept = sweep_differences(codec, working, profile, guard.stop)
+            report.add(swept.differences)
+            report.sweep = f"asked ({swept.questions:,} questions)"
         report.add(recheck.again(codec, guard))  # a codec whose answers change: recheck.py
         report.asked_again_cut_short = recheck.cut_short
     except Interrupted as stopped:

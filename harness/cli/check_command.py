@@ -164,7 +164,14 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
                 with _progress(len(vectors)) as progress, enabled_to_stderr():
                     depth = arguments.depth
                     report = run_check(
-                        codec, vectors, progress, profile=dialect, depth=depth, stop=stop, note=note
+                        codec,
+                        vectors,
+                        progress,
+                        profile=dialect,
+                        depth=depth,
+                        stop=stop,
+                        note=note,
+                        sweep=not arguments.vector,  # the built-in vectors whole (sweep.py)
                     )
             else:
                 report = check_one_input(codec, data, dialect, source, stop=stop)

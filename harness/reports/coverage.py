@@ -79,6 +79,8 @@ def coverage_lines(report: Report) -> list[str]:
                 f"    ({coverage.beyond_api} of them hold a NUL, where the C string its API "
                 "reads ends: its declared limit, not counted against the share)"
             )
+    if report.sweep:
+        lines.append(f"  sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
     return ["coverage (questions per capability):", *lines] if lines else []
 
 

@@ -15,6 +15,7 @@ from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.describe import plural
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.recheck import VARIANT as ASKED_AGAIN
+from utf8cert.harness.check.sweep import SWEEP
 from utf8cert.harness.reports.places import shown_origin
 from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet
 
@@ -101,6 +102,8 @@ class Rerun:
             words += ["--input-file", self.input_file]  # the encoder's code points come from it
         elif isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
             words += ["--input", data.hex()]
+        elif difference.vector == SWEEP:  # asked after the vectors of a whole run: sweep.py
+            words += files + ([] if self.depth == "default" else ["--depth", self.depth])
         elif difference.vector != "input":
             words += [*files, "--vector", difference.vector]
         else:

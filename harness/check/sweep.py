@@ -1,0 +1,218 @@
+"""What the vectors do not enumerate, asked after them in one batch: every scalar value, and
+every ordered byte pair that starts ill-formed input, alone (issue 44).
+
+A codec of any construction reads its input through windows: a table of (previous byte, current
+byte) or of their nibbles, a decoder's lead and the byte after it, an encoder's bit length. A
+wrong entry shows only on an input that holds its window, and a validator, which answers one bit
+an input, only on an input where that window is the **only** error. The vectors hold every such
+window at the resolution of a nibble table (docs/mutation.md); this sweep holds them by value:
+
+- every scalar value U+0000..U+10FFFF (less the surrogates) decoded, replaced, validated and
+  encoded, 4,096 code points a question (PIECES: 273 inputs, U+0000 alone, 4.4 MB of UTF-8 in all);
+- every ordered byte pair (b1, b2) that begins ill-formed input (b1 no sequence starts with, or
+  a lead and a second byte it refuses: PAIRS, 29,632), and every byte that ends a character
+  before one no sequence starts with (`29 80`: ENDINGS, 14,784), put to the validator as the
+  only ill-formed run of an input of its own: `A` b1 b2 and what makes b2 whole if it is a lead
+  (`A` C2 b1 b2 where b1 is a continuation byte), so that a table that misses the error says
+  True for all of it.
+
+The questions are asked at once (pipelined to a program, up to its first failure) and judged
+as a vector's are, against the reference's reading of each input (expected.py; for a pair, the
+reference's verdict first, its reading only where the answer differs). Their differences are
+labelled SWEEP, the variant naming the scalar values or the input: a pair's reproducer is
+`utf8cert check --input HEX`, a piece's the whole check (reports/explain.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from utf8cert.harness.check.compare import differences_of
+from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.expected import Expected, ExpectedEncoding, expectation_for
+from utf8cert.harness.check.interrupt import Stop
+from utf8cert.harness.check.profile import Profile
+from utf8cert.harness.check.profiles import RFC3629
+from utf8cert.harness.codec.interface import Capability, Codec, Outcome, Returned
+from utf8cert.harness.codec.protocol import Request, outcomes_of
+from utf8cert.reference import validate
+
+SWEEP: Final = "sweep"
+"""The vector id of the sweep's differences (no vector of the suite has it)."""
+
+PIECE: Final = 0x1000
+"""Code points a question: a difference is judged (and the dialect profiles that would
+explain it tried) on a piece of at most 16 KB, not on 4.4 MB."""
+
+PIECES: Final = (
+    range(0, 1),  # U+0000 alone: an API that reads a C string cannot be asked it (reading.py)
+    range(1, PIECE),
+    *(range(start, start + PIECE) for start in range(PIECE, 0x110000, PIECE)),
+)
+"""The code points of each question (scalars() leaves the surrogates out)."""
+
+CONTEXT: Final = b"A"
+"""The well-formed byte before each pair."""
+
+# RFC 3629 §4 (Unicode §3.9, Table 3-7): the second bytes a lead allows where they are not
+# 80..BF.
+_SECOND: Final = {
+    0xE0: range(0xA0, 0xC0),
+    0xED: range(0x80, 0xA0),
+    0xF0: range(0x90, 0xC0),
+    0xF4: range(0x80, 0x90),
+}
+
+
+def sequence_length(lead: int) -> int:
+    """Return how many bytes a sequence begun by `lead` has (0 for a byte none begins with)."""
+    if lead < 0x80:
+        return 1
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    return 4 if 0xF0 <= lead <= 0xF4 else 0
+
+
+def allowed_second(lead: int) -> range:
+    """Return the second bytes RFC 3629 §4 allows after `lead` (none after ASCII or a byte no
+    sequence starts with)."""
+    if sequence_length(lead) < 2:
+        return range(0)
+    return _SECOND.get(lead, range(0x80, 0xC0))
+
+
+def starts_ill_formed(first: int, second: int) -> bool:
+    """Return whether the two bytes begin ill-formed input: the first begins no sequence, or it
+    is a lead and refuses the second."""
+    length = sequence_length(first)
+    return length == 0 or (length > 1 and second not in allowed_second(first))
+
+
+def completed(byte: int) -> bytes:
+    """Return `byte` and what makes it whole where it is a lead: its lowest second byte and
+    then 80s (b'' after an ASCII byte or one no sequence starts with: nothing to complete)."""
+    length = sequence_length(byte)
+    if length < 2:
+        return bytes([byte])
+    return bytes([byte, allowed_second(byte)[0]]) + b"\x80" * (length - 2)
+
+
+def pair_input(first: int, second: int) -> bytes:
+    """Return the input whose only ill-formed run begins with `first` `second`: CONTEXT, the
+    pair, and what makes `second` whole if it is a lead."""
+    return CONTEXT + bytes([first]) + completed(second)
+
+
+def ending_input(last: int, bad: int) -> bytes:
+    """Return the input whose only error is `bad` (a byte no sequence starts with) right after
+    a character that ends with the byte `last` (00..BF): CONTEXT, C2 before a continuation
+    byte, `last`, `bad`."""
+    lead = b"" if last < 0x80 else b"\xc2"
+    return CONTEXT + lead + bytes([last, bad])
+
+
+PAIRS: Final = tuple(
+    (first, second)
+    for first in range(256)
+    for second in range(256)
+    if starts_ill_formed(first, second)
+)
+"""Every ordered byte pair that begins ill-formed input."""
+
+ENDINGS: Final = tuple(
+    (last, bad) for last in range(0xC0) for bad in range(256) if sequence_length(bad) == 0
+)
+"""Every ordered byte pair of a byte that ends a character and one no sequence starts with
+(`29 80`): the window in which the error begins at the second byte."""
+
+
+def validator_inputs() -> list[bytes]:
+    """Return the inputs only the validator is asked: one a pair of PAIRS and of ENDINGS."""
+    return [pair_input(*p) for p in PAIRS] + [ending_input(*p) for p in ENDINGS]
+
+
+def scalars(piece: range) -> str:
+    """Return the scalar values of `piece` as text, the surrogates left out ('' for a piece
+    of surrogates only)."""
+    return "".join(map(chr, (v for v in piece if not 0xD800 <= v <= 0xDFFF)))
+
+
+@dataclass
+class Swept:
+    """What the sweep asked, and the differences it found."""
+
+    differences: list[Difference] = field(default_factory=list)
+    questions: int = 0
+
+
+def sweep_differences(
+    codec: Codec,
+    capabilities: Sequence[Capability],
+    profile: Profile,
+    stop: Stop | None = None,
+) -> Swept:
+    """Return the sweep's differences on the `capabilities` checked, and how many questions it
+    asked ([] and 0 when none of decode, replace, validate and encode is among them; those up
+    to a program's first failure, which is its difference); Interrupted when `stop` says so."""
+    pieces = [_piece_jobs(piece, capabilities) for piece in PIECES]
+    jobs = [job for piece in pieces for job in piece]
+    pairs = validator_inputs() if "validate" in capabilities else []
+    requests = [job[0] for job in jobs] + [Request("validate", data=d) for d in pairs]
+    if stop is not None:
+        with stop.interruptible():
+            answers = _until_failure(codec, requests)
+    else:
+        answers = _until_failure(codec, requests)
+    swept = Swept(questions=len(answers))
+    for (request, expected, variant), answer in zip(jobs, answers, strict=False):
+        found = differences_of(expected, answer, request.capability, (SWEEP, variant), profile)
+        swept.differences += [d for d in found if not d.allowed_by]
+    for data, answer in zip(pairs, answers[len(jobs) :], strict=False):
+        # The reference's verdict first (30,000 inputs: its whole reading costs 20 times as
+        # much); the reading, for the difference, where the answer is not that verdict.
+        if answer == Returned(validate(data)) and profile is RFC3629:
+            continue
+        label = (SWEEP, f"{data.hex(' ').upper()}: its only error")
+        found = differences_of(expectation_for(data), answer, "validate", label, profile)
+        swept.differences += [d for d in found if not d.allowed_by]
+    return swept
+
+
+def _until_failure(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
+    """Return the answers to `requests`, in order, up to the first that failed (a crash, a
+    hang, memory) of a program, that one included: 45,000 questions to a program that crashes
+    on each would start it 45,000 times, and its first crash is a `must` already."""
+    ask = getattr(codec, "ask_until_failure", None)
+    if callable(ask):
+        answered: list[Outcome] = list(ask(requests))
+        return answered
+    return outcomes_of(codec, requests)
+
+
+Job = tuple[Request, Expected | ExpectedEncoding, str]
+"""A question, what the reference expects of it, and its name in a difference."""
+
+
+def _piece_jobs(piece: range, capabilities: Sequence[Capability]) -> list[Job]:
+    """Return the questions of one piece's scalar values ([] for a piece of surrogates)."""
+    text = scalars(piece)
+    if not text:
+        return []
+    data = text.encode("utf-8")  # the question; the reference's reading judges it
+    expected = expectation_for(data)
+    variant = f"every scalar U+{ord(text[0]):04X}..U+{ord(text[-1]):04X}"
+    jobs: list[Job] = [
+        (Request(capability, data=data), expected, variant)
+        for capability in ("decode", "replace", "validate")
+        if capability in capabilities
+    ]
+    if "encode" in capabilities and expected.text == text:
+        values = tuple(map(ord, text))
+        # The reference read `data` as exactly these values: their UTF-8 is `data`.
+        encoded = ExpectedEncoding(values, data, None)
+        jobs.append((Request("encode", scalars=values), encoded, variant))
+    return jobs
