@@ -38,6 +38,7 @@ from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.codec.interface import Capability, Codec, Outcome, Returned
 from utf8cert.harness.codec.protocol import Request, outcomes_of
 from utf8cert.reference import validate
+from utf8cert.reference.table import ROW_OF_BYTE, Row
 
 SWEEP: Final = "sweep"
 """The vector id of the sweep's differences (no vector of the suite has it)."""
@@ -56,33 +57,19 @@ PIECES: Final = (
 CONTEXT: Final = b"A"
 """The well-formed byte before each pair."""
 
-# RFC 3629 §4 (Unicode §3.9, Table 3-7): the second bytes a lead allows where they are not
-# 80..BF.
-_SECOND: Final = {
-    0xE0: range(0xA0, 0xC0),
-    0xED: range(0x80, 0xA0),
-    0xF0: range(0x90, 0xC0),
-    0xF4: range(0x80, 0x90),
-}
-
 
 def sequence_length(lead: int) -> int:
-    """Return how many bytes a sequence begun by `lead` has (0 for a byte none begins with)."""
-    if lead < 0x80:
-        return 1
-    if 0xC2 <= lead <= 0xDF:
-        return 2
-    if 0xE0 <= lead <= 0xEF:
-        return 3
-    return 4 if 0xF0 <= lead <= 0xF4 else 0
+    """Return how many bytes a sequence begun by `lead` has (0 for a byte none begins with):
+    the reference's RFC 3629 §4 table, read, not typed again."""
+    row = ROW_OF_BYTE[lead]
+    return row.length if isinstance(row, Row) else 0
 
 
 def allowed_second(lead: int) -> range:
     """Return the second bytes RFC 3629 §4 allows after `lead` (none after ASCII or a byte no
     sequence starts with)."""
-    if sequence_length(lead) < 2:
-        return range(0)
-    return _SECOND.get(lead, range(0x80, 0xC0))
+    row = ROW_OF_BYTE[lead]
+    return row.second if isinstance(row, Row) else range(0)
 
 
 def starts_ill_formed(first: int, second: int) -> bool:
