@@ -15,7 +15,8 @@ import jsonschema
 import pytest
 
 from utf8cert.harness import load_codec, load_vectors, run_check
-from utf8cert.harness.check import recheck
+from utf8cert.harness.check import recheck, reuse
+from utf8cert.harness.check.sweep import PIECES
 from utf8cert.harness.reports.coverage import coverage_lines
 from utf8cert.harness.reports.json_report import report_document, schema
 from utf8cert.harness.reports.view import View
@@ -80,7 +81,9 @@ def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
     # Right for exactly as many calls as the run makes, wrong on every call after: only the
     # questions asked again at the end of the run (check/recheck.py) can see it.
     honest = check_status("codec:utf-8", 0)
-    calls = honest["coverage"]["decode"]["asked"]
+    # Every decode call before the questions asked again: the vectors', the reuse probes' of a
+    # one-shot decoder (check/reuse.py), then the sweep's, one a piece of scalar values.
+    calls = honest["coverage"]["decode"]["asked"] + len(reuse.one_shot_sizes()) + len(PIECES)
     document = check("support.lying_codecs:wears_out", *options, WEAR_OUT_AFTER=str(calls))
     assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
     first = document["differences"][0]
