@@ -133,9 +133,10 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
     data, source = (None, None) if given is None else given
     check_outputs(arguments)
     with _one_line_errors():
-        wanted = arguments.vector
-        vectors = load_vectors(arguments.vectors, wanted=wanted) if data is None else VectorSet(())
-        vectors = only_vectors(vectors, arguments.vector) if data is None else vectors
+        vectors = VectorSet(())
+        if data is None:  # only the files that hold the vectors asked are read (load.py)
+            vectors = load_vectors(arguments.vectors, wanted=arguments.vector)
+            vectors = only_vectors(vectors, arguments.vector)
     with _one_line_errors("--baseline"):
         baseline = load_baseline(arguments.baseline) if arguments.baseline else None
     if arguments.deadline is None and data is None:
