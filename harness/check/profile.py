@@ -150,7 +150,8 @@ class Profile:
         walked: list[Piece] = []
         position = 0
         for match in matches:
-            walked += reading.between(position, match.start())
+            if position < match.start():  # matches side by side leave nothing between them
+                walked += reading.between(position, match.start())
             start, end = match.span()
             if match.lastgroup == "keeps":
                 walked += reading.between(start, end)

@@ -22,7 +22,7 @@ from typing import Final
 from utf8cert.harness.check.decided import Schedule, Walked, schedule_of
 from utf8cert.reference import ErrorKind, sequence_at
 from utf8cert.reference.decoder import pieces
-from utf8cert.reference.table import TAIL
+from utf8cert.reference.table import ROW_OF_BYTE, TAIL
 
 _TAILS: Final = bytes(TAIL)
 CHECKPOINT: Final = 4096
@@ -132,7 +132,10 @@ class Reading:
         walked: list[Walked] = []
         position = start
         while position < end and data[position] in TAIL:
-            walked += self._cut_short(position, position + 1)
+            # A UTF8-tail alone is a subpart of one byte, its kind the table's row for it.
+            kind = ROW_OF_BYTE[data[position]]
+            assert isinstance(kind, ErrorKind)
+            walked.append((position, 1, kind))
             position += 1
         everything, starts = self.pieces, self._piece_starts()
         at = bisect_right(starts, position) - 1
