@@ -54,6 +54,9 @@ PIECES: Final = (
 )
 """The code points of each question (scalars() leaves the surrogates out)."""
 
+SURROGATES: Final = range(0xD800, 0xE000)
+"""The code points that are no scalar value (RFC 3629 §3)."""
+
 CONTEXT: Final = b"A"
 """The well-formed byte before each pair."""
 
@@ -125,7 +128,11 @@ def validator_inputs() -> list[bytes]:
 def scalars(piece: range) -> str:
     """Return the scalar values of `piece` as text, the surrogates left out ('' for a piece
     of surrogates only)."""
-    return "".join(map(chr, (v for v in piece if not 0xD800 <= v <= 0xDFFF)))
+    # Two ranges, each mapped in bulk: a test of each of 1.1 million values was a tenth of
+    # the sweep's CPU.
+    below = range(piece.start, min(piece.stop, SURROGATES.start))
+    above = range(max(piece.start, SURROGATES.stop), piece.stop)
+    return "".join(map(chr, below)) + "".join(map(chr, above))
 
 
 @dataclass
