@@ -106,12 +106,17 @@ def ending_input(last: int, bad: int) -> bytes:
     return CONTEXT + lead + bytes([last, bad])
 
 
-PAIRS: Final = tuple(
-    (first, second)
-    for first in range(256)
-    for second in range(256)
-    if starts_ill_formed(first, second)
-)
+def _ill_formed_after(first: int) -> Sequence[int]:
+    """Return the bytes with which `first` begins ill-formed input (every byte after one no
+    sequence starts with; none after ASCII): starts_ill_formed, the row read once a byte."""
+    length = sequence_length(first)
+    if length == 0:
+        return range(256)
+    allowed = allowed_second(first) if length > 1 else range(256)
+    return [second for second in range(256) if second not in allowed]
+
+
+PAIRS: Final = tuple((first, second) for first in range(256) for second in _ill_formed_after(first))
 """Every ordered byte pair that begins ill-formed input."""
 
 ENDINGS: Final = tuple(
