@@ -240,7 +240,9 @@ class Coverage:
         for capability, counted in other.capabilities.items():
             mine = self.of(capability)
             mine.answered += counted.answered
-            mine.inapplicable.update(counted.inapplicable)
+            # Most of a vector's counters are empty: Counter.update costs a call even then.
+            if counted.inapplicable:
+                mine.inapplicable.update(counted.inapplicable)
             mine.beyond_code_space += counted.beyond_code_space
             mine.beyond_utf16 += counted.beyond_utf16
             mine.beyond_api += counted.beyond_api
@@ -249,9 +251,12 @@ class Coverage:
             mine.over = mine.over or counted.over
             mine.not_offered += counted.not_offered
             mine.skipped += counted.skipped
-            mine.skipped_for.update(counted.skipped_for)
-            mine.layout_asked.update(counted.layout_asked)
-            mine.layout_declined.update(counted.layout_declined)
+            if counted.skipped_for:
+                mine.skipped_for.update(counted.skipped_for)
+            if counted.layout_asked:
+                mine.layout_asked.update(counted.layout_asked)
+            if counted.layout_declined:
+                mine.layout_declined.update(counted.layout_declined)
 
     def record_outcome(
         self, capability: Capability, outcome: Outcome, scalars: Sequence[int] = ()

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from heapq import heapify, heappop, heappush
 from typing import Any, Final, Literal
 
 from utf8cert.harness.check import recheck
@@ -121,15 +122,25 @@ def covering(
     if not group:
         return []
     start %= len(group)
-    order = [(vector, of(vector)) for vector in [*group[start:], *group[:start]]]
-    uncovered = set().union(*(had for _, had in order))
+    order = [of(vector) for vector in [*group[start:], *group[:start]]]
+    uncovered = set().union(*order)
+    # Lazy greedy: what a vector would add only shrinks as others are chosen, so the count
+    # kept in the heap bounds it. The top, counted again, is the best when its count held
+    # (every other is at most its kept count; an equal one before it in the order would be on
+    # top): the same choice as weighing every vector each time, at a fraction of the cost.
+    heap = [(-len(had), place) for place, had in enumerate(order)]
+    heapify(heap)
     chosen: list[Vector] = []
     while uncovered:
-        best, had = max(order, key=lambda pair: len(pair[1] & uncovered))
-        chosen.append(best)
-        uncovered -= had
-        # A vector with nothing left to give can never be the best again: stop weighing it.
-        order = [pair for pair in order if not pair[1].isdisjoint(uncovered)]
+        _, place = heappop(heap)
+        gain = len(order[place] & uncovered)
+        if not gain:
+            continue  # nothing left to give: never the best again
+        if heap and (-gain, place) > heap[0]:
+            heappush(heap, (-gain, place))
+            continue
+        chosen.append(group[(start + place) % len(group)])
+        uncovered -= order[place]
     return chosen
 
 

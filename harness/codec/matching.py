@@ -242,17 +242,25 @@ class Batch:
 
     def _send(self, channel: Channel) -> None:
         """Send queued requests while the window allows (at least one when none is in flight)."""
-        while self.queue and len(self.flight) < self.window:
-            index = self.queue[0]
+        # The lines sent at once are queued at once: one write to the channel and one clock
+        # reading for all of them (a request's time runs from when it is queued).
+        queue, flight, program = self.queue, self.flight, self.program
+        numbering = program.version >= 2
+        texts: list[str] = []
+        now = time.monotonic()
+        while queue and len(flight) < self.window:
+            index = queue[0]
             line = self.lines[index]
-            if self.flight and self.flight_bytes + len(line) > WINDOW_BYTES:
-                return
-            self.queue.popleft()
-            identifier = self.program.next_id(line)
-            text = numbered(identifier, line) if self.program.version >= 2 else line
-            channel.send(f"{text}\n".encode("ascii"))
-            self.flight.append(_Sent(index, identifier, len(line), time.monotonic()))
+            if flight and self.flight_bytes + len(line) > WINDOW_BYTES:
+                break
+            queue.popleft()
+            identifier = program.next_id(line)
+            texts.append(numbered(identifier, line) if numbering else line)
+            flight.append(_Sent(index, identifier, len(line), now))
             self.flight_bytes += len(line)
+        if texts:
+            texts.append("")
+            channel.send("\n".join(texts).encode("ascii"))
 
     def _deadline(self) -> float:
         """Return when the oldest request in flight times out (time.monotonic)."""
@@ -279,13 +287,15 @@ class Batch:
 
     def _take(self, lines: list[str]) -> None:
         """Take the lines the program wrote as answers, until one answers no request."""
+        flight, numbered_lines, pace = self.flight, self.program.version >= 2, self.program.pace
+        now = time.monotonic()  # the lines taken at once arrived at once
         for line in lines:
-            if not self.flight:
+            if not flight:
                 self._surplus(line)
                 return
-            oldest = self.flight[0]
+            oldest = flight[0]
             rest = line
-            if self.program.version >= 2:
+            if numbered_lines:
                 identifier, rest = split_id(line)
                 if identifier != oldest.id:
                     if identifier is not None and identifier in self.answered:
@@ -294,15 +304,14 @@ class Batch:
                         expected = f"expected the answer to request {oldest.id}"
                         self._protocol(oldest.index, f"{expected}, got {quoted(line)}")
                     return
-            self.flight.popleft()
+            flight.popleft()
             self.flight_bytes -= oldest.size
             try:
                 outcome = parse_answer(self.requests[oldest.index], rest)
             except ProtocolError as error:
                 self._fault(oldest.index, "protocol", str(error))
                 return
-            now = time.monotonic()
-            self.program.pace.answered(now - max(oldest.sent, self.progress), oldest.size)
+            pace.answered(now - max(oldest.sent, self.progress), oldest.size)
             self.progress = now
             self.outcomes[oldest.index] = outcome
             self.since_start.append(oldest.index)

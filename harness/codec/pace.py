@@ -116,6 +116,8 @@ class Pace:
         """Learn from an answer that took `seconds` to a request line of `size` bytes."""
         size_class = _size_class(size)
         rate = seconds / max(size, SMALLEST_SIZE)
+        if rate <= self._rates.get(size_class, -1.0):
+            return  # no slower than one seen: rates only grow, so no lock is needed to know
         with self._lock:
             self._rates[size_class] = max(self._rates.get(size_class, 0.0), rate)
 

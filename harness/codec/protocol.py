@@ -368,6 +368,11 @@ def _returned(capability: Capability, field: str) -> Returned | Failed:
             raise ValueError("validate answers 'ok true' or 'ok false'")
         if capability == "encode":
             return Returned(bytes_of_hex(field))
+        data = bytes_of_hex(field)
+        try:  # the usual answer: text, read once (its values are within U+10FFFF)
+            return Returned(data.decode("utf-32-be", "surrogatepass"))
+        except UnicodeDecodeError:
+            pass  # a value past U+10FFFF, or a ragged length: told apart below
         values = scalars_of_hex(field)
         if values and max(values) > 0x10FFFF:
             return Returned(values)  # no str holds these: the judge says what the codec did

@@ -32,6 +32,7 @@ Path = tuple[str | int, ...]
 
 REPLACEMENT = 0xFFFD
 SURROGATES = range(0xD800, 0xDFFF + 1)  # RFC 3629 §3: never the value of a UTF-8 character
+_SURROGATE_SET = frozenset(SURROGATES)  # tested against a whole list at once
 
 
 def build_file(document: YamlDocument, agree: bool = True) -> VectorFile:
@@ -98,9 +99,15 @@ def _common(
 
 def code_points(names: Sequence[str]) -> tuple[int, ...]:
     """Return the values of 'U+XXXX' names, each 'U+XXXX*N' giving N copies (() for none)."""
+    return _expanded([_name_and_repeat(name) for name in names])
+
+
+def _expanded(named: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """Return the values of (value, repeat) pairs, each repeated (() for none)."""
+    if all(repeat == 1 for _, repeat in named):  # the usual list: one value a name
+        return tuple(value for value, _ in named)
     values: list[int] = []
-    for name in names:
-        value, repeat = _name_and_repeat(name)
+    for value, repeat in named:
         values.extend([value] * repeat)
     return tuple(values)
 
@@ -117,12 +124,12 @@ def _code_points(
 
     Each byte decodes to at most one character (or U+FFFD), which also bounds a '*N' repeat.
     """
-    names = item.get(name, ())
+    named = [_name_and_repeat(entry) for entry in item.get(name, ())]  # each read once
     size = len(item["bytes"].split())
-    count = sum(_name_and_repeat(entry)[1] for entry in names)
+    count = sum(repeat for _, repeat in named)
     if count > size:
         raise document.error((*path, name), f"holds {count} code points for {size} bytes")
-    return code_points(names)
+    return _expanded(named)
 
 
 def _decode_vector(
@@ -145,8 +152,12 @@ def _decode_vector(
     for name in wanted:
         if name not in item:
             raise document.error((*path, "valid"), f"{verdict} input needs {name}")
+    points: dict[str, tuple[int, ...]] = {}
     for name in ("scalars", "replaced"):
-        for index, value in enumerate(_code_points(document, path, item, name)):
+        points[name] = _code_points(document, path, item, name)  # read once, used below
+        if _SURROGATE_SET.isdisjoint(points[name]):
+            continue
+        for index, value in enumerate(points[name]):
             if value in SURROGATES:
                 raise document.error(
                     (*path, name),
@@ -161,8 +172,8 @@ def _decode_vector(
                 (*path, "levels", expectation), f"{verdict} input has no {expectation} to grade"
             )
         levels[cast(DecodeExpectation, expectation)] = cast(Level, level)
-    scalars = _code_points(document, path, item, "scalars") if valid else None
-    replaced = scalars if scalars is not None else _code_points(document, path, item, "replaced")
+    scalars = points["scalars"] if valid else None
+    replaced = scalars if scalars is not None else points["replaced"]
     if replaced.count(REPLACEMENT) < len(errors):
         raise document.error(
             (*path, "replaced"),

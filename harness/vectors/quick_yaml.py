@@ -64,6 +64,8 @@ def _value(document: YamlDocument, loader: Any) -> Any:
     explicit stack (no recursion, whatever the nesting)."""
     # A value that is no string, by text and tag; a plain scalar's tag, by text and implicit.
     scalars: dict[tuple[str, Any], Any] = {}
+    plain: dict[str, Any] = {}
+    """The value of each plain scalar (untagged, unquoted) read so far, by its text."""
     # Per open collection: the list or dict, its path, and a mapping's key awaiting its value.
     stack: list[tuple[Any, Path, list[Any]]] = []
     next_event, plain_strings = loader.get_event, not loader.yaml_path_resolvers
@@ -73,6 +75,12 @@ def _value(document: YamlDocument, loader: Any) -> Any:
         if kind is yaml.ScalarEvent:  # the most frequent: tried first, with no call for text
             if event.tag is None and not event.implicit[0] and plain_strings:
                 value = event.value  # quoted: a string, as the resolver would say at more cost
+            elif event.tag is None and plain_strings:
+                # A plain scalar read before (U+0061, true, 3: a file repeats them) is what it
+                # was then: no call for it (the window vectors hold 100,000 such).
+                value = plain.get(event.value, plain)
+                if value is plain:
+                    value = plain[event.value] = _scalar(loader, event, scalars)
             else:
                 value = _scalar(loader, event, scalars)
             if len(stack) == 2:
