@@ -53,6 +53,7 @@ from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.check.reuse import REUSE, REUSED
+from utf8cert.harness.check.seeded import SEEDED
 from utf8cert.harness.check.sweep import SWEEP
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
@@ -317,11 +318,12 @@ def group(
     seen = _unmerged(seen)
     # A refusal placing the error nowhere is the API's form wherever it is seen, not a way of
     # going wrong as is, nor only once moved.
-    # The sweep's inputs are asked as they are (each its own input, not a vector moved or cut).
+    # The sweep's and the seeded pass's inputs are asked as they are (each its own input, not
+    # a vector moved or cut).
     plain = {
         (d.vector, d.capability)
         for d, b in seen
-        if (d.variant in PLAIN or d.vector == SWEEP) and b.what != UNPLACED
+        if (d.variant in PLAIN or d.vector in (SWEEP, SEEDED)) and b.what != UNPLACED
     }
     groups: dict[Behaviour, Group] = {}
     moved: dict[Direction, list[tuple[Difference, Behaviour]]] = {}

@@ -81,6 +81,8 @@ def coverage_lines(report: Report) -> list[str]:
             )
     if report.sweep:
         lines.append(f"  sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
+    if report.seeded is not None:
+        lines.append(f"  seeded pass: {report.seeded.describe()}")
     return ["coverage (questions per capability):", *lines] if lines else []
 
 
@@ -131,8 +133,21 @@ def _cut_short_json(report: Report, capability: Capability) -> dict[str, Any]:
     return {"asked_in_all_cut_short": cut[capability]} if capability in cut else {}
 
 
+def after_vectors_json(report: Report) -> dict[str, Any]:
+    """Return the JSON fields of what a whole run asks after the vectors: the sweep (check/
+    sweep.py) and the seeded pass (check/seeded.py), each null when the run did not ask it."""
+    seeded = report.seeded
+    return {
+        "sweep": {"questions": report.sweep_questions} if report.sweep else None,
+        "seeded": None
+        if seeded is None
+        else {"seed": seeded.seed, "inputs": seeded.inputs, "questions": seeded.questions},
+    }
+
+
 def extra_json(report: Report) -> dict[str, Any]:
-    """Return the JSON fields of the profile, coverage, fingerprint and answers."""
+    """Return the JSON fields of the profile, coverage, what was asked after the vectors, the
+    fingerprint and the answers."""
     fingerprint = report.fingerprint()
     return {
         "profile": {
@@ -169,6 +184,7 @@ def extra_json(report: Report) -> dict[str, Any]:
             for capability, coverage in report.coverage.ordered()
         },
         "coverage_threshold": THRESHOLD,
+        **after_vectors_json(report),
         "fingerprint": {
             "fitting": list(fingerprint.fitting),
             "closest": fingerprint.closest,

@@ -106,14 +106,21 @@ def _incomplete_case(view: View) -> ElementTree.Element:
 
 def suite_properties(view: View) -> ElementTree.Element:
     """Return the <properties> that bind the report to its suite: the digest and count of the
-    vectors asked (identity.py), and the utf8cert version that judged them."""
+    vectors asked (identity.py), the utf8cert version that judged them, and what was asked
+    after the vectors (the sweep's questions, the seeded pass's seed and inputs) when it was."""
     report = view.report
     properties = ElementTree.Element("properties")
-    for name, value in (
+    named = [
         ("utf8cert.suite.sha256", report.suite.sha256),
         ("utf8cert.suite.vectors", str(report.suite.vectors)),
         ("utf8cert.version", report.version),
-    ):
+    ]
+    if report.sweep:
+        named.append(("utf8cert.sweep.questions", str(report.sweep_questions)))
+    if report.seeded is not None:
+        named.append(("utf8cert.seeded.seed", str(report.seeded.seed)))
+        named.append(("utf8cert.seeded.inputs", str(report.seeded.inputs)))
+    for name, value in named:
         ElementTree.SubElement(properties, "property", name=name, value=_clean(value))
     return properties
 
