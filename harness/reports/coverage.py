@@ -79,11 +79,19 @@ def coverage_lines(report: Report) -> list[str]:
                 f"    ({coverage.beyond_api} of them hold a NUL, where the C string its API "
                 "reads ends: its declared limit, not counted against the share)"
             )
-    if report.sweep:
-        lines.append(f"  sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
-    if report.seeded is not None:
-        lines.append(f"  seeded pass: {report.seeded.describe()}")
+    lines += [f"  {line}" for line in after_vectors_lines(report)]
     return ["coverage (questions per capability):", *lines] if lines else []
+
+
+def after_vectors_lines(report: Report) -> list[str]:
+    """Return what a whole run asked after the vectors: a line for the sweep (check/sweep.py)
+    and one for the seeded pass with its seed (check/seeded.py); [] when it asked neither."""
+    lines = []
+    if report.sweep:
+        lines.append(f"sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
+    if report.seeded is not None:
+        lines.append(f"seeded pass: {report.seeded.describe()}")
+    return lines
 
 
 def answer_lines(report: Report) -> list[str]:
