@@ -5,6 +5,7 @@ Each is CPython's codec otherwise. Loadable as `support.seeded_codecs:NAME`."""
 from __future__ import annotations
 
 import codecs
+from itertools import pairwise
 
 
 def maximal_subparts(data: bytes) -> list[tuple[int, int]]:
@@ -35,7 +36,7 @@ class SecondErrorAtBlockEnd:
         """Return CPython's verdict, True where two maximal subparts lie in one block, GAP or
         more bytes apart, the second ending at the block's end."""
         errors = maximal_subparts(data)
-        for (_, first_end), (start, end) in zip(errors, errors[1:]):
+        for (_, first_end), (start, end) in pairwise(errors):
             same_block = (first_end - 1) // self.BLOCK == (end - 1) // self.BLOCK
             if end % self.BLOCK == 0 and same_block and start - first_end >= self.GAP:
                 return True
