@@ -145,17 +145,18 @@ def _error_kind(difference: Difference, decoded: bool = False) -> str:
     or for ill-formed input dropped, in the run dropped ('' if there is none, as for a
     well-formed input). When the codec
     `decoded` ill-formed bytes as characters, the first sequence with a value (overlong,
-    surrogate, out-of-range, ...) is the one it decoded: a sequence cut short or a lone
-    continuation byte has none to give."""
+    surrogate, out-of-range, ...) in the bytes it is marked at is the one it decoded: a
+    sequence cut short or a lone continuation byte has none to give."""
     data = difference.input
     if not isinstance(data, bytes):
         return ""
     window = difference.window
     found = errors(data[window[0] : window[1]])
     kinds = [error.kind for error in found]
-    if difference.what == _DROPPED:
-        # The run left without a U+FFFD (diagnose.py), read in the whole window: a subpart's
-        # kind depends on the bytes after it (ED A0 80).
+    if difference.what == _DROPPED or decoded:
+        # The run left without a U+FFFD, or read as characters (diagnose.py), read in the whole
+        # window: a subpart's kind depends on the bytes after it (ED A0 80). An input of many
+        # errors (the seeded pass's) names the one the answers part at, not its first.
         start, end = _pointed(difference)
         kinds = [e.kind for e in found if start <= window[0] + e.offset < end] or kinds
     if decoded:
