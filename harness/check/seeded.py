@@ -27,7 +27,7 @@ run is given another (`--seed`): a CI run asks exactly what the last one asked.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from utf8cert.harness.check.compare import differences_of
@@ -115,6 +115,23 @@ def _encode_judge(
     return judge
 
 
+AFTER_MARKS: Final = 3
+"""Bytes after the last mark kept in a difference's window: the kind of a maximal subpart
+depends on up to three bytes after it (ED A0 80: a surrogate; ED A0 41: cut short)."""
+
+
+def _at_marks(difference: Difference) -> Difference:
+    """Return `difference` with its window the span of its marks and AFTER_MARKS bytes after
+    (itself when it has none): an input of the pass is no vector, and what a report shows of
+    it, and the kind of error its behaviour is named by (behaviour.py), are the bytes at fault,
+    not 800 bytes around them."""
+    data = difference.input
+    if not difference.marks or not isinstance(data, bytes):
+        return difference
+    end = min(len(data), difference.marks[-1][1] + AFTER_MARKS)
+    return replace(difference, window=(difference.marks[0][0], end))
+
+
 def seeded_differences(
     codec: Codec,
     capabilities: Sequence[Capability],
@@ -141,5 +158,5 @@ def seeded_differences(
         answers = until_failure(codec, requests)
     differences: list[Difference] = []
     for (_, judged), answer in zip(jobs, answers, strict=False):
-        differences += [d for d in judged(answer) if not d.allowed_by]
+        differences += [_at_marks(d) for d in judged(answer) if not d.allowed_by]
     return SeededPass(seed, len(inputs) if requests else 0, len(answers)), differences
