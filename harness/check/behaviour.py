@@ -53,6 +53,7 @@ from utf8cert.harness.check.extent import UNPLACED
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.check.reuse import REUSE, REUSED
+from utf8cert.harness.check.seeded import SEEDED
 from utf8cert.harness.check.sweep import SWEEP
 from utf8cert.harness.codec.interface import FAILURE_WHAT
 from utf8cert.harness.vectors.model import LEVELS, Level, Vector
@@ -144,17 +145,18 @@ def _error_kind(difference: Difference, decoded: bool = False) -> str:
     or for ill-formed input dropped, in the run dropped ('' if there is none, as for a
     well-formed input). When the codec
     `decoded` ill-formed bytes as characters, the first sequence with a value (overlong,
-    surrogate, out-of-range, ...) is the one it decoded: a sequence cut short or a lone
-    continuation byte has none to give."""
+    surrogate, out-of-range, ...) in the bytes it is marked at is the one it decoded: a
+    sequence cut short or a lone continuation byte has none to give."""
     data = difference.input
     if not isinstance(data, bytes):
         return ""
     window = difference.window
     found = errors(data[window[0] : window[1]])
     kinds = [error.kind for error in found]
-    if difference.what == _DROPPED:
-        # The run left without a U+FFFD (diagnose.py), read in the whole window: a subpart's
-        # kind depends on the bytes after it (ED A0 80).
+    if difference.what == _DROPPED or decoded:
+        # The run left without a U+FFFD, or read as characters (diagnose.py), read in the whole
+        # window: a subpart's kind depends on the bytes after it (ED A0 80). An input of many
+        # errors (the seeded pass's) names the one the answers part at, not its first.
         start, end = _pointed(difference)
         kinds = [e.kind for e in found if start <= window[0] + e.offset < end] or kinds
     if decoded:
@@ -317,11 +319,12 @@ def group(
     seen = _unmerged(seen)
     # A refusal placing the error nowhere is the API's form wherever it is seen, not a way of
     # going wrong as is, nor only once moved.
-    # The sweep's inputs are asked as they are (each its own input, not a vector moved or cut).
+    # The sweep's and the seeded pass's inputs are asked as they are (each its own input, not
+    # a vector moved or cut).
     plain = {
         (d.vector, d.capability)
         for d, b in seen
-        if (d.variant in PLAIN or d.vector == SWEEP) and b.what != UNPLACED
+        if (d.variant in PLAIN or d.vector in (SWEEP, SEEDED)) and b.what != UNPLACED
     }
     groups: dict[Behaviour, Group] = {}
     moved: dict[Direction, list[tuple[Difference, Behaviour]]] = {}

@@ -20,6 +20,7 @@ from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.profiles import RFC3629
 from utf8cert.harness.check.schedule import Depth
+from utf8cert.harness.check.seeded import SeededPass
 from utf8cert.harness.codec.interface import CAPABILITIES, Capability
 from utf8cert.harness.codec.sandbox import verdict_clause
 from utf8cert.harness.vectors.identity import Suite, suite_of
@@ -72,6 +73,11 @@ class Report:
     sweep: str = ""
     """Whether the sweep of what the vectors do not enumerate was asked (check/sweep.py): 'asked
     (N questions)'; '' when the run did not ask it (a check of some vectors, or stopped)."""
+    sweep_questions: int = 0
+    """How many questions the sweep asked (0 when it was not asked)."""
+    seeded: SeededPass | None = None
+    """What the seeded pass asked (check/seeded.py): its seed and inputs; None when the run
+    did not ask it (a check of some vectors, or stopped)."""
     incomplete: str = ""
     """Why the run stopped before its end ('stopped by SIGTERM after 12 of 488 vectors'; ''
     when it checked everything): `vectors` then holds the vectors checked."""

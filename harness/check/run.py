@@ -23,6 +23,7 @@ from utf8cert.harness.check.recheck import Recheck
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.reuse import reuse_differences
 from utf8cert.harness.check.schedule import Depth, schedule
+from utf8cert.harness.check.seeded import seeded_differences
 from utf8cert.harness.check.sweep import sweep_differences
 from utf8cert.harness.check.variants import (
     FULL,
@@ -173,6 +174,7 @@ def run_check(
     stop: Stop | None = None,
     note: Note | None = None,
     sweep: bool = False,
+    seed: int | None = None,
 ) -> Report:
     """Return the Report of checking every vector, in the variants `depth` gives it
     (check/schedule.py), on every capability of `codec` (or only those in `only`) against
@@ -185,7 +187,8 @@ def run_check(
     and says why it is `incomplete`. `note` names, for an in-process codec, the question a fatal
     error interrupted (fatal.py). `sweep` asks, after the vectors, what they do not enumerate
     (sweep.py: every scalar value, every byte pair that starts ill-formed input alone), as a
-    check of the built-in vectors whole does."""
+    check of the built-in vectors whole does; `seed`, a seeded pass of generated combinations
+    after them (seeded.py; None: no pass)."""
     wanted = frozenset(CAPABILITIES if only is None else only)
     offered = codec.capabilities & wanted
     report = Report(codec.spec, frozenset(offered), vectors, codec.description, profile=profile)
@@ -237,6 +240,13 @@ def run_check(
             swept = sweep_differences(codec, working, profile, guard.stop)
             report.add(swept.differences)
             report.sweep = f"asked ({swept.questions:,} questions)"
+            report.sweep_questions = swept.questions
+        if seed is not None:  # combinations the vectors do not enumerate: seeded.py
+            working = [c for c in report.checked if c not in failed]
+            report.seeded, found = seeded_differences(
+                codec, working, profile, held, seed, guard.stop
+            )
+            report.add(found)
         report.add(recheck.again(codec, guard))  # a codec whose answers change: recheck.py
         report.asked_again_cut_short = recheck.cut_short
     except Interrupted as stopped:

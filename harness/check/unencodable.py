@@ -34,7 +34,8 @@ DROPPED: Final = "dropped"
 HIGH: Final = range(0xD800, 0xDC00)
 LOW: Final = range(0xDC00, 0xE000)
 LARGEST_ALIGNMENT: Final = 1 << 16
-"""Past this many (value, character) cells the output is not lined up: it is just wrong."""
+"""Past this many (value, character) cells, and as many states visited, the output is not lined
+up: it is just wrong."""
 
 
 def _unencodable(value: int) -> bool:
@@ -52,10 +53,12 @@ def fate(values: Sequence[int], written: Sequence[int]) -> frozenset[str] | None
     or None when the output is not the input with only those values changed.
 
     The caller trims what the two have in common at either end: the work grows with the
-    product of the lengths, and past LARGEST_ALIGNMENT the answer is None.
+    product of the lengths at worst. Past LARGEST_ALIGNMENT cells the alignment goes on only
+    while it has visited fewer states than that, else the answer is None: a long text with a
+    few unencodable values far apart (the seeded pass's, check/seeded.py) lines up in a few
+    states a value, where the product alone called a '?' for each "other text".
     """
-    if len(values) * max(1, len(written)) > LARGEST_ALIGNMENT:
-        return None
+    bounded = len(values) * max(1, len(written)) > LARGEST_ALIGNMENT
     explanations: list[frozenset[str]] = []
     seen: set[tuple[int, int, frozenset[str]]] = set()
     pending: list[tuple[int, int, frozenset[str]]] = [(0, 0, frozenset())]
@@ -64,6 +67,8 @@ def fate(values: Sequence[int], written: Sequence[int]) -> frozenset[str] | None
         if state in seen:
             continue
         seen.add(state)
+        if bounded and len(seen) > LARGEST_ALIGNMENT:
+            return None
         index, at, kinds = state
         if index == len(values):
             if at == len(written):

@@ -173,6 +173,7 @@ def _run(arguments: argparse.Namespace, stop: Stop) -> int:
                         stop=stop,
                         note=note,
                         sweep=not arguments.vector,  # the built-in vectors whole (sweep.py)
+                        seed=None if arguments.vector else arguments.seed,  # seeded.py
                     )
             else:
                 report = check_one_input(codec, data, dialect, source, stop=stop)

@@ -7,7 +7,8 @@ import argparse
 
 from utf8cert.harness.check.interrupt import DEADLINE_EXIT
 from utf8cert.harness.check.profiles import PROFILES
-from utf8cert.harness.cli.ranges import seconds, whole
+from utf8cert.harness.check.seeded_inputs import SEED
+from utf8cert.harness.cli.ranges import MAX_SEED, seconds, whole
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 from utf8cert.harness.codec.limits import MAX_MEMORY_MIB
 from utf8cert.harness.vectors.model import LEVELS
@@ -32,6 +33,14 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ID",
         help="check only the vector with this id (repeatable; built-in or from --vectors)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=whole(0, MAX_SEED),
+        default=SEED,
+        metavar="N",
+        help="the seed of the pass of generated inputs after the vectors, the same inputs for "
+        f"the same seed (default: {SEED}); a run of --vector IDs asks none",
     )
     add_output_arguments(parser)
     add_limit_arguments(parser)

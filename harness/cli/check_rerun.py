@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from utf8cert.harness.check.seeded_inputs import SEED
 from utf8cert.harness.cli.check_options import DEFAULT_TIMEOUT
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
 
@@ -25,8 +26,8 @@ def rerun_of(
     """Return what reproduces a difference of this run: spec, isolation (`isolated`: whether
     the codec ran in a child process; else the reproducer says --in-process), timeout and
     memory (when not the defaults), profile, the user's vector files, the vectors and depth the
-    run was restricted to, and the file the one input was read from (`source`; not standard
-    input, which cannot be read again)."""
+    run was restricted to, the seeded pass's seed (when not the default), and the file the one
+    input was read from (`source`; not standard input, which cannot be read again)."""
     from utf8cert.harness.reports.explain import Rerun, user_vector_ids
 
     return Rerun(
@@ -42,6 +43,7 @@ def rerun_of(
         depth=arguments.depth,
         writable=tuple(arguments.sandbox_writable),
         environment=tuple(arguments.sandbox_env),
+        seed=None if arguments.seed == SEED else arguments.seed,
     )
 
 

@@ -79,9 +79,19 @@ def coverage_lines(report: Report) -> list[str]:
                 f"    ({coverage.beyond_api} of them hold a NUL, where the C string its API "
                 "reads ends: its declared limit, not counted against the share)"
             )
-    if report.sweep:
-        lines.append(f"  sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
+    lines += [f"  {line}" for line in after_vectors_lines(report)]
     return ["coverage (questions per capability):", *lines] if lines else []
+
+
+def after_vectors_lines(report: Report) -> list[str]:
+    """Return what a whole run asked after the vectors: a line for the sweep (check/sweep.py)
+    and one for the seeded pass with its seed (check/seeded.py); [] when it asked neither."""
+    lines = []
+    if report.sweep:
+        lines.append(f"sweep (every scalar, every ill-formed byte pair alone): {report.sweep}")
+    if report.seeded is not None:
+        lines.append(f"seeded pass: {report.seeded.describe()}")
+    return lines
 
 
 def answer_lines(report: Report) -> list[str]:
@@ -131,8 +141,21 @@ def _cut_short_json(report: Report, capability: Capability) -> dict[str, Any]:
     return {"asked_in_all_cut_short": cut[capability]} if capability in cut else {}
 
 
+def after_vectors_json(report: Report) -> dict[str, Any]:
+    """Return the JSON fields of what a whole run asks after the vectors: the sweep (check/
+    sweep.py) and the seeded pass (check/seeded.py), each null when the run did not ask it."""
+    seeded = report.seeded
+    return {
+        "sweep": {"questions": report.sweep_questions} if report.sweep else None,
+        "seeded": None
+        if seeded is None
+        else {"seed": seeded.seed, "inputs": seeded.inputs, "questions": seeded.questions},
+    }
+
+
 def extra_json(report: Report) -> dict[str, Any]:
-    """Return the JSON fields of the profile, coverage, fingerprint and answers."""
+    """Return the JSON fields of the profile, coverage, what was asked after the vectors, the
+    fingerprint and the answers."""
     fingerprint = report.fingerprint()
     return {
         "profile": {
@@ -169,6 +192,7 @@ def extra_json(report: Report) -> dict[str, Any]:
             for capability, coverage in report.coverage.ordered()
         },
         "coverage_threshold": THRESHOLD,
+        **after_vectors_json(report),
         "fingerprint": {
             "fitting": list(fingerprint.fitting),
             "closest": fingerprint.closest,

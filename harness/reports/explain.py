@@ -15,6 +15,7 @@ from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.describe import plural
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.recheck import VARIANT as ASKED_AGAIN
+from utf8cert.harness.check.seeded import SEEDED
 from utf8cert.harness.check.sweep import SWEEP
 from utf8cert.harness.reports.places import shown_origin
 from utf8cert.harness.vectors.model import LEVELS, Vector, VectorSet
@@ -69,6 +70,8 @@ class Rerun:
     """The run's --sandbox-writable paths: what its codec's child could write."""
     environment: tuple[str, ...] = ()
     """The run's --sandbox-env names: the variables its codec's child got besides the few."""
+    seed: int | None = None
+    """The run's --seed, when not the default: the seeded pass's inputs (check/seeded.py)."""
 
     def options(self) -> list[str]:
         """Return the options that make a codec behave as in this run (in process or not,
@@ -102,8 +105,9 @@ class Rerun:
             words += ["--input-file", self.input_file]  # the encoder's code points come from it
         elif isinstance(data, bytes) and len(data) <= REPRODUCIBLE and builtin:
             words += ["--input", data.hex()]
-        elif difference.vector == SWEEP:  # asked after the vectors of a whole run: sweep.py
+        elif difference.vector in (SWEEP, SEEDED):  # after the vectors of a whole run
             words += files + ([] if self.depth == "default" else ["--depth", self.depth])
+            words += [] if self.seed is None else ["--seed", str(self.seed)]
         elif difference.vector != "input":
             words += [*files, "--vector", difference.vector]
         else:

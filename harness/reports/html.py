@@ -19,6 +19,7 @@ from typing import Final
 from utf8cert.harness.check.behaviour import Group
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.extent import UNPLACED
+from utf8cert.harness.reports.coverage import after_vectors_lines
 from utf8cert.harness.reports.explain import explain, with_example_first
 from utf8cert.harness.reports.view import (
     View,
@@ -230,6 +231,15 @@ def _index(view: View) -> str:
     return '<h2 id="vectors">Vectors that differ</h2><ul>' + "".join(items) + "</ul>"
 
 
+def _after_vectors(view: View) -> str:
+    """Return the paragraph of what the run asked after the vectors: the sweep, the seeded
+    pass and its seed ('' when it asked neither)."""
+    lines = after_vectors_lines(view.report)
+    if not lines:
+        return ""
+    return f'<p id="after-vectors">After the vectors: {escape("; ".join(lines))}.</p>'
+
+
 def report_html(view: View) -> str:
     """Return the whole page as one string."""
     report = view.report
@@ -252,6 +262,7 @@ def report_html(view: View) -> str:
             f"{plural(len(report.vectors), 'vector')} and their variants.</p>",
             f'<p id="boundary">Boundary: {escape(report.boundary)}.</p>',
             f'<p id="suite">Suite: {escape(str(report.suite))}.</p>',
+            _after_vectors(view),
             f'<p class="verdict" id="verdict">{escape(view.verdict())}</p>',
             f'<p id="gate">{escape(view.gate())}</p>',
             _summary(view),

@@ -5,6 +5,8 @@ A case fails (`<failure>`, its type the level) when a difference at the gate's l
 the baseline; a case whose only differences are known from the baseline is `<skipped>`; other
 differences (below the gate) are told in the case's `<system-out>`.
 
+What a whole check asks after the vectors has a suite of its own, `utf8cert.sweep` and
+`utf8cert.seeded`, a case per capability checked (`seeded[validate]`), failing as a vector's does.
 The document carries the run's verdict as the exit status does: a suite `utf8cert.coverage` holds a
 case per capability checked, failing when the capability is not certified (too few questions
 answered), and a run stopped before its end (a signal, --deadline) has a suite `utf8cert.run`
@@ -23,9 +25,10 @@ from typing import Final
 
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.run import capabilities_for
+from utf8cert.harness.check.seeded import SEEDED
+from utf8cert.harness.check.sweep import SWEEP
 from utf8cert.harness.reports.explain import explain, grouped
 from utf8cert.harness.reports.view import View
-from utf8cert.harness.vectors.model import Vector
 
 SUITE_PREFIX: Final = "utf8cert"
 _UNFIT: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -47,10 +50,11 @@ def _explained(view: View, differences: Sequence[Difference]) -> str:
 
 
 def _case(
-    view: View, theme: str, vector: Vector, capability: str, found: list[Difference]
+    view: View, theme: str, vector: str, capability: str, found: list[Difference]
 ) -> ElementTree.Element:
-    """Return the <testcase> of one vector on one capability."""
-    name, classname = f"{vector.id}[{capability}]", f"{SUITE_PREFIX}.{theme}"
+    """Return the <testcase> of one vector (by id; or of what was asked after the vectors:
+    sweep, seeded) on one capability."""
+    name, classname = f"{vector}[{capability}]", f"{SUITE_PREFIX}.{theme}"
     case = ElementTree.Element("testcase", name=name, classname=classname)
     failing_keys = {d.key for d in view.failing}
     failing = [d for d in found if d.key in failing_keys]
@@ -106,14 +110,21 @@ def _incomplete_case(view: View) -> ElementTree.Element:
 
 def suite_properties(view: View) -> ElementTree.Element:
     """Return the <properties> that bind the report to its suite: the digest and count of the
-    vectors asked (identity.py), and the utf8cert version that judged them."""
+    vectors asked (identity.py), the utf8cert version that judged them, and what was asked
+    after the vectors (the sweep's questions, the seeded pass's seed and inputs) when it was."""
     report = view.report
     properties = ElementTree.Element("properties")
-    for name, value in (
+    named = [
         ("utf8cert.suite.sha256", report.suite.sha256),
         ("utf8cert.suite.vectors", str(report.suite.vectors)),
         ("utf8cert.version", report.version),
-    ):
+    ]
+    if report.sweep:
+        named.append(("utf8cert.sweep.questions", str(report.sweep_questions)))
+    if report.seeded is not None:
+        named.append(("utf8cert.seeded.seed", str(report.seeded.seed)))
+        named.append(("utf8cert.seeded.inputs", str(report.seeded.inputs)))
+    for name, value in named:
         ElementTree.SubElement(properties, "property", name=name, value=_clean(value))
     return properties
 
@@ -147,11 +158,19 @@ def report_junit(view: View) -> str:
     timestamp = report.date.replace(" UTC", "").replace(" ", "T") + ":00"
     for file in report.vectors.files:
         cases = [
-            _case(view, file.theme, vector, capability, by_case.get((vector.id, capability), []))
+            _case(view, file.theme, vector.id, capability, by_case.get((vector.id, capability), []))
             for vector in file.vectors
             for capability in capabilities_for(vector, report.capabilities)
         ]
         _suite(root, f"{SUITE_PREFIX}.{file.theme}", cases, view)
+    # What a whole run asks after the vectors: a case per capability it asked them of.
+    for asked, name in ((report.sweep, SWEEP), (report.seeded is not None, SEEDED)):
+        if asked:
+            cases = [
+                _case(view, name, name, capability, by_case.get((name, capability), []))
+                for capability in report.checked
+            ]
+            _suite(root, f"{SUITE_PREFIX}.{name}", cases, view)
     if coverage := _coverage_cases(view):
         _suite(root, f"{SUITE_PREFIX}.coverage", coverage, view)
     if report.incomplete:

@@ -262,6 +262,19 @@ def test_encoding_differences_name_surrogates_signatures_and_refusals() -> None:
     assert compare_encode(always(Inapplicable("too big")), euro, LABEL) == []
 
 
+def test_a_long_text_with_lone_surrogates_far_apart_is_lined_up_as_substituted() -> None:
+    """CPython's encoder with errors='replace' writes '?' for each lone surrogate: on 550
+    characters with two of them 300 apart (more cells than LARGEST_ALIGNMENT, few states) that
+    is still a substitution (`should`), not 'other text' (`must`)."""
+    text = "a?" * 75 + "\ud800" + "b" * 300 + "\udc00" + "c?" * 50
+    values = tuple(map(ord, text))
+    written = text.encode("utf-8", "replace")  # CPython: '?' for each surrogate
+    expected = ExpectedEncoding(values, None, values.index(0xD800))
+    assert whats(compare_encode(always(Returned(written)), expected, LABEL)) == [
+        ("should", "substituted a character for an unencodable value")
+    ]
+
+
 def test_crashes_timeouts_and_wrong_types_are_always_must_differences() -> None:
     outcomes: dict[Outcome, str] = {
         Failed("crash", "TypeError: boom"): "crashed",

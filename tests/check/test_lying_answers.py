@@ -82,8 +82,10 @@ def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
     # questions asked again at the end of the run (check/recheck.py) can see it.
     honest = check_status("codec:utf-8", 0)
     # Every decode call before the questions asked again: the vectors', the reuse probes' of a
-    # one-shot decoder (check/reuse.py), then the sweep's, one a piece of scalar values.
+    # one-shot decoder (check/reuse.py), the sweep's, one a piece of scalar values, then the
+    # seeded pass's, one an input (check/seeded.py).
     calls = honest["coverage"]["decode"]["asked"] + len(reuse.one_shot_sizes()) + len(PIECES)
+    calls += honest["seeded"]["inputs"]
     document = check("support.lying_codecs:wears_out", *options, WEAR_OUT_AFTER=str(calls))
     assert {d["what"] for d in document["differences"]} == {"two answers to one question"}
     first = document["differences"][0]

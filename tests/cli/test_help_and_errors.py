@@ -110,6 +110,8 @@ OUT_OF_RANGE = [
     (["check", "--memory", "0"], "argument --memory: must be from 1 to 1073741824 MiB, not 0"),
     (["check", "--memory", "99999999999999"], "argument --memory: must be from 1 to"),
     (["check", "--memory", "1.5"], "argument --memory: not a whole number of MiB: '1.5'"),
+    (["check", "--seed", "-1"], "argument --seed: must be from 0 to 4294967295, not -1"),
+    (["check", "--seed", "x"], "argument --seed: not a whole number: 'x'"),
     (["fuzz", "--seed", "-5"], "argument --seed: must be from 1 to 4294967295, not -5"),
     (["fuzz", "--seed", "4294967296"], "argument --seed: must be from 1 to 4294967295"),
     (["fuzz", "--max-len", "99999999999999999"], "argument --max-len: must be from 1 to"),
