@@ -39,7 +39,7 @@ from utf8cert.harness.check.modes import HeldMode
 from utf8cert.harness.check.probe import chunking, describe_chunks, encoder_requests
 from utf8cert.harness.check.profile import Profile
 from utf8cert.harness.check.seeded_inputs import INPUTS, SEED, seeded_inputs
-from utf8cert.harness.check.sweep import _until_failure as until_failure
+from utf8cert.harness.check.sweep import until_failure
 from utf8cert.harness.codec.interface import Capability, Codec, Outcome
 from utf8cert.harness.codec.protocol import Request
 

@@ -175,9 +175,9 @@ def sweep_differences(
     requests = [job[0] for _, job in jobs] + [Request("validate", data=d) for d in pairs]
     if stop is not None:
         with stop.interruptible():
-            answers = _until_failure(codec, requests)
+            answers = until_failure(codec, requests)
     else:
-        answers = _until_failure(codec, requests)
+        answers = until_failure(codec, requests)
     swept = Swept(questions=len(answers))
     for (piece, job), answer in zip(jobs, answers, strict=False):
         if profile is RFC3629 and judge(job[1], answer, job[0].capability) is not None:
@@ -197,7 +197,7 @@ def sweep_differences(
     return swept
 
 
-def _until_failure(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
+def until_failure(codec: Codec, requests: Sequence[Request]) -> list[Outcome]:
     """Return the answers to `requests`, in order, up to the first that failed (a crash, a
     hang, memory) of a program, that one included: 45,000 questions to a program that crashes
     on each would start it 45,000 times, and its first crash is a `must` already."""
