@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -101,6 +101,15 @@ class Stop:
         return DEADLINE_EXIT if self.signal is None else 128 + self.signal
 
 
+def heeded(signals: Iterable[int]) -> tuple[int, ...]:
+    """Return those of `signals` this process does not ignore (() when it ignores them all).
+
+    One its parent set to be ignored — Ctrl-C for a shell's background job, SIGHUP under
+    `nohup` — stays ignored, as Python leaves it at start: a handler set for the run alone would
+    heed it only part of the time (lost while utf8cert starts, entry.py) and undo `nohup`."""
+    return tuple(number for number in signals if signal.getsignal(number) is not signal.SIG_IGN)
+
+
 @contextmanager
 def watching(stop: Stop, deadline: float | None = None, *, alarm: bool = False) -> Iterator[Stop]:
     """Within the block, SIGINT, SIGTERM and SIGHUP (and SIGALRM after `deadline` seconds, or,
@@ -117,7 +126,7 @@ def watching(stop: Stop, deadline: float | None = None, *, alarm: bool = False) 
     def on_deadline(number: int, frame: FrameType | None) -> None:
         stop.request(stop.deadline)
 
-    previous = {number: signal.signal(number, on_signal) for number in STOPPING}
+    previous = {number: signal.signal(number, on_signal) for number in heeded(STOPPING)}
     alarm = alarm or deadline is not None
     if alarm:
         previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, on_deadline)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Final
 
-from utf8cert.harness.check.interrupt import STOPPING
+from utf8cert.harness.check.interrupt import STOPPING, heeded
 from utf8cert.harness.codec.children import death_signal
 from utf8cert.harness.fuzzing.campaign import Campaign, seed_corpus, write_script
 from utf8cert.harness.fuzzing.differential import FINDING_EXIT, PENDING
@@ -207,7 +207,7 @@ def forwarding(workers: Workers, progress: Progress, campaign: Campaign) -> Iter
         progress.interrupted = signal.Signals(signum).name
         workers.interrupt(stop)
 
-    previous = {signum: signal.signal(signum, forward) for signum in STOPPING}
+    previous = {signum: signal.signal(signum, forward) for signum in heeded(STOPPING)}
     try:
         yield
     finally:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from utf8cert.harness.check.difference import Difference
+from utf8cert.harness.check.interrupt import heeded
 from utf8cert.harness.check.report import utf8cert_version
 from utf8cert.harness.codec import sandbox
 from utf8cert.harness.codec.children import DEFAULT_MEMORY_MB
@@ -167,7 +168,7 @@ class SuitePlugin:
         def on_signal(number: int, frame: FrameType | None) -> None:
             raise KeyboardInterrupt(f"utf8cert: stopped by {signal.Signals(number).name}")
 
-        for number in (signal.SIGTERM, signal.SIGHUP):
+        for number in heeded((signal.SIGTERM, signal.SIGHUP)):  # nohup's SIGHUP stays ignored
             self.previous[number] = signal.signal(number, on_signal)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

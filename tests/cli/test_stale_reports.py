@@ -46,12 +46,30 @@ def passing_reports(directory: Path) -> None:
     assert json.loads((directory / "r.json").read_text())["certified"] is True
 
 
-def utf8cert(directory: Path, *arguments: str) -> subprocess.Popen[str]:
-    """Return `utf8cert check ARGUMENTS` started in `directory`, as a user starts it."""
+STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def utf8cert(
+    directory: Path, *arguments: str, ignoring: tuple[int, ...] = ()
+) -> subprocess.Popen[str]:
+    """Return `utf8cert check ARGUMENTS` started in `directory`, as a user starts it from a
+    terminal: Ctrl-C, SIGTERM and SIGHUP at their defaults (a suite run as a shell's background
+    job has Ctrl-C ignored, and its children with it), but those `ignoring` names (`nohup`)."""
+
+    def as_a_terminal_starts_it() -> None:
+        for number in STOPPING:
+            signal.signal(number, signal.SIG_IGN if number in ignoring else signal.SIG_DFL)
+
     argv = [sys.executable, "-m", "utf8cert.harness", "check", *arguments]
     env = {**os.environ, "PYTHONPATH": str(directory)}
     return subprocess.Popen(
-        argv, cwd=directory, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        argv,
+        cwd=directory,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_a_terminal_starts_it,  # signal dispositions only: no lock is taken
     )
 
 
@@ -165,12 +183,14 @@ def holds_signals(pid: int) -> bool:
     return bool(int(blocked.split()[1], 16) & (1 << (signal.SIGINT - 1)))
 
 
-def started_over_passing_reports(tmp_path: Path, delay: float) -> subprocess.Popen[str]:
+def started_over_passing_reports(
+    tmp_path: Path, delay: float, ignoring: tuple[int, ...] = ()
+) -> subprocess.Popen[str]:
     """Return a run of a slow codec writing every report over a passing one, `delay` seconds
     after it first holds its signals (or has ended)."""
     passing_reports(tmp_path)
     (tmp_path / "slow.py").write_text(SLOW_CODEC)
-    judge = utf8cert(tmp_path, "slow:decode", "-q", *report_options(tmp_path))
+    judge = utf8cert(tmp_path, "slow:decode", "-q", *report_options(tmp_path), ignoring=ignoring)
     deadline = time.monotonic() + 120
     while not holds_signals(judge.pid) and judge.poll() is None:
         if time.monotonic() >= deadline:
@@ -199,6 +219,27 @@ def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback
         judge.wait()
     assert judge.returncode == 130, out + err
     assert "Traceback" not in err and len(err.splitlines()) <= 1, err
+    assert_no_pass_left(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
+@pytest.mark.parametrize("delay", [0.0, 3.0])
+def test_a_sighup_that_nohup_ignores_stays_ignored_and_ctrl_c_still_stops_the_run(
+    tmp_path: Path, delay: float
+) -> None:
+    """Under `nohup` SIGHUP is ignored when utf8cert starts; while it starts (held) and while
+    the run is watched alike, it stays so: the SIGHUP sent first is not what stops the run
+    (129), the Ctrl-C after it is (130)."""
+    judge = started_over_passing_reports(tmp_path, delay, ignoring=(signal.SIGHUP,))
+    try:
+        judge.send_signal(signal.SIGHUP)
+        judge.send_signal(signal.SIGINT)
+        out, err = judge.communicate(timeout=TIMEOUT)
+    finally:
+        judge.kill()
+        judge.wait()
+    assert judge.returncode == 130, out + err
+    assert "SIGHUP" not in err and "Traceback" not in err, err
     assert_no_pass_left(tmp_path)
 
 
