@@ -202,6 +202,18 @@ def started_over_passing_reports(
     return judge
 
 
+def ended_by(judge: subprocess.Popen[str], *signals: int) -> tuple[str, str]:
+    """Return the standard output and error of `judge` once `signals` were sent to it, in
+    order, and it ended (killed after TIMEOUT seconds)."""
+    try:
+        for number in signals:
+            judge.send_signal(number)
+        return judge.communicate(timeout=TIMEOUT)
+    finally:
+        judge.kill()
+        judge.wait()
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
 @pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 1.0, 3.0])
 def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback(
@@ -211,12 +223,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback
     imports, the vectors' loading and the codec's start, to a run under way: each Ctrl-C ends
     the run with status 130 and INCOMPLETE reports."""
     judge = started_over_passing_reports(tmp_path, delay)
-    try:
-        judge.send_signal(signal.SIGINT)
-        out, err = judge.communicate(timeout=TIMEOUT)
-    finally:
-        judge.kill()
-        judge.wait()
+    out, err = ended_by(judge, signal.SIGINT)
     assert judge.returncode == 130, out + err
     assert "Traceback" not in err and len(err.splitlines()) <= 1, err
     assert_no_pass_left(tmp_path)
@@ -231,13 +238,7 @@ def test_a_sighup_that_nohup_ignores_stays_ignored_and_ctrl_c_still_stops_the_ru
     the run is watched alike, it stays so: the SIGHUP sent first is not what stops the run
     (129), the Ctrl-C after it is (130)."""
     judge = started_over_passing_reports(tmp_path, delay, ignoring=(signal.SIGHUP,))
-    try:
-        judge.send_signal(signal.SIGHUP)
-        judge.send_signal(signal.SIGINT)
-        out, err = judge.communicate(timeout=TIMEOUT)
-    finally:
-        judge.kill()
-        judge.wait()
+    out, err = ended_by(judge, signal.SIGHUP, signal.SIGINT)
     assert judge.returncode == 130, out + err
     assert "SIGHUP" not in err and "Traceback" not in err, err
     assert_no_pass_left(tmp_path)
