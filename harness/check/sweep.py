@@ -20,13 +20,16 @@ The questions are asked at once (pipelined to a program, up to its first failure
 as a vector's are, against the reference's reading of each input (expected.py; for a pair, the
 reference's verdict first, its reading only where the answer differs). Their differences are
 labelled SWEEP, the variant naming the scalar values or the input: a pair's reproducer is
-`utf8cert check --input HEX`, a piece's the whole check (reports/explain.py).
+`utf8cert check --input HEX`, and so is a piece's once narrowed to the values it is wrong on
+(a piece answered wrong is halved while a half alone is still answered wrong), else the whole
+check (reports/explain.py).
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -181,7 +184,8 @@ def sweep_differences(
     swept = Swept(questions=len(answers))
     for (piece, job), answer in zip(jobs, answers, strict=False):
         if profile is RFC3629 and judge(job[1], answer, job[0].capability) is not None:
-            job, answer, asked = _narrowed(codec, piece, job, answer)
+            with stop.interruptible() if stop is not None else nullcontext():
+                job, answer, asked = _narrowed(codec, piece, job, answer)
             swept.questions += asked
         request, expected, variant = job
         found = differences_of(expected, answer, request.capability, (SWEEP, variant), profile)
