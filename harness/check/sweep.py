@@ -183,7 +183,8 @@ def sweep_differences(
         answers = until_failure(codec, requests)
     swept = Swept(questions=len(answers))
     for (piece, job), answer in zip(jobs, answers, strict=False):
-        if profile is RFC3629 and judge(job[1], answer, job[0].capability) is not None:
+        # Compared with the one right answer, not judged: differences_of judges it just below.
+        if profile is RFC3629 and answer != _right_answer(job):
             with stop.interruptible() if stop is not None else nullcontext():
                 job, answer, asked = _narrowed(codec, piece, job, answer)
             swept.questions += asked
