@@ -19,6 +19,8 @@ import pytest
 from support.cli_runs import check
 from support.user_vectors import EXTRA_VECTOR
 
+from utf8cert.harness.check.interrupt import STOPPING
+
 FORMATS: Final = {
     "--json": "r.json",
     "--junit-xml": "r.xml",
@@ -44,9 +46,6 @@ def passing_reports(directory: Path) -> None:
                    *report_options(directory))  # fmt: skip
     assert passed.status == 0
     assert json.loads((directory / "r.json").read_text())["certified"] is True
-
-
-STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def utf8cert(
