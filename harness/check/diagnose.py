@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected, ExpectedEncoding, as_code_points
-from utf8cert.harness.check.parting import replaced_run, run_at
+from utf8cert.harness.check.parting import decoded_in, replaced_run, run_at
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.unencodable import DROPPED, JOINED, OTHER, fate
 from utf8cert.harness.codec.interface import Outcome, Refused, Returned
@@ -168,6 +168,9 @@ def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
     head = common_prefix(want, got)
     tail = _common_suffix(want, got, min(len(want), len(got)) - head)
     if _is_subsequence(want[head : len(want) - tail], got[head : len(got) - tail]):
+        # Its own characters stand between where the answers part and the stretch after the
+        # `head` characters both texts hold.
+        marks = decoded_in(expected, marks, head)
         return expected.levels["valid"], "decoded ill-formed bytes as characters", marks
     return expected.levels["scalars"], "lost well-formed characters", marks
 

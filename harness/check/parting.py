@@ -9,6 +9,7 @@ U+FFFD each, the run's bytes in a row).
 
     replaced_run(expected, replaced, actual, dropped) -> Marks   same text, U+FFFDs differ
     run_at(expected, replaced, same) -> Marks                    the texts part at `same`
+    decoded_in(expected, near, stretch) -> Marks                 characters written for a run
 
 Either returns every maximal subpart when the place cannot be told (a dialect's reading, whose
 replaced output is not the reference's walk of the bytes).
@@ -21,8 +22,14 @@ from typing import Final
 
 from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected
+from utf8cert.reference import ErrorKind
 
 REPLACEMENT: Final = 0xFFFD
+VALUELESS: Final = frozenset(
+    {ErrorKind.UNEXPECTED_CONTINUATION, ErrorKind.MISSING_CONTINUATION, ErrorKind.TRUNCATED}
+)
+"""Kinds of maximal subpart that hold no value a codec could decode: a lone continuation byte,
+a sequence cut short."""
 Writer = int | None
 """What writes one U+FFFD of the reference's output: a maximal subpart (its index in
 `Expected.errors`), or None for a literal U+FFFD (EF BF BD)."""
@@ -134,3 +141,25 @@ def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:
         if key in at:
             return _run_from(expected, at[key])
     return every_error(expected)
+
+
+def decoded_in(expected: Expected, near: Marks, stretch: int) -> Marks:
+    """Return the run a codec wrote characters of its own for: among the maximal subparts from
+    `near` (run_at's marks: where the answers first part) to those of `stretch` of the
+    reference's output (where the texts without U+FFFD part), the first with a value to decode
+    (not VALUELESS) and the rest of its run; `near` when none has one, or it cannot be told.
+
+    Where the answers first part is not always where the characters came from: a codec that
+    takes ED A0 for the start of a surrogate writes one U+FFFD for ED A0 61 (one short), then
+    U+DFFF for ED BF BF. Nor is where the texts without U+FFFD part: a character equal to the
+    one after it (C0 80 read as U+0000 before a U+0000) is told from it only later."""
+    stretches = _writers(expected)
+    if stretches is None or not near or not 0 <= stretch < len(stretches):
+        return near
+    errors = every_error(expected)
+    last = max((w for each in stretches[: stretch + 1] for w in each if w is not None), default=-1)
+    first = errors.index(near[0]) if near[0] in errors else last + 1
+    for index in range(first, last + 1):
+        if expected.errors[index].kind not in VALUELESS:
+            return _run_from(expected, index)
+    return near

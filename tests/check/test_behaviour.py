@@ -18,7 +18,7 @@ from utf8cert.harness.check.behaviour import (
     behaviour_of,
     group,
 )
-from utf8cert.harness.check.compare import compare_decode
+from utf8cert.harness.check.compare import compare_decode, compare_replace
 from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.run import only_these, run_check, vector_index
 from utf8cert.harness.codec.interface import FAILURE_WHAT, Failed, FailureKind
@@ -139,6 +139,29 @@ def test_refusing_after_the_ill_formed_bytes_is_letting_them_through() -> None:
         "let ill-formed input through, then refused",
     )
     assert behaviour_of(difference) == Behaviour("decode", LET_THROUGH, "overlong")
+
+
+@pytest.mark.parametrize(
+    ("spec", "hex_input", "marks", "kind"),
+    [
+        # Takes ED A0 for the start of a surrogate: one U+FFFD for ED A0 61 where the reference
+        # writes two (where the answers first part, at A0: a lone continuation byte with no
+        # value to give), then U+DFFF for ED BF BF, the surrogate let through.
+        ("two_bug_codecs:SurrogatesAndOverlongs", "ED A0 61 ED BF BF", [(3, 6)], "surrogate"),
+        # Reads C0 80 as U+0000 before a U+0000: the texts without U+FFFD part only after that
+        # U+0000, at ED 80 (cut short); the character is the overlong's.
+        ("fuzz_codecs:TwoByteOverlongs", "61 C0 80 00 ED 80 32", [(1, 2), (2, 3)], "overlong"),
+    ],
+)
+def test_characters_written_for_ill_formed_bytes_are_named_by_the_bytes_they_stand_for(
+    spec: str, hex_input: str, marks: list[tuple[int, int]], kind: str
+) -> None:
+    data = bytes.fromhex(hex_input)
+    codec = load_codec(f"support.{spec}")
+    (difference,) = compare_replace(codec, expectation_for(data), ("input", "as-is"))
+    assert difference.what == "decoded ill-formed bytes as characters"
+    assert (difference.marks[0][0], difference.marks[-1][1]) == (marks[0][0], marks[-1][1])
+    assert behaviour_of(difference) == Behaviour("decode", LET_THROUGH, kind)
 
 
 def test_a_behaviour_has_a_stable_id() -> None:
