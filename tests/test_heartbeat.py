@@ -37,6 +37,7 @@ def pytest_configure(config):
 
 
 @pytest.mark.parametrize("workers", [("-p", "no:xdist"), ("-n", "2")], ids=["alone", "xdist"])
+@pytest.mark.slow
 def test_a_test_running_past_the_silence_is_named_while_it_runs(
     pytester: pytest.Pytester, workers: tuple[str, ...]
 ) -> None:
@@ -50,6 +51,7 @@ def test_a_test_running_past_the_silence_is_named_while_it_runs(
     assert "test_quick (" not in result.stdout.str()  # ended: not under way
 
 
+@pytest.mark.slow
 def test_the_suite_shows_its_progress_as_n_of_n() -> None:
     # This repository's own configuration (pyproject's addopts and console_output_style).
     done = subprocess.run(

@@ -45,6 +45,7 @@ def test_importing_the_package_loads_no_wing() -> None:
     assert loaded.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_the_guide_python_api_example_runs() -> None:
     """The guide's API example certifies surrogatepass and prints its verdict (not conformant)."""
     text = GUIDE.read_text()

@@ -87,6 +87,7 @@ def test_the_mutants_of_the_subject_are_the_same_every_time() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_recorded_results_are_of_todays_subject() -> None:
     found = mutants(SUBJECT.read_text(encoding="utf-8"))
     records = recorded()
@@ -127,6 +128,7 @@ def test_the_figure_the_certificate_quotes_is_that_of_the_recorded_results() -> 
     )
 
 
+@pytest.mark.slow
 def test_an_unknown_mutant_is_a_one_line_error() -> None:
     command = [sys.executable, str(ROOT / "bench" / "mutants.py"), "--only", "m001,m999"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)

@@ -86,6 +86,7 @@ def up_to(length: int) -> Iterable[bytes]:
 
 
 @pytest.mark.parametrize("name", PARENTS)
+@pytest.mark.slow
 def test_every_input_of_up_to_two_bytes_decodes_as_cpythons(name: str) -> None:
     assert disagreements(parent(name), up_to(2), cuts=True) == []
 
@@ -134,6 +135,7 @@ def recorded(name: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     "name", [pytest.param(n, marks=[pytest.mark.slow] if n != JUDGED[0] else []) for n in JUDGED]
 )
+@pytest.mark.slow
 def test_the_recorded_results_are_of_todays_parent(name: str) -> None:
     """The mutants of `name` today are those its results file records (8-12 CPU-s a parent:
     every mutant's text is made to drop those equal to the original); the first judged parent

@@ -82,6 +82,7 @@ def copies_seen(codec: Codec, vectors: VectorSet) -> tuple[Report, set[str]]:
 
 # The copies ask the same way whatever ended the program: one crash kind in the default tier.
 @pytest.mark.parametrize("mode", ["exit", pytest.param("segfault", marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_copies_give_the_report_that_asking_the_program_itself_gives(mode: str) -> None:
     vectors = chosen(8)
     ahead, names = copies_seen(program(mode), vectors)
@@ -102,6 +103,7 @@ def test_copies_give_the_same_report_on_a_program_that_hangs() -> None:
     assert ahead.coverage == alone.coverage
 
 
+@pytest.mark.slow
 def test_a_program_that_never_fails_gets_no_copy() -> None:
     # A few vectors of each kind, those holding C0 left out (the program hangs on them).
     every = load_vectors()

@@ -76,6 +76,7 @@ def first_non_ascii(data: bytes) -> int:
 @pytest.mark.parametrize(
     "name", ["HandRolled", pytest.param("CPythonUtf8", marks=pytest.mark.slow)]
 )
+@pytest.mark.slow
 def test_a_correct_codec_passes_every_vector_in_every_variant(name: str) -> None:
     capabilities: tuple[Capability, ...] = (
         "decode",
@@ -280,6 +281,7 @@ def test_cpython_utf8_sig_differs_only_on_signatures() -> None:
             assert isinstance(difference.input, bytes) and difference.input[:3] == b"\xef\xbb\xbf"
 
 
+@pytest.mark.slow
 def test_cpython_surrogatepass_is_caught_reading_and_writing_surrogates() -> None:
     checked = run_check(load_codec("codec:utf-8:surrogatepass"), chosen())
     assert not checked.conformant

@@ -109,6 +109,7 @@ def blamed(differences: list[Any]) -> Counter[tuple[str, str]]:
 # The circuit breaker, in process
 
 
+@pytest.mark.slow
 def test_a_crash_is_one_difference_per_vector_and_capability_the_rest_skipped() -> None:
     crashed, calm = checked("CrashOnC0", with_c0()), checked("NoFault", with_c0())
     assert not calm.differences
@@ -392,6 +393,7 @@ def test_in_process_a_codec_calling_os_exit_0_ends_the_run_as_it_asks(tmp_path: 
     assert survivors(tag) == []
 
 
+@pytest.mark.slow
 def test_a_program_that_never_reads_its_input_fails_once_and_the_rest_is_skipped(
     tmp_path: Path,
 ) -> None:

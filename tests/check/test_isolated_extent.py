@@ -73,6 +73,7 @@ def _sorted(differences: list[dict[str, Any]]) -> list[str]:
         ("support.broken_codecs:ChrOfAnErrorDecoder", "decode", "may", UNPLACED),
     ],
 )
+@pytest.mark.slow
 def test_a_codec_in_a_child_is_flagged_for_its_extent_and_timeliness_as_in_process(
     spec: str, capability: str, level: str, what: str
 ) -> None:

@@ -54,6 +54,7 @@ def check_input(path: Path, *options: str) -> tuple[int, dict[str, object], str]
     return done.returncode, json.loads(done.stdout), done.stderr
 
 
+@pytest.mark.slow
 def test_a_ten_megabyte_input_is_answered_under_a_one_second_timeout(tmp_path: Path) -> None:
     # 20 MB of request line, hex: one second is too little to move it twice through a pipe
     # and decode it (bench/README.md); the length's allowance adds 100 s.

@@ -51,6 +51,7 @@ def check(spec: str, *options: str, **environ: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("options", IN_PROCESS_FAST, ids=["in process", "isolated"])
+@pytest.mark.slow
 def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
     options: tuple[str, ...],
 ) -> None:
@@ -64,6 +65,7 @@ def test_cesu_8_bytes_that_claim_to_be_right_are_judged_by_their_bytes(
 
 
 @pytest.mark.parametrize("options", MODES_ONE_FAST, ids=["in process", "isolated"])
+@pytest.mark.slow
 def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
     options: tuple[str, ...],
 ) -> None:
@@ -75,6 +77,7 @@ def test_latin_1_text_with_a_lying_length_and_hash_is_judged_without_a_crash(
 
 
 @pytest.mark.parametrize("options", MODES_ONE_FAST, ids=["in process", "isolated"])
+@pytest.mark.slow
 def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
     options: tuple[str, ...],
 ) -> None:
@@ -95,6 +98,7 @@ def test_a_decoder_that_wears_out_after_the_run_is_caught_asked_again(
 
 
 @pytest.mark.parametrize("options", MODES_ONE_FAST, ids=["in process", "isolated"])
+@pytest.mark.slow
 def test_a_decoder_right_for_its_first_5000_calls_is_caught_at_the_default_depth(
     options: tuple[str, ...],
 ) -> None:

@@ -67,6 +67,7 @@ def over(walks: Walks, allowed: Callable[[bytes], int]) -> list[str]:
 
 
 @pytest.mark.parametrize("spec", ["codec:utf-8", "codec:utf-8:surrogatepass"])
+@pytest.mark.slow
 def test_a_whole_check_walks_each_vector_once_for_every_variant_and_capability(
     spec: str, walks: Walks
 ) -> None:

@@ -59,9 +59,13 @@ def shown(report: Report) -> list[tuple[str, str, str, str, str, str]]:
 
 # CPython's codec is asked every question of every vector; NaiveBitDecoder, whose failures end
 # a vector's questions early, a few vectors of each kind (every kind of question, at a third of
-# the cost of its slow decoder on all of them).
+# the cost of its slow decoder on all of them); it in the slow tier (8 CPU-s).
 @pytest.mark.parametrize(
-    ("spec", "every"), [("codec:utf-8", True), ("support.broken_codecs:NaiveBitDecoder", False)]
+    ("spec", "every"),
+    [
+        ("codec:utf-8", True),
+        pytest.param("support.broken_codecs:NaiveBitDecoder", False, marks=pytest.mark.slow),
+    ],
 )
 def test_every_question_of_a_check_is_asked_ahead_and_the_report_is_unchanged(
     spec: str, every: bool

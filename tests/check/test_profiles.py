@@ -31,6 +31,9 @@ DIALECTS = {
 }
 """Each profile and the hand-written codec of its dialect."""
 
+QUICK_DIALECTS = frozenset({"whatwg", "python-surrogatepass", "cesu-8"})
+"""The dialects whose codecs are quick to check whole (1.6 to 3 CPU-s): the default tier's."""
+
 ONE_SHOT: tuple[Capability, ...] = ("decode", "replace", "validate", "encode")
 """The incremental decoders of dialect_codecs buffer to the end: nothing more to learn there."""
 TOUCHED = ("sur", "ovl", "sec", "enc", "bom", "wf", "rfc", "leg", "oor", "bnd", "u39")
@@ -161,7 +164,13 @@ def test_every_profile_leaves_well_formed_utf8_and_other_errors_as_rfc3629_reads
         assert profile.waives or profile.is_reference, profile.name
 
 
-@pytest.mark.parametrize("profile", DIALECTS)
+@pytest.mark.parametrize(
+    "profile",
+    [
+        pytest.param(name, marks=[] if name in QUICK_DIALECTS else [pytest.mark.slow])
+        for name in DIALECTS
+    ],
+)
 def test_a_codec_of_the_dialect_passes_its_profile_on_every_vector(profile: str) -> None:
     checked = report(DIALECTS[profile], profile)
     assert checked.differences == []
@@ -173,6 +182,7 @@ def test_a_codec_of_the_dialect_passes_its_profile_on_every_vector(profile: str)
 
 
 @pytest.mark.parametrize("profile", DIALECTS)
+@pytest.mark.slow
 def test_without_its_profile_the_codec_fails_with_a_fingerprint_naming_it(profile: str) -> None:
     checked = report(DIALECTS[profile], "rfc3629", every_vector=False)
     assert not checked.conformant
@@ -192,6 +202,7 @@ def test_one_more_deviation_fails_the_profile_on_exactly_that_one(profile: str) 
         assert isinstance(difference.input, bytes) and b"\xc0\xaf" in difference.input
 
 
+@pytest.mark.slow
 def test_cpython_surrogatepass_passes_its_profile_on_every_capability() -> None:
     codec = load_codec("codec:utf-8:surrogatepass")
     checked = run_check(codec, vectors(), profile=PROFILES["python-surrogatepass"])

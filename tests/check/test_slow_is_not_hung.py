@@ -47,6 +47,7 @@ def check(directory: Path, *options: str) -> tuple[int, dict[str, Any]]:
     return done.returncode, json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_a_program_slow_on_one_input_is_certified_at_the_default_timeout(tmp_path: Path) -> None:
     status, document = check(tmp_path)
     assert [d for d in document["differences"] if d["level"] == "must"] == []
@@ -55,6 +56,7 @@ def test_a_program_slow_on_one_input_is_certified_at_the_default_timeout(tmp_pat
     assert status == 0
 
 
+@pytest.mark.slow
 def test_a_timeout_shorter_than_the_answer_fails_it_and_its_reproducer_reproduces(
     tmp_path: Path,
 ) -> None:

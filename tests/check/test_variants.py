@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from utf8cert.harness.check.expected import Expected
 from utf8cert.harness.check.variants import (
     BLOCKS,
@@ -50,6 +52,7 @@ def test_the_as_is_variant_is_the_vector_itself() -> None:
         assert first.cuts == tuple(range(1, len(vector.data)))
 
 
+@pytest.mark.slow
 def test_every_variant_holds_the_vector_in_ascii_padding() -> None:
     for vector in decoding():
         for variant in decode_variants(vector):

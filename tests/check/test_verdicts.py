@@ -104,6 +104,7 @@ def test_a_program_that_answers_inapplicable_to_everything_is_never_conformant(
         assert coverage["inapplicable"] == {"this program answers nothing": coverage["asked"]}
 
 
+@pytest.mark.slow
 def test_a_codec_that_declines_every_surrogate_is_not_certified_to_encode() -> None:
     checked = check_with(Declining(refuses=any_surrogate))
     assert checked.differences == []
@@ -146,6 +147,7 @@ def test_a_codec_that_declines_every_input_over_64_kib_is_not_certified_to_decod
     )
 
 
+@pytest.mark.slow
 def test_a_codec_that_declines_a_few_inputs_is_certified_with_the_count_shown() -> None:
     checked = check_with(Declining(declines=lambda data: b"\xef\xbf\xbe" in data))  # U+FFFE
     assert checked.certified
@@ -268,6 +270,7 @@ def test_one_input_shows_the_reference_answer_beside_the_codec_for_each_capabili
     assert "on input e2 82 ac: conformant to RFC 3629" in " ".join(out.split())
 
 
+@pytest.mark.slow
 def test_the_readme_profile_command_passes_cpython_surrogatepass(tmp_path: Path) -> None:
     report, certificate = tmp_path / "report.json", tmp_path / "CERTIFICATE.md"
     arguments = ["--json", str(report), "--markdown", str(certificate)]
@@ -305,6 +308,7 @@ CONTRADICTION = re.compile(r"does as RFC 3629 where .+ differs \(([\w-]+), (\w+)
 @pytest.mark.parametrize(
     "name", ["SurrogateWritingEncoder", "LaxRangeValidator", "Cesu8Decoder", "NaiveBitDecoder"]
 )
+@pytest.mark.slow
 def test_the_verdict_names_only_what_the_codec_did(name: str) -> None:
     # Each of these codecs is closest to a dialect (or to none) and does as RFC 3629 somewhere
     # that dialect differs: the verdict said "rejected well-formed input: bnd-32" of a codec

@@ -13,6 +13,7 @@ from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
 ADAPTERS = Path(__file__).resolve().parents[2] / "docs" / "adapters.md"
 
 
+@pytest.mark.slow
 def test_check_adapter_sqlite_finds_ill_formed_bytes_decoded_as_characters(tmp_path: Path) -> None:
     if PYTHON_ADAPTERS["sqlite"].unavailable():
         pytest.skip(f"adapter:sqlite: {PYTHON_ADAPTERS['sqlite'].unavailable()}")
@@ -32,6 +33,7 @@ def test_check_an_unavailable_adapter_is_one_line_and_exit_2() -> None:
     assert finished.stderr.count("\n") == 1 and "no such adapter" in finished.stderr
 
 
+@pytest.mark.slow
 def test_the_documented_adapter_example_is_a_working_codec(tmp_path: Path) -> None:
     pytest.importorskip("lxml")
     text = ADAPTERS.read_text(encoding="utf-8")

@@ -168,6 +168,7 @@ def text_with_a_bad_byte(tmp_path: Path, size: int) -> Path:
         pytest.param(1_000_000, id="1 MB", marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.slow
 def test_the_reports_of_a_long_input_stay_small_and_its_reproducer_reproduces(
     tmp_path: Path, size: int
 ) -> None:

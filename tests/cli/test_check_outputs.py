@@ -57,6 +57,7 @@ def test_write_baseline_says_where_and_how_many(tmp_path: Path) -> None:
     assert said == f"utf8cert: wrote {baseline}: {count} known deviations (2 behaviours)\n"
 
 
+@pytest.mark.slow
 def test_a_baseline_prints_new_behaviours_in_full_and_known_ones_in_one_line(
     tmp_path: Path,
 ) -> None:
@@ -86,6 +87,7 @@ def test_a_baseline_prints_new_behaviours_in_full_and_known_ones_in_one_line(
     )
 
 
+@pytest.mark.slow
 def test_a_passing_gate_still_says_what_the_baseline_hides_by_level(tmp_path: Path) -> None:
     baseline, _ = write_baseline(tmp_path)
     report = tmp_path / "r.json"
@@ -101,6 +103,7 @@ def test_a_passing_gate_still_says_what_the_baseline_hides_by_level(tmp_path: Pa
     assert "NOT conformant to RFC 3629" in run.out  # the verdict is not the gate's
 
 
+@pytest.mark.slow
 def test_a_baseline_of_another_codec_is_refused_unless_asked(tmp_path: Path) -> None:
     baseline, _ = write_baseline(tmp_path)
     run = check("codec:utf-8", *FEW, "--baseline", str(baseline))
@@ -173,6 +176,7 @@ def test_a_bad_baseline_is_one_line_and_exit_2(case: str, tmp_path: Path) -> Non
     assert run.err == f"utf8cert: error: --baseline {path}{problem}\n"
 
 
+@pytest.mark.slow
 def test_a_known_crash_passes_the_gate_but_the_certificate_still_says_not_certified(
     tmp_path: Path,
 ) -> None:

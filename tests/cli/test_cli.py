@@ -36,6 +36,7 @@ def read_json(path: Path) -> dict[str, Any]:
     return document
 
 
+@pytest.mark.slow
 def test_cpython_utf8_is_conformant_with_no_difference(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     assert check("codec:utf-8", "--json", str(report)) == 0
@@ -55,6 +56,7 @@ def test_no_spec_checks_cpythons_codec(capsys: pytest.CaptureFixture[str]) -> No
     assert "conformant to RFC 3629" in output
 
 
+@pytest.mark.slow
 def test_surrogatepass_fails_and_every_difference_is_a_full_record(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     assert check("codec:utf-8:surrogatepass", "--json", str(report)) == 1
@@ -112,6 +114,7 @@ def test_an_encoding_finding_of_the_fuzzer_reproduces_from_its_input(
     assert check("codec:utf-8", "--input", "ed a0 80") == 0
 
 
+@pytest.mark.slow
 def test_the_markdown_certificate_names_codec_verdict_table_and_differences(
     tmp_path: Path,
 ) -> None:
@@ -232,6 +235,7 @@ def test_a_usage_error_is_one_line_from_the_installed_command(tmp_path: Path) ->
     assert result.stderr.count("\n") == 1 and "invalid choice: 'never'" in result.stderr
 
 
+@pytest.mark.slow
 def test_python_m_runs_the_same_command_without_a_traceback() -> None:
     run = [sys.executable, "-m", "utf8cert.harness"]
     result = subprocess.run([*run, "check", "x_y_z:q"], capture_output=True, text=True)
@@ -241,6 +245,7 @@ def test_python_m_runs_the_same_command_without_a_traceback() -> None:
     assert version.stdout.startswith("utf8cert ")
 
 
+@pytest.mark.slow
 def test_vectors_export_writes_every_vector_and_list_prints_one_line_each(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

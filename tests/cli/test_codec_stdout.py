@@ -26,6 +26,7 @@ def check(spec: str, *options: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     "spec", ["support.printing_codecs:Printing", "support.printing_codecs:ClosingStdout"]
 )
+@pytest.mark.slow
 def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(
     spec: str, where: tuple[str, ...]
 ) -> None:
@@ -36,6 +37,7 @@ def test_the_json_report_on_stdout_is_one_document_whatever_the_codec_does(
     assert document["summary"]["conformant"] is True
 
 
+@pytest.mark.slow
 def test_what_the_codec_prints_is_on_stderr() -> None:
     done = check(
         "support.printing_codecs:Printing", "--in-process"

@@ -38,6 +38,7 @@ def differences(tmp_path: Path, *depth: str) -> list[dict[str, Any]]:
     return found
 
 
+@pytest.mark.slow
 def test_check_depth_full_runs_every_shift_of_every_vector_and_finds_no_new_kind(
     tmp_path: Path,
 ) -> None:
@@ -52,6 +53,7 @@ def test_check_depth_full_runs_every_shift_of_every_vector_and_finds_no_new_kind
     }
 
 
+@pytest.mark.slow
 def test_the_plugin_takes_utf8_depth_full(pytester: pytest.Pytester) -> None:
     arguments = ("--utf8-codec", SURROGATES, "-k", "sur-1 and decode", "-p", "no:cacheprovider")
     result = pytester.runpytest(*arguments, "--utf8-depth", "full")

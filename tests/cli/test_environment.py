@@ -29,6 +29,7 @@ def utf8cert(*arguments: str, **environment: str) -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.slow
 def test_an_ascii_only_output_gets_the_report_with_escapes() -> None:
     done = utf8cert("codec:latin-1", "--vector", "imp-1", "-v", PYTHONIOENCODING="ascii")
     assert done.returncode == 1, done.stderr
@@ -50,6 +51,7 @@ def test_a_codec_thread_that_never_ends_does_not_keep_utf8cert_running() -> None
     assert "conformant" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_deleted_working_directory_still_checks_in_process_and_isolated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -62,6 +62,7 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(
     assert done.returncode == BROKEN_PIPE or (arguments == ["--help"] and done.returncode == 0)
 
 
+@pytest.mark.slow
 def test_vectors_takes_one_path_and_leaves_the_spec_to_be_checked(tmp_path: Path) -> None:
     extra = tmp_path / "extra.yaml"
     extra.write_text(EXTRA_VECTOR, encoding="utf-8")
@@ -92,6 +93,7 @@ def test_a_matrix_path_that_cannot_be_written_stops_it_before_the_run(
     assert err == f"utf8cert: error: {option} {missing}: no directory {missing.parent}\n"
 
 
+@pytest.mark.slow
 def test_a_matrix_written_to_dash_goes_to_standard_output(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import jsonschema
+import pytest
 import xmlschema
 from support.cli_runs import check
 from support.user_vectors import EXTRA_VECTOR
@@ -152,6 +153,7 @@ def suite_named(directory: Path, text: str) -> dict[str, Any]:
     return suite
 
 
+@pytest.mark.slow
 def test_every_report_names_the_digest_and_count_of_the_vectors_asked(tmp_path: Path) -> None:
     mine = tmp_path / "mine.yaml"
     mine.write_text(EXTRA_VECTOR)

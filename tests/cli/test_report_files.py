@@ -91,6 +91,7 @@ def no_bigger_than_256_kib() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))
 
 
+@pytest.mark.slow
 def test_a_report_too_big_for_the_disk_leaves_no_half_and_stops_no_other(tmp_path: Path) -> None:
     (tmp_path / "r.json").write_text("the old report\n")
     done = utf8cert(
@@ -148,6 +149,7 @@ def test_the_fuzzers_log_is_no_symlink_followed_nor_a_fifo_blocked_on(tmp_path: 
     assert link.read_text() == "a new one\n"
 
 
+@pytest.mark.slow
 def test_with_standard_output_closed_the_verdict_goes_to_standard_error(tmp_path: Path) -> None:
     done = subprocess.run(
         ["sh", "-c", '"$@" >&-', "sh", *UTF8CERT, "check", "-q", "--json", "r.json"],

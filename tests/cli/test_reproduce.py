@@ -77,6 +77,7 @@ def assert_reproduces(arguments: tuple[str, ...]) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("arguments", CASES.values(), ids=CASES.keys())
+@pytest.mark.slow
 def test_the_reproducer_of_each_behaviour_shows_it_again(arguments: tuple[str, ...]) -> None:
     commands = assert_reproduces(arguments)
     if "--isolate" in arguments:
@@ -89,6 +90,7 @@ def test_the_reproducer_of_each_behaviour_shows_it_again(arguments: tuple[str, .
         assert all(words[3:5] == ["--profile", "wtf-8"] for words in commands)
 
 
+@pytest.mark.slow
 def test_a_reproducer_of_a_users_vector_carries_the_vector_files(tmp_path: Path) -> None:
     extra = tmp_path / "my vectors" / "extra.yaml"  # a space, to be quoted for the shell
     extra.parent.mkdir()
@@ -100,6 +102,7 @@ def test_a_reproducer_of_a_users_vector_carries_the_vector_files(tmp_path: Path)
     assert_reproduces(arguments)
 
 
+@pytest.mark.slow
 def test_a_reproducer_carries_the_paths_the_codec_could_write(tmp_path: Path) -> None:
     arguments = ("codec:latin-1", "--sandbox-writable", str(tmp_path), "--vector", "ovl-1")
     commands = assert_reproduces(arguments)

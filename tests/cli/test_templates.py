@@ -28,6 +28,7 @@ def verdict(command: list[str]) -> tuple[int, str]:
     return run.status, lines[0]
 
 
+@pytest.mark.slow
 def test_the_python_template_certifies_cpythons_codec() -> None:
     status, line = verdict([sys.executable, str(EXAMPLES / "python" / "template.py")])
     assert (status, line) == (0, "conformant to RFC 3629; follows recommended practice throughout")
@@ -48,6 +49,7 @@ def test_the_python_template_says_where_each_error_ends() -> None:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.slow
 def test_the_node_template_finds_textdecoders_signature_stripping() -> None:
     status, line = verdict(["node", str(EXAMPLES / "node" / "textdecoder.js")])
     assert status == 0

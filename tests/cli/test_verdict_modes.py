@@ -106,6 +106,7 @@ def checked(tmp_path: Path, name: str, *arguments: str) -> tuple[Run, Run, dict[
 
 
 @pytest.mark.parametrize("fail_on", LEVELS_TIERED)
+@pytest.mark.slow
 def test_without_a_baseline_the_counts_agree_at_every_level(fail_on: str, tmp_path: Path) -> None:
     full, quiet, report = checked(tmp_path, "r", MIXED, *CHOSEN, "--fail-on", fail_on)
     assert full.status == 1
@@ -120,6 +121,7 @@ def test_without_a_baseline_the_counts_agree_at_every_level(fail_on: str, tmp_pa
     assert bool(re.search(r"differences: \d+ must, \d+ should \(", overlong)) == mixed, overlong
 
 
+@pytest.mark.slow
 def test_a_baseline_that_knows_every_difference_passes_and_the_quiet_line_says_so(
     tmp_path: Path,
 ) -> None:
@@ -134,6 +136,7 @@ def test_a_baseline_that_knows_every_difference_passes_and_the_quiet_line_says_s
 
 
 @pytest.mark.parametrize("fail_on", ["must", "should"])
+@pytest.mark.slow
 def test_a_baseline_that_knows_some_passes_or_fails_on_the_new_ones(
     fail_on: str, tmp_path: Path
 ) -> None:
@@ -153,6 +156,7 @@ def test_a_baseline_that_knows_some_passes_or_fails_on_the_new_ones(
         assert gate.startswith("FAIL: 1 new behaviour at level should or above"), gate
 
 
+@pytest.mark.slow
 def test_a_stale_baseline_under_strict_baseline_fails_and_the_line_says_so(
     tmp_path: Path,
 ) -> None:
@@ -174,6 +178,7 @@ def test_a_stale_baseline_under_strict_baseline_fails_and_the_line_says_so(
 
 
 @pytest.mark.parametrize("fail_on", LEVELS_TIERED)
+@pytest.mark.slow
 def test_a_conformant_codec_with_should_departures_fails_only_from_should(
     fail_on: str, tmp_path: Path
 ) -> None:

@@ -28,6 +28,7 @@ def built(source: str, into: Path) -> str:
     return "cmd:" + shlex.quote(str(program))
 
 
+@pytest.mark.slow
 def test_the_template_as_shipped_is_a_conformant_decoder_and_encoder(tmp_path: Path) -> None:
     run = check(built(TEMPLATE.read_text(), tmp_path), "--color", "never")
     assert run.status == 0, run.out

@@ -27,6 +27,7 @@ def spec(mode: str) -> str:
 
 
 @pytest.mark.parametrize("mode", ["escape", "daemon"])
+@pytest.mark.slow
 def test_nothing_a_program_started_outlives_utf8cert(mode: str) -> None:
     env, tag = tagged_environment()
     done = subprocess.run(

@@ -274,6 +274,7 @@ def test_an_answer_to_an_id_not_asked_yet_fails_the_request_it_follows_not_that_
 
 
 @pytest.mark.parametrize(("version", "mode"), [(2, "twice"), (1, "twice-at-once"), (2, "ahead")])
+@pytest.mark.slow
 def test_a_check_blames_the_vectors_holding_c0_and_no_other(version: int, mode: str) -> None:
     options = [item for vector in VECTORS for item in ("--vector", vector)]
     status, differences = check(spec(version, mode), *options)

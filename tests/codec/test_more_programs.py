@@ -174,6 +174,7 @@ def test_the_buffer_polyfill_replaces_a_truncated_character_byte_by_byte(
     assert check(codec, "replace", b"A\xe2\x82") == {("replace", "should", "wrong U+FFFD count")}
 
 
+@pytest.mark.slow
 def test_the_buffer_polyfill_drops_the_second_of_two_lone_surrogates(program: Started) -> None:
     # Issue 33: two lone high surrogates in a row come out as one EF BF BD (Node's own Buffer
     # writes one for each); the built-in vectors of unencodable-runs.yaml make the check fail.

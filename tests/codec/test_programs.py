@@ -256,6 +256,7 @@ def test_a_build_is_cached_by_source_hash_and_a_bad_source_is_one_line(
     assert [path.name for path in (tmp_path / "cache").iterdir()] == [built.name]
 
 
+@pytest.mark.slow
 def test_node_runs_its_source_as_it_is() -> None:
     runtime: Runtime = NODE
     if runtime.unavailable() is not None:

@@ -408,6 +408,7 @@ def test_a_runtime_whose_probe_fails_names_what_is_missing() -> None:
     )
 
 
+@pytest.mark.slow
 def test_go_is_built_once_into_the_cache_and_scripts_run_as_they_are() -> None:
     if GO.unavailable() is not None:
         pytest.skip(GO.unavailable() or "")

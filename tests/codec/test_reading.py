@@ -76,6 +76,7 @@ def test_xmlcheckutf8_is_not_blamed_for_bytes_after_a_nul() -> None:
     assert any(d.vector == "ovl-1" for d in report.differences)
 
 
+@pytest.mark.slow
 def test_glib_is_not_blamed_for_text_after_a_nul_it_never_read() -> None:
     glib = library("glib-2.0")
     to_ucs4, free = glib.g_utf8_to_ucs4, glib.g_free

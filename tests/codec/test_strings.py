@@ -105,6 +105,7 @@ def test_a_program_with_utf16_strings_is_certified_for_encode_with_no_must() -> 
 
 
 @pytest.mark.parametrize("name", ["node-textencoder", "node-buffer", "java-getbytes"])
+@pytest.mark.slow
 def test_the_shipped_utf16_encoders_declare_their_strings_and_are_certified(name: str) -> None:
     entry = registry()[name]
     if entry.unavailable() is not None:

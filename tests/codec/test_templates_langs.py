@@ -67,6 +67,7 @@ def copied(tmp_path: Path, language: str, name: str) -> Path:
     return Path(shutil.copy(EXAMPLES / language / name, tmp_path / "examples" / language))
 
 
+@pytest.mark.slow
 def test_go_template_builds_and_certifies_the_standard_library(tmp_path: Path) -> None:
     needs("go")
     copied(tmp_path, "go", "utf8codec.go")
@@ -89,6 +90,7 @@ def test_go_template_builds_and_certifies_the_standard_library(tmp_path: Path) -
     ("tool", "language", "name"),
     [("ruby", "ruby", "utf8codec.rb"), ("php", "php", "utf8codec.php")],
 )
+@pytest.mark.slow
 def test_ruby_and_php_templates_certify_their_standard_library(
     tmp_path: Path, tool: str, language: str, name: str
 ) -> None:
@@ -100,6 +102,7 @@ def test_ruby_and_php_templates_certify_their_standard_library(
     assert behaviours(report) == set()
 
 
+@pytest.mark.slow
 def test_perl_template_finds_that_encode_refuses_noncharacters(tmp_path: Path) -> None:
     needs("perl")
     copied(tmp_path, "perl", "utf8codec.pl")
@@ -112,6 +115,7 @@ def test_perl_template_finds_that_encode_refuses_noncharacters(tmp_path: Path) -
     assert ("must", "lost well-formed characters") in found  # 80 E2 82 AC: U+20AC is lost
 
 
+@pytest.mark.slow
 def test_lua_template_certifies_utf8_library_used_with_care(tmp_path: Path) -> None:
     needs("lua5.4")
     copied(tmp_path, "lua", "utf8codec.lua")

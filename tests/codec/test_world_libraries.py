@@ -235,6 +235,7 @@ def test_go_decode_last_rune_and_encoding_xml(program: Started) -> None:
     assert program("go-xml-escape-text").decode_replace(b"a\xff") == Returned("a\ufffd")
 
 
+@pytest.mark.slow
 def test_rust_utf8_chunks_and_read_to_string(program: Started) -> None:
     chunks = program("rust-utf8-chunks")
     assert chunks.decode_replace(b"x\xe2\x82y") == Returned("x\ufffdy")

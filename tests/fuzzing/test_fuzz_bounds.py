@@ -47,6 +47,7 @@ def test_a_module_that_exits_at_import_is_a_one_line_error(tmp_path: Path, exit_
     assert not artifacts.exists()  # refused before the campaign started
 
 
+@pytest.mark.slow
 def test_a_second_campaign_on_one_artifacts_directory_is_refused(tmp_path: Path) -> None:
     artifacts = tmp_path / "artifacts"
     first = subprocess.Popen(

@@ -247,6 +247,7 @@ def test_a_codec_that_hangs_is_a_timeout_finding(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_two_jobs_run_two_processes_of_the_executable_target_script(tmp_path: Path) -> None:
     # With nothing to find, each process runs its share of --runs to the end (libFuzzer's
     # "Done N runs"), its lines in the one log after its job's number.
@@ -292,6 +293,7 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_known_deviation_lets_the_campaign_go_on(tmp_path: Path) -> None:
     # The encoder writes surrogates, and a baseline of `check` says it is known: the campaign
     # runs its whole course past the seed pass with no finding.
@@ -307,6 +309,7 @@ def test_a_known_deviation_lets_the_campaign_go_on(tmp_path: Path) -> None:
     assert done.stdout.startswith("3,000 executions") and "0 finding(s)" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_should_finding_has_a_reproducer_that_fails_at_should(tmp_path: Path) -> None:
     # One U+FFFD per byte of a maximal subpart is a `should` difference (Unicode's practice):
     # at the default level the campaign says how to see it, at `should` it is a finding whose
@@ -330,6 +333,7 @@ def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None
     assert "in the seed pass" in summary and "the first after" in summary
 
 
+@pytest.mark.slow
 def test_progress_shows_off_a_terminal_and_the_log_is_timestamped(tmp_path: Path) -> None:
     # Past one PROGRESS_EVERY (5 s, harness/cli/fuzz_view.py) whatever the load: libFuzzer's
     # clock starts after utf8cert's.
@@ -343,6 +347,7 @@ def test_progress_shows_off_a_terminal_and_the_log_is_timestamped(tmp_path: Path
     assert any(line.endswith("INFO: Seed: 1") for line in log)
 
 
+@pytest.mark.slow
 def test_a_codec_true_to_its_profile_gives_no_finding_and_one_more_deviation_does(
     tmp_path: Path,
 ) -> None:

@@ -14,6 +14,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +103,7 @@ def test_each_target_is_executable_and_starts_and_stops_with_runs(tmp_path: Path
         assert "Done 300 runs" in done.stderr
 
 
+@pytest.mark.slow
 def test_the_documented_user_target_fuzzes_its_own_codec(tmp_path: Path) -> None:
     guide = (ROOT / "docs" / "fuzzing.md").read_text()
     example = re.search(r"```python\n(#!/usr/bin/env python3\n.*?)```", guide, re.DOTALL)

@@ -106,6 +106,7 @@ def test_the_committed_seed_corpus_is_up_to_date_with_the_vectors(vectors: Vecto
     assert not stale, f"run `utf8cert corpus build`: {len(stale)} seed(s) differ"
 
 
+@pytest.mark.slow
 def test_corpus_build_command_reports_what_it_did(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "utf8cert.harness", "corpus", "build", "--out", "seeds"]
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=os.environ)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from utf8cert.harness.fuzzing.target import ADAPTER_LIBRARIES, instrumented_packages
 from utf8cert.harness.world.catalog import PYTHON_ADAPTERS
 
@@ -47,6 +49,7 @@ def test_a_library_utf8cert_had_imported_is_instrumented_in_place(tmp_path: Path
     )
 
 
+@pytest.mark.slow
 def test_a_library_imported_for_the_adapter_is_instrumented(tmp_path: Path) -> None:
     # PyYAML's pure-Python scanner reads the scalar's characters: its branches now count.
     code = (

@@ -111,6 +111,7 @@ def test_pending_inputs_of_one_behaviour_are_one_finding(tmp_path: Path) -> None
     assert not list(pending.glob("*.bin"))
 
 
+@pytest.mark.slow
 def test_a_campaign_goes_on_past_a_baselined_bug(tmp_path: Path) -> None:
     # Before: the campaign stopped in its seed pass on F7 C0 80 (read as out of range).
     baseline = tmp_path / "baseline.json"
@@ -124,6 +125,7 @@ def test_a_campaign_goes_on_past_a_baselined_bug(tmp_path: Path) -> None:
     assert done.stdout.startswith("4,000 executions") and "0 finding(s)" in done.stdout
 
 
+@pytest.mark.slow
 def test_each_sqlite_finding_is_its_own_behaviour_shown_by_its_own_input(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "adapter:sqlite", "--runs", "6000", "--keep-going")
     assert done.returncode == 1, done.stdout + done.stderr
@@ -143,6 +145,7 @@ def test_each_sqlite_finding_is_its_own_behaviour_shown_by_its_own_input(tmp_pat
 
 
 @pytest.mark.parametrize("recorded", ["codec:utf-8:surrogatepass", None])
+@pytest.mark.slow
 def test_a_baseline_of_another_codec_or_of_none_is_refused_as_check_refuses_it(
     tmp_path: Path, recorded: str | None
 ) -> None:

@@ -31,6 +31,7 @@ two-byte characters)."""
 
 
 @pytest.mark.parametrize(("name", "block"), PLANTED)
+@pytest.mark.slow
 def test_no_seed_shows_the_bug_and_an_input_past_the_block_does(name: str, block: int) -> None:
     target = DifferentialTarget(load_codec(f"support.fuzz_codecs:{name}"))
     seeds = [*named_seeds(load_vectors()).values(), *straddling_seeds(DEFAULT_MAX_LEN).values()]

@@ -75,6 +75,7 @@ def must_behaviours(spec: str) -> list[Behaviour]:
     return [each.behaviour for each in groups if each.level == "must"]
 
 
+@pytest.mark.slow
 def test_check_groups_a_merged_u_fffd_as_one_behaviour_whatever_the_kind_after_it() -> None:
     # The vectors hold a literal U+FFFD before an overlong, a cut-short sequence, a lone
     # continuation, a surrogate...: one bug.
@@ -88,6 +89,7 @@ def test_a_kept_going_campaign_finds_the_one_bug_once(tmp_path: Path) -> None:
     assert "1 finding(s)" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_codec_with_two_bugs_gives_two_findings(tmp_path: Path) -> None:
     assert sorted(must_behaviours(TWO_BUGS)[:2]) == sorted([AFTER_FFFD, OVERLONG])
     done = fuzz(tmp_path, TWO_BUGS, "--keep-going", "--runs", "3000")

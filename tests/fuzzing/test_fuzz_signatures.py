@@ -66,6 +66,7 @@ def target_run(script: Path, data: bytes, tmp_path: Path) -> subprocess.Complete
     )
 
 
+@pytest.mark.slow
 def test_a_target_written_with_a_baseline_crashes_on_a_new_behaviour_only(
     tmp_path: Path,
 ) -> None:

@@ -101,6 +101,7 @@ def test_libfuzzer_flags_that_would_change_the_campaign_are_usage_errors(
     assert message in line and flag in line
 
 
+@pytest.mark.slow
 def test_a_max_len_below_a_block_boundary_is_a_one_line_note(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "codec:utf-8", "--runs", "10", "--max-len", "64", "--seed", "1")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -158,6 +159,7 @@ def test_quiet_prints_the_summary_line_alone_and_json_says_the_campaign(tmp_path
     assert isinstance(report["seconds"], float) and report["executions"] > 0
 
 
+@pytest.mark.slow
 def test_progress_lines_carry_the_clock_time(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "support.fuzz_codecs:Conformant", "--max-time", "7", "--seed", "1")
     assert done.returncode == 0, done.stdout + done.stderr

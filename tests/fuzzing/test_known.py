@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from utf8cert.harness.check.baseline import write_baseline
 from utf8cert.harness.check.behaviour import LET_THROUGH, OFFSET, Behaviour, behaviour_of
 from utf8cert.harness.check.diagnose import REFUSED_LATE
@@ -32,6 +34,7 @@ def test_a_finding_is_keyed_by_the_check_reports_behaviour_one_bug_one_key() -> 
     assert {behaviour_of(d) for d in overlong} == {Behaviour("decode", LET_THROUGH, "overlong")}
 
 
+@pytest.mark.slow
 def test_a_baseline_makes_its_behaviours_known_and_no_others(tmp_path: Path) -> None:
     # NaiveBitDecoder accepts surrogates and overlongs alike; its baseline, written on the
     # surrogate vectors only (ids sur-N), knows the first bug and not the second.

@@ -110,6 +110,7 @@ def test_code_points_include_surrogates_and_values_above_u10ffff() -> None:
 
 @settings(max_examples=150)
 @given(utf8_inputs(), st.data())
+@pytest.mark.slow
 def test_cpythons_codec_conforms_on_every_input_and_chunking(
     data: bytes, draw: st.DataObject
 ) -> None:

@@ -42,6 +42,7 @@ def listed(result: pytest.RunResult) -> list[str]:
     return [line for line in result.outlines if line.startswith("utf8cert::")]
 
 
+@pytest.mark.slow
 def test_k_and_collect_only_count_the_items_that_run(pytester: pytest.Pytester) -> None:
     arguments = ("--utf8-codec", "codec:utf-8", "-k", "sec-1", *NO_CACHE)
     shown = listed(pytester.runpytest(*arguments, "--collect-only", "-q"))
@@ -102,6 +103,7 @@ which pytest 9.2+ parses as parameters)."""
     ],
     ids=["alone", "xdist"],
 )
+@pytest.mark.slow
 def test_lf_reruns_the_failing_items_alone(
     pytester: pytest.Pytester, workers: tuple[str, ...], header: str
 ) -> None:
@@ -127,6 +129,7 @@ def test_sw_goes_on_from_the_failing_item(pytester: pytest.Pytester) -> None:
     assert failed(again) == {stopped}
 
 
+@pytest.mark.slow
 def test_k_selects_an_item_by_its_whole_name(pytester: pytest.Pytester) -> None:
     chosen = "sec-12[decode] or coverage[encode] or stability"
     result = pytester.runpytest("--utf8-codec", "codec:utf-8", "-k", chosen, "-v", *NO_CACHE)
@@ -144,6 +147,7 @@ def cli(*arguments: str) -> tuple[int, str]:
     return status, out.getvalue()
 
 
+@pytest.mark.slow
 def test_a_capability_not_certified_fails_alike_in_the_cli_its_reports_and_pytest(
     pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -91,6 +91,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "options"), CASES)
+@pytest.mark.slow
 def test_a_fault_fails_the_items_of_the_c0_vectors_alone_and_the_session_goes_on(
     tmp_path: Path, name: str, options: tuple[str, ...]
 ) -> None:
@@ -116,6 +117,7 @@ def test_a_fault_fails_the_items_of_the_c0_vectors_alone_and_the_session_goes_on
     assert survivors(tag) == []
 
 
+@pytest.mark.slow
 def test_in_process_a_segfault_names_the_item_and_how_to_run_it_isolated(tmp_path: Path) -> None:
     done, tag = pytest_run(
         tmp_path, "--utf8-codec", "support.hostile_codecs:SegfaultOnC0", *selection()
@@ -139,6 +141,7 @@ def test_in_process_a_segfault_names_the_item_and_how_to_run_it_isolated(tmp_pat
     assert survivors(tag) == []
 
 
+@pytest.mark.slow
 def test_in_process_os_exit_names_the_item_and_how_to_run_it_isolated(tmp_path: Path) -> None:
     # os._exit takes no signal, so faulthandler sees nothing: the note is written by the
     # os._exit the plugin puts in place while it asks an in-process codec.
@@ -214,6 +217,7 @@ def incomplete(report: Path, number: signal.Signals) -> set[str]:
         pytest.param(signal.SIGINT, False, id="2-in process", marks=SLOW),
     ],
 )
+@pytest.mark.slow
 def test_a_signal_while_the_codec_hangs_ends_the_session_with_its_junit_report(
     tmp_path: Path, isolate: bool, number: signal.Signals
 ) -> None:
@@ -236,6 +240,7 @@ def test_hangs():
 """
 
 
+@pytest.mark.slow
 def test_a_sighup_in_a_test_of_the_project_ends_the_session_with_its_junit_report(
     tmp_path: Path,
 ) -> None:
@@ -248,6 +253,7 @@ def test_a_sighup_in_a_test_of_the_project_ends_the_session_with_its_junit_repor
     assert incomplete(tmp_path / "junit.xml", signal.SIGHUP) == {"test_hangs"}
 
 
+@pytest.mark.slow
 def test_a_sigterm_to_the_xdist_controller_ends_the_session_with_its_junit_report(
     tmp_path: Path,
 ) -> None:
@@ -272,6 +278,7 @@ def test_a_vector_file_the_loader_trips_on_is_a_usage_error(tmp_path: Path) -> N
     assert len(errors) == 1 and errors[0].startswith("ERROR: utf8cert: ")
 
 
+@pytest.mark.slow
 def test_a_memory_limit_fails_a_hog_as_memory_and_its_reproducer_carries_the_limit(
     tmp_path: Path,
 ) -> None:

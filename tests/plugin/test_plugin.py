@@ -51,6 +51,7 @@ def test_the_suite_is_collected_in_an_empty_directory_one_item_per_vector_and_ca
     result.stdout.fnmatch_lines([f"{items_for_cpython()} tests collected in *"])
 
 
+@pytest.mark.slow
 def test_cpython_passes_every_item_and_the_header_says_how_to_reproduce(
     pytester: pytest.Pytester,
 ) -> None:
@@ -92,6 +93,7 @@ def test_k_selects_by_vector_id_and_a_failure_is_explained_as_by_the_cli(
     assert "Traceback" not in result.stdout.str()
 
 
+@pytest.mark.slow
 def test_x_stops_at_the_first_failing_item(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--utf8-codec", "codec:utf-8:surrogatepass", "-x", *NO_CACHE)
     outcomes = result.parseoutcomes()
@@ -136,6 +138,7 @@ def test_a_bad_spec_is_a_usage_error_in_one_line(pytester: pytest.Pytester) -> N
     ]
 
 
+@pytest.mark.slow
 def test_fail_on_chooses_the_level_that_fails_an_item(pytester: pytest.Pytester) -> None:
     # One U+FFFD per byte of a maximal subpart is recommended practice only (Unicode §3.9).
     # The cut-short sequences on replace (a maximal subpart of two or three bytes each), not
@@ -154,6 +157,7 @@ def decoding_ids() -> list[str]:
     return [vector.id for vector in builtin() if not isinstance(vector, EncodeVector)]
 
 
+@pytest.mark.slow
 def test_a_baseline_written_by_the_cli_makes_the_plugin_pass(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,6 +188,7 @@ def surrogatepass_baseline_of_sec_10(directory: Path) -> Path:
     return baseline
 
 
+@pytest.mark.slow
 def test_a_fixed_known_deviation_is_an_xpass_strict_failure(pytester: pytest.Pytester) -> None:
     # A baseline recorded for a codec that accepted surrogates, now run on CPython's strict
     # codec, which refuses them: every known deviation is fixed.
@@ -206,6 +211,7 @@ def test_a_fixed_known_deviation_is_an_xpass_strict_failure(pytester: pytest.Pyt
     )
 
 
+@pytest.mark.slow
 def test_a_baseline_of_another_codec_is_refused_in_one_line(pytester: pytest.Pytester) -> None:
     baseline = surrogatepass_baseline_of_sec_10(pytester.path)
     result = pytester.runpytest("--utf8-codec", "codec:utf-8", "--utf8-baseline", str(baseline))
@@ -224,6 +230,7 @@ def test_k_selects_by_theme_as_the_readme_says(pytester: pytest.Pytester) -> Non
     result.assert_outcomes(passed=3 * len(overlong))
 
 
+@pytest.mark.slow
 def test_pyproject_ini_options_configure_the_suite(pytester: pytest.Pytester) -> None:
     from support.user_vectors import EXTRA_VECTOR
 
@@ -250,6 +257,7 @@ def test_pyproject_ini_options_configure_the_suite(pytester: pytest.Pytester) ->
     assert again.parseoutcomes()["passed"] == outcomes["failed"] + outcomes.get("passed", 0)
 
 
+@pytest.mark.slow
 def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
     from support.user_vectors import EXTRA_VECTOR
 
@@ -260,6 +268,7 @@ def test_extra_vector_files_add_items(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=3)
 
 
+@pytest.mark.slow
 def test_one_line_puts_the_suite_in_a_projects_own_tests(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
         test_codec="""
@@ -370,6 +379,7 @@ def test_the_session_ends_on_a_summary_by_behaviour_with_the_fix_or_a_reproducer
         assert "reproduce: utf8cert check" in failure
 
 
+@pytest.mark.slow
 def test_a_projects_own_conformance_suite_of_the_same_codec_runs_once(
     pytester: pytest.Pytester,
 ) -> None:

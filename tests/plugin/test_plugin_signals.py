@@ -29,6 +29,7 @@ def pytest_runtest_logfinish(nodeid, location):
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.slow
 def test_a_signal_between_items_ends_the_session_with_its_junit_report(
     tmp_path: Path, number: signal.Signals
 ) -> None:

@@ -30,6 +30,7 @@ SCALARS = [*range(0xD800), *range(0xE000, 0x110000)]
 SAMPLES = "A\x7f\x80é\u07ff\u0800中\ufffd\uffff\U00010000😀\U0010ffff"
 
 
+@pytest.mark.slow
 def test_the_digits_of_every_character_are_the_base64_of_its_scalar_value() -> None:
     for scalar in SCALARS:
         encoded = chr(scalar).encode("utf-8")  # CPython's encoder: evidence from outside

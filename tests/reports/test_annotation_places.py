@@ -59,6 +59,7 @@ def run_github(*arguments: str) -> list[tuple[str, dict[str, str], str]]:
     return workflow_commands(run.out)
 
 
+@pytest.mark.slow
 def test_a_users_vector_is_annotated_on_its_file_from_the_repository_root(
     repository: Path,
 ) -> None:
@@ -71,6 +72,7 @@ def test_a_users_vector_is_annotated_on_its_file_from_the_repository_root(
     assert f"tests/utf8/extra.yaml:{line_of(path, 'extra-1')})" in message
 
 
+@pytest.mark.slow
 def test_a_builtin_vector_is_annotated_on_no_file_and_named_in_the_package(
     repository: Path,
 ) -> None:
@@ -84,6 +86,7 @@ def test_a_builtin_vector_is_annotated_on_no_file_and_named_in_the_package(
     assert str(shipped.parent) not in message  # no path of the install
 
 
+@pytest.mark.slow
 def test_github_workspace_is_the_root_wherever_the_command_runs(
     repository: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -96,6 +99,7 @@ def test_github_workspace_is_the_root_wherever_the_command_runs(
     assert properties["file"] == "tests/utf8/extra.yaml"
 
 
+@pytest.mark.slow
 def test_a_file_outside_the_repository_is_annotated_on_no_file(
     repository: Path, tmp_path: Path
 ) -> None:
@@ -107,6 +111,7 @@ def test_a_file_outside_the_repository_is_annotated_on_no_file(
 
 
 @pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.slow
 def test_a_stale_baseline_is_annotated_on_the_baseline_file(strict: bool, repository: Path) -> None:
     baseline = repository / "tests" / "known.json"
     chosen = ["--vectors", "utf8/extra.yaml", "--vector", "extra-1", "--vector", "sur-1"]

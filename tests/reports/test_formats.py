@@ -45,6 +45,7 @@ RUNS = {
 
 
 @pytest.mark.parametrize("arguments", RUNS.values(), ids=RUNS.keys())
+@pytest.mark.slow
 def test_every_json_report_is_valid_by_the_shipped_schema(arguments: tuple[str, ...]) -> None:
     run = check_once(*arguments, "--json", "-", "--quiet")
     document = run.json()
@@ -59,6 +60,7 @@ def test_every_json_report_is_valid_by_the_shipped_schema(arguments: tuple[str, 
         assert example["vector"] == behaviour["vectors"][0]
 
 
+@pytest.mark.slow
 def test_a_json_report_with_a_baseline_is_valid_and_names_the_fixed(tmp_path: Path) -> None:
     baseline = tmp_path / "baseline.json"
     check("codec:utf-8:surrogatepass", "--vector", "sec-10", "--write-baseline", str(baseline))
@@ -77,6 +79,7 @@ def test_the_schema_rejects_a_report_missing_its_version() -> None:
         jsonschema.Draft202012Validator(schema()).validate(document)
 
 
+@pytest.mark.slow
 def test_json_to_standard_output_is_json_alone_and_the_report_goes_to_stderr(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,6 +98,7 @@ def junit_of(*arguments: str, tmp_path: Path) -> ElementTree.Element:
     return ElementTree.parse(path).getroot()
 
 
+@pytest.mark.slow
 def test_junit_xml_is_valid_with_a_case_per_vector_and_capability(tmp_path: Path) -> None:
     root = junit_of("codec:utf-8:surrogatepass", *FEW, tmp_path=tmp_path)
     cases = list(root.iter("testcase"))
@@ -117,6 +121,7 @@ def test_junit_xml_is_valid_with_a_case_per_vector_and_capability(tmp_path: Path
     assert {suite.get("name") for suite in root} >= {"utf8cert.security", "utf8cert.bom"}
 
 
+@pytest.mark.slow
 def test_junit_xml_skips_known_deviations_and_tells_lesser_ones(tmp_path: Path) -> None:
     baseline = tmp_path / "baseline.json"
     check("codec:utf-8:surrogatepass", *FEW, "--write-baseline", str(baseline))
@@ -198,6 +203,7 @@ def unescape(text: str) -> str:
     return text
 
 
+@pytest.mark.slow
 def test_github_annotations_are_workflow_commands_one_per_behaviour(tmp_path: Path) -> None:
     # One run writes the annotations and the JSON report they are counted against.
     written = tmp_path / "r.json"

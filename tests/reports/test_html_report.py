@@ -72,6 +72,7 @@ def requests(driver: Any) -> list[str]:
     return urls
 
 
+@pytest.mark.slow
 def test_the_html_report_shows_each_behaviour_and_expands_an_explanation(
     browser: Any, report: tuple[Path, dict[str, Any]]
 ) -> None:
@@ -137,6 +138,7 @@ def test_vector_ids_link_to_their_entry_and_back_to_their_behaviours(
         assert browser.find_elements(By.ID, target), target
 
 
+@pytest.mark.slow
 def test_long_lines_wrap_inside_a_narrow_window(
     browser: Any, report: tuple[Path, dict[str, Any]]
 ) -> None:

@@ -28,6 +28,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
     return done.stdout, done.stderr, (directory / "page.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_no_control_character_from_the_codec_reaches_any_output(
     checked: tuple[str, str, str],
 ) -> None:

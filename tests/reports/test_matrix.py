@@ -57,6 +57,7 @@ def two_codecs() -> tuple[Column, ...]:
     )
 
 
+@pytest.mark.slow
 def test_cells_are_pass_or_the_kind_of_difference_and_pruning_keeps_disagreements() -> None:
     matrix = build(two_codecs())
     surrogates = matrix.behaviours["ill-formed-surrogates · decode"]
@@ -219,6 +220,7 @@ for name in {modules!r}:
 matrix's worker processes too."""
 
 
+@pytest.mark.slow
 def test_with_only_the_core_installed_the_missing_adapters_are_skipped_with_reasons(
     tmp_path: Path,
 ) -> None:
@@ -263,6 +265,7 @@ def _stderr_on_a_terminal(command: list[str], environment: dict[str, str]) -> tu
     return status, b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_the_matrix_counts_the_adapters_n_of_n_on_a_terminal_and_not_in_a_log(
     tmp_path: Path,
 ) -> None:
@@ -290,6 +293,7 @@ def test_an_unknown_adapter_name_is_a_usage_error(capsys: pytest.CaptureFixture[
     assert "no adapter named nonesuch" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_users_own_codec_spec_is_a_column_beside_the_adapters(tmp_path: Path) -> None:
     """Issue 42: `utf8cert matrix mypkg.codec:Utf8Buggy cpython-strict` was 'no adapter named'.
     Its column is named by its spec, and its verdict is the one `check` gives it (the two bugs
@@ -361,6 +365,7 @@ catalog.registry = registry
 parent and workers alike."""
 
 
+@pytest.mark.slow
 def test_an_adapter_that_kills_its_worker_is_marked_and_the_others_are_checked(
     tmp_path: Path,
 ) -> None:

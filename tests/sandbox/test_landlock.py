@@ -30,6 +30,7 @@ def refusing_attack(tmp_path: Path) -> Attack:
 
 
 @needs_landlock
+@pytest.mark.slow
 def test_with_user_namespaces_refused_landlock_holds_every_attack_of_the_probe(
     tmp_path: Path,
 ) -> None:
@@ -164,6 +165,7 @@ JUDGED_APART = "around the codec's process; the judge in utf8cert's own process"
 
 
 @needs_landlock
+@pytest.mark.slow
 def test_a_fuzz_campaigns_codec_process_is_held_by_landlock_as_checks_children_are(
     tmp_path: Path,
 ) -> None:

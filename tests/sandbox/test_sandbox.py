@@ -38,6 +38,7 @@ FEW = tuple(options(few_of_each_kind()))
 
 
 @needs_bubblewrap
+@pytest.mark.slow
 def test_a_python_codec_isolated_by_default_reaches_nothing_of_its_judge(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
     argv, reports = check_argv("support.sandbox_probe", attack)
@@ -51,6 +52,7 @@ def test_a_python_codec_isolated_by_default_reaches_nothing_of_its_judge(tmp_pat
 
 
 @needs_bubblewrap
+@pytest.mark.slow
 def test_a_cmd_program_reaches_nothing_of_its_judge(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
     script = TESTS / "support" / "sandbox_probe.sh"
@@ -65,6 +67,7 @@ def test_a_cmd_program_reaches_nothing_of_its_judge(tmp_path: Path) -> None:
 
 
 @needs_bubblewrap
+@pytest.mark.slow
 def test_a_latin1_decoder_that_forges_its_reports_still_fails(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
     argv, reports = check_argv("support.sandbox_probe:Latin1", attack, *FEW)
@@ -80,6 +83,7 @@ def test_a_latin1_decoder_that_forges_its_reports_still_fails(tmp_path: Path) ->
 
 
 @needs_bubblewrap
+@pytest.mark.slow
 def test_under_pytest_utf8_isolate_the_probe_reaches_nothing(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
     junit = attack.report("xml")
