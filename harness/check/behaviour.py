@@ -50,7 +50,6 @@ from typing import Final, Literal
 from utf8cert.harness.check.diagnose import REFUSED_LATE, later_errors
 from utf8cert.harness.check.difference import Difference
 from utf8cert.harness.check.extent import UNPLACED
-from utf8cert.harness.check.parting import VALUELESS
 from utf8cert.harness.check.reading import Reading
 from utf8cert.harness.check.recheck import WHAT as RECHECK_WHAT
 from utf8cert.harness.check.reuse import REUSE, REUSED
@@ -87,6 +86,7 @@ _FAILURE_WORDS: Final = frozenset({*FAILURE_WHAT.values(), RECHECK_WHAT})
 """A crash, a hang, a wrong type, a memory exhaustion, a protocol breach or two answers to one
 question (recheck.py) is its own behaviour wherever it is seen."""
 _INCOMPLETE: Final = frozenset({ErrorKind.TRUNCATED, ErrorKind.MISSING_CONTINUATION})
+_VALUELESS: Final = _INCOMPLETE | {ErrorKind.UNEXPECTED_CONTINUATION}
 _REFUSED_AT: Final = re.compile(r"refused at (\d+)")
 # The name ends the message, or a ':' or ';' follows it (breaker.py adds '; … skipped').
 _EXCEPTION: Final = re.compile(r"(?:crash|timeout|wrong-type): ([A-Za-z_][\w.]*)(?:[:;]|$)")
@@ -160,7 +160,7 @@ def _error_kind(difference: Difference, decoded: bool = False) -> str:
         start, end = _pointed(difference)
         kinds = [e.kind for e in found if start <= window[0] + e.offset < end] or kinds
     if decoded:
-        kinds = [kind for kind in kinds if kind not in VALUELESS] or kinds
+        kinds = [kind for kind in kinds if kind not in _VALUELESS] or kinds
     if not kinds:
         return ""
     return "incomplete" if kinds[0] in _INCOMPLETE else str(kinds[0])

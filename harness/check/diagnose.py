@@ -164,13 +164,13 @@ def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
         if found != due:
             return expected.levels["replaced"], "wrong U+FFFD count", marks
         return expected.levels["replaced"], "U+FFFD misplaced", marks
-    marks = run_at(expected, replaced, common_prefix(replaced, actual))
+    same = common_prefix(replaced, actual)
+    marks = run_at(expected, replaced, same)
     head = common_prefix(want, got)
     tail = _common_suffix(want, got, min(len(want), len(got)) - head)
     if _is_subsequence(want[head : len(want) - tail], got[head : len(got) - tail]):
-        # Its own characters stand between where the answers part and the stretch after the
-        # `head` characters both texts hold.
-        marks = decoded_in(expected, marks, head)
+        ends = (same, _common_suffix(replaced, actual, min(len(replaced), len(actual)) - same))
+        marks = decoded_in(expected, replaced, actual, ends, marks)
         return expected.levels["valid"], "decoded ill-formed bytes as characters", marks
     return expected.levels["scalars"], "lost well-formed characters", marks
 

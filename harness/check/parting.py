@@ -9,7 +9,7 @@ U+FFFD each, the run's bytes in a row).
 
     replaced_run(expected, replaced, actual, dropped) -> Marks   same text, U+FFFDs differ
     run_at(expected, replaced, same) -> Marks                    the texts part at `same`
-    decoded_in(expected, near, stretch) -> Marks                 characters written for a run
+    decoded_in(expected, replaced, actual, near) -> Marks        a character written for a run
 
 Either returns every maximal subpart when the place cannot be told (a dialect's reading, whose
 replaced output is not the reference's walk of the bytes).
@@ -17,19 +17,17 @@ replaced output is not the reference's walk of the bytes).
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from itertools import pairwise
 from typing import Final
 
 from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected
-from utf8cert.reference import ErrorKind
 
 REPLACEMENT: Final = 0xFFFD
-VALUELESS: Final = frozenset(
-    {ErrorKind.UNEXPECTED_CONTINUATION, ErrorKind.MISSING_CONTINUATION, ErrorKind.TRUNCATED}
-)
-"""Kinds of maximal subpart that hold no value a codec could decode: a lone continuation byte,
-a sequence cut short."""
+MOST_ALIGNED: Final = 4096
+"""The longest stretch of two outputs, between their common ends, decoded_in aligns (difflib is
+quadratic at worst)."""
 Writer = int | None
 """What writes one U+FFFD of the reference's output: a maximal subpart (its index in
 `Expected.errors`), or None for a literal U+FFFD (EF BF BD)."""
@@ -119,14 +117,13 @@ def replaced_run(expected: Expected, actual: Decoded, dropped: bool) -> Marks:
     return _run_from(expected, chosen[0]) if chosen else every_error(expected)
 
 
-def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:
-    """Return the maximal subparts from the one whose U+FFFD is character `same` of `replaced`
-    (where the answer parts from it: a character written for ill-formed bytes), or the one just
-    before it (more written for it than its U+FFFD), to the end of its run; every one when the
-    answer parts inside well-formed text."""
+def _writer_at(expected: Expected, replaced: Decoded) -> dict[int, int] | None:
+    """Return, for each U+FFFD of `replaced` (the reference's output) that a maximal subpart
+    writes, its index in `replaced` and the subpart's in `Expected.errors`; None when the
+    output is not the reference's walk of the bytes (a dialect's)."""
     stretches = _writers(expected)
     if stretches is None:
-        return every_error(expected)
+        return None
     at: dict[int, int] = {}
     index = -1
     for number, writers in enumerate(stretches):
@@ -135,31 +132,50 @@ def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:
             index += 1
             if writer is not None:
                 at[index] = writer
-    if index + 1 != len(replaced):
-        return every_error(expected)
+    return at if index + 1 == len(replaced) else None
+
+
+def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:
+    """Return the maximal subparts from the one whose U+FFFD is character `same` of `replaced`
+    (where the answer parts from it: a character written for ill-formed bytes), or the one just
+    before it (more written for it than its U+FFFD), to the end of its run; every one when the
+    answer parts inside well-formed text."""
+    at = _writer_at(expected, replaced) or {}
     for key in (same, same - 1):
         if key in at:
             return _run_from(expected, at[key])
     return every_error(expected)
 
 
-def decoded_in(expected: Expected, near: Marks, stretch: int) -> Marks:
-    """Return the run a codec wrote characters of its own for: among the maximal subparts from
-    `near` (run_at's marks: where the answers first part) to those of `stretch` of the
-    reference's output (where the texts without U+FFFD part), the first with a value to decode
-    (not VALUELESS) and the rest of its run; `near` when none has one, or it cannot be told.
+def decoded_in(
+    expected: Expected, replaced: Decoded, actual: Decoded, ends: tuple[int, int], near: Marks
+) -> Marks:
+    """Return the maximal subparts a codec wrote a character other than U+FFFD for: the answers
+    aligned (difflib) between their common `ends` (prefix, suffix lengths), the first stretch of
+    `actual` holding one stands for U+FFFDs of `replaced` whose subparts these are; `near`
+    (run_at's marks) when the stretch stands for none, or the outputs are too long to align or
+    not the reference's.
 
-    Where the answers first part is not always where the characters came from: a codec that
+    Where the answers first part is not always where the character came from: a codec that
     takes ED A0 for the start of a surrogate writes one U+FFFD for ED A0 61 (one short), then
-    U+DFFF for ED BF BF. Nor is where the texts without U+FFFD part: a character equal to the
-    one after it (C0 80 read as U+0000 before a U+0000) is told from it only later."""
-    stretches = _writers(expected)
-    if stretches is None or not near or not 0 <= stretch < len(stretches):
+    U+DFFF for ED BF BF; one that reads C0 80 as U+0000 before a U+0000 parts from the
+    reference at the first U+FFFD, and the texts without U+FFFD part only after that U+0000."""
+    at = _writer_at(expected, replaced)
+    head, tail = ends
+    want, got = replaced[head : len(replaced) - tail], actual[head : len(actual) - tail]
+    if at is None or max(len(want), len(got)) > MOST_ALIGNED:
         return near
-    errors = every_error(expected)
-    last = max((w for each in stretches[: stretch + 1] for w in each if w is not None), default=-1)
-    first = errors.index(near[0]) if near[0] in errors else last + 1
-    for index in range(first, last + 1):
-        if expected.errors[index].kind not in VALUELESS:
-            return _run_from(expected, index)
+    aligned = SequenceMatcher(None, want, got, autojunk=False)
+    for tag, first, last, start, end in aligned.get_opcodes():
+        if tag != "equal" and any(_value(c) != REPLACEMENT for c in got[start:end]):
+            written = [at[i] for i in range(head + first, head + max(last, first + 1)) if i in at]
+            if written:
+                errors = every_error(expected)
+                return errors[written[0] : written[-1] + 1]
+            return near
     return near
+
+
+def _value(character: str | int) -> int:
+    """Return the scalar value of one character of a decoded output."""
+    return character if isinstance(character, int) else ord(character)

@@ -10,11 +10,18 @@ from functools import cache
 import pytest
 from support.samples import few_of_each_kind
 
+from utf8cert.harness.check.expected import expectation_for
 from utf8cert.harness.check.extent import UNPLACED, WRONG_END
 from utf8cert.harness.check.report import Report
 from utf8cert.harness.check.run import only_these, run_check
-from utf8cert.harness.check.timeliness import HELD_CHARACTER, HELD_ERROR, schedule
-from utf8cert.harness.codec.interface import Capability
+from utf8cert.harness.check.timeliness import (
+    HELD_CHARACTER,
+    HELD_ERROR,
+    LET_THROUGH,
+    late,
+    schedule,
+)
+from utf8cert.harness.codec.interface import Capability, Stream
 from utf8cert.harness.codec.spec import load_codec
 from utf8cert.harness.vectors.load import load_vectors
 from utf8cert.harness.vectors.model import DecodeVector, VectorSet
@@ -104,6 +111,20 @@ def test_ill_formed_bytes_returned_on_an_early_call_are_let_through_though_the_e
     cut = next(d for d in differences if d.vector == "sur-23" and d.variant == "as-is, cut at 3")
     assert (cut.level, cut.what) == ("must", "decoded ill-formed bytes as characters")
     assert HELD_ERROR not in {d.what for d in differences}
+
+
+def test_ill_formed_bytes_let_through_are_marked_from_their_first_byte_not_the_last_call() -> None:
+    # 41 ED B2 87 42 fed as 41 ED | B2 87 | 42: two characters back after the second call, A and
+    # the surrogate U+DC87 read by its bits. The bytes let through start at ED (a surrogate, RFC
+    # 3629 §3), on the call before: the behaviour is named by them, not by B2 (a lone tail).
+    data = bytes.fromhex("41 ED B2 87 42")
+    stream = Stream(fed=(2, 4, 5), returned=(1, 2))
+    finding = late(expectation_for(data).reading.schedule, stream, True)
+    assert finding == ("must", LET_THROUGH, ((1, 4),))
+    assert [str(e.kind) for e in errors(data[1:4])] == [
+        "surrogate",
+        *["unexpected-continuation"] * 2,
+    ]
 
 
 def _pending(data: bytes) -> int:
