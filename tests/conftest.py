@@ -4,11 +4,15 @@ of a long session (heartbeat.py), and how many xdist workers `-n logical` starts
 from __future__ import annotations
 
 import os
+import signal
+import threading
+from types import FrameType
 
 import pytest
 from hypothesis import HealthCheck, settings
 from support.heartbeat import Heartbeat
 
+from utf8cert.harness.check.interrupt import STOPPING
 from utf8cert.harness.codec.child_environment import NAMED_VARIABLE
 from utf8cert.harness.codec.sandbox import WRITABLE_VARIABLE
 
@@ -52,9 +56,25 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (os.cpu_count() or 1) + 1
 
 
+def _ignored(number: int, frame: FrameType | None) -> None:
+    """Do nothing with a stopping signal the run was started ignoring."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the heartbeat (it beats in the session that writes to the terminal alone)."""
+    """Register the heartbeat (it beats in the session that writes to the terminal alone), and
+    start every process a test starts with the stopping signals as a terminal gives them.
+
+    A run started in the background of a shell (`cmd &`, SIGINT ignored) or under nohup (SIGHUP
+    ignored) passes the ignoring on to every child, and utf8cert keeps a signal its parent
+    ignores ignored (check/interrupt.py heeded()): a test sending it SIGINT would wait out its
+    timeout. Here a signal ignored is ignored by a handler that does nothing instead, which no
+    child inherits (exec resets handlers), so the run still ignores it and its children do not
+    (tests/cli/test_stale_reports.py starts one as nohup does on purpose)."""
     config.pluginmanager.register(Heartbeat(config), "utf8cert-heartbeat")
+    if threading.current_thread() is threading.main_thread():
+        for number in STOPPING:
+            if signal.getsignal(number) == signal.SIG_IGN:
+                signal.signal(number, _ignored)
 
 
 @pytest.fixture(autouse=True, scope="session")
