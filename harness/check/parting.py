@@ -9,10 +9,10 @@ U+FFFD each, the run's bytes in a row).
 
     replaced_run(expected, replaced, actual, dropped) -> Marks   same text, U+FFFDs differ
     run_at(expected, replaced, same) -> Marks                    the texts part at `same`
-    decoded_in(expected, replaced, actual, near) -> Marks        a character written for a run
+    decoded_in(expected, replaced, actual, ends, near) -> Marks  a character written for a run
 
-Either returns every maximal subpart when the place cannot be told (a dialect's reading, whose
-replaced output is not the reference's walk of the bytes).
+The first two return every maximal subpart when the place cannot be told (a dialect's reading,
+whose replaced output is not the reference's walk of the bytes); the third, run_at's marks.
 """
 
 from __future__ import annotations
