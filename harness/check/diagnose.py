@@ -165,13 +165,13 @@ def replaced_mismatch(expected: Expected, actual: Decoded) -> Finding:
             return expected.levels["replaced"], "wrong U+FFFD count", marks
         return expected.levels["replaced"], "U+FFFD misplaced", marks
     same = common_prefix(replaced, actual)
-    marks = run_at(expected, replaced, same)
     head = common_prefix(want, got)
     tail = _common_suffix(want, got, min(len(want), len(got)) - head)
     if _is_subsequence(want[head : len(want) - tail], got[head : len(got) - tail]):
         ends = (same, _common_suffix(replaced, actual, min(len(replaced), len(actual)) - same))
-        marks = decoded_in(expected, replaced, actual, ends, marks)
+        marks = decoded_in(expected, replaced, actual, ends)
         return expected.levels["valid"], "decoded ill-formed bytes as characters", marks
+    marks = run_at(expected, replaced, same)
     return expected.levels["scalars"], "lost well-formed characters", marks
 
 

@@ -9,7 +9,7 @@ U+FFFD each, the run's bytes in a row).
 
     replaced_run(expected, replaced, actual, dropped) -> Marks   same text, U+FFFDs differ
     run_at(expected, replaced, same) -> Marks                    the texts part at `same`
-    decoded_in(expected, replaced, actual, ends, near) -> Marks  a character written for a run
+    decoded_in(expected, replaced, actual, ends) -> Marks        a character written for a run
 
 The first two return every maximal subpart when the place cannot be told (a dialect's reading,
 whose replaced output is not the reference's walk of the bytes); the third, run_at's marks.
@@ -65,8 +65,7 @@ def _counts(output: Decoded) -> list[int]:
     """Return the number of U+FFFD in each stretch of `output` between its other characters."""
     counts = [0]
     for character in output:
-        value = character if isinstance(character, int) else ord(character)
-        if value == REPLACEMENT:
+        if _value(character) == REPLACEMENT:
             counts[-1] += 1
         else:
             counts.append(0)
@@ -140,21 +139,25 @@ def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:
     (where the answer parts from it: a character written for ill-formed bytes), or the one just
     before it (more written for it than its U+FFFD), to the end of its run; every one when the
     answer parts inside well-formed text."""
-    at = _writer_at(expected, replaced) or {}
+    return _run_at(expected, _writer_at(expected, replaced), same)
+
+
+def _run_at(expected: Expected, at: dict[int, int] | None, same: int) -> Marks:
+    """Return run_at's marks, given `_writer_at`'s map."""
     for key in (same, same - 1):
-        if key in at:
+        if at is not None and key in at:
             return _run_from(expected, at[key])
     return every_error(expected)
 
 
 def decoded_in(
-    expected: Expected, replaced: Decoded, actual: Decoded, ends: tuple[int, int], near: Marks
+    expected: Expected, replaced: Decoded, actual: Decoded, ends: tuple[int, int]
 ) -> Marks:
     """Return the maximal subparts a codec wrote a character other than U+FFFD for: the answers
     aligned (difflib) between their common `ends` (prefix, suffix lengths), the first stretch of
-    `actual` holding one stands for U+FFFDs of `replaced` whose subparts these are; `near`
-    (run_at's marks) when the stretch stands for none, or the outputs are too long to align or
-    not the reference's.
+    `actual` holding one stands for U+FFFDs of `replaced` whose subparts these are; run_at's
+    marks where the answers part when the stretch stands for none, or the outputs are too long
+    to align or not the reference's.
 
     Where the answers first part is not always where the character came from: a codec that
     takes ED A0 for the start of a surrogate writes one U+FFFD for ED A0 61 (one short), then
@@ -163,17 +166,16 @@ def decoded_in(
     at = _writer_at(expected, replaced)
     head, tail = ends
     want, got = replaced[head : len(replaced) - tail], actual[head : len(actual) - tail]
-    if at is None or max(len(want), len(got)) > MOST_ALIGNED:
-        return near
-    aligned = SequenceMatcher(None, want, got, autojunk=False)
-    for tag, first, last, start, end in aligned.get_opcodes():
-        if tag != "equal" and any(_value(c) != REPLACEMENT for c in got[start:end]):
-            written = [at[i] for i in range(head + first, head + max(last, first + 1)) if i in at]
-            if written:
-                errors = every_error(expected)
-                return errors[written[0] : written[-1] + 1]
-            return near
-    return near
+    if at is not None and max(len(want), len(got)) <= MOST_ALIGNED:
+        aligned = SequenceMatcher(None, want, got, autojunk=False)
+        for tag, first, last, start, end in aligned.get_opcodes():
+            if tag != "equal" and any(_value(c) != REPLACEMENT for c in got[start:end]):
+                stands_for = range(head + first, head + max(last, first + 1))
+                written = [at[index] for index in stands_for if index in at]
+                if written:
+                    return every_error(expected)[written[0] : written[-1] + 1]
+                break
+    return _run_at(expected, at, head)
 
 
 def _value(character: str | int) -> int:
