@@ -79,9 +79,9 @@ def late(timing: Schedule, stream: Stream, strict: bool) -> Finding | None:
         chunk = ((fed[call - 1] if call else 0), bytes_fed)
         if strict and error_at is not None and error_at <= bytes_fed:
             if returned[call] > timing.before[timing.error or 0]:  # ill-formed bytes as text
-                # From the first ill-formed byte to the end of the call that returned it as
-                # text: the bytes it decoded (behaviour.py names the bug by their kind), which
-                # may begin on an earlier call than this one.
+                # The bytes of the call that returned ill-formed bytes as text, from the first
+                # of them when it came on an earlier call: behaviour.py names the bug by their
+                # kind, not by the tail that happened to complete them.
                 start = chunk[0] if timing.error_offset is None else timing.error_offset
                 return "must", LET_THROUGH, ((min(start, chunk[0]), bytes_fed),)
             return "should", HELD_ERROR, (chunk,)

@@ -19,8 +19,6 @@ import pytest
 from support.cli_runs import check
 from support.user_vectors import EXTRA_VECTOR
 
-from utf8cert.harness.check.interrupt import STOPPING
-
 FORMATS: Final = {
     "--json": "r.json",
     "--junit-xml": "r.xml",
@@ -52,12 +50,12 @@ def utf8cert(
     directory: Path, *arguments: str, ignoring: tuple[int, ...] = ()
 ) -> subprocess.Popen[str]:
     """Return `utf8cert check ARGUMENTS` started in `directory`, as a user starts it from a
-    terminal: Ctrl-C, SIGTERM and SIGHUP at their defaults (a suite run as a shell's background
-    job has Ctrl-C ignored, and its children with it), but those `ignoring` names (`nohup`)."""
+    terminal: Ctrl-C, SIGTERM and SIGHUP at their defaults (tests/conftest.py sees to that also
+    in a suite run as a shell's background job), but those `ignoring` names (`nohup`)."""
 
-    def as_a_terminal_starts_it() -> None:
-        for number in STOPPING:
-            signal.signal(number, signal.SIG_IGN if number in ignoring else signal.SIG_DFL)
+    def as_nohup_starts_it() -> None:
+        for number in ignoring:
+            signal.signal(number, signal.SIG_IGN)
 
     argv = [sys.executable, "-m", "utf8cert.harness", "check", *arguments]
     env = {**os.environ, "PYTHONPATH": str(directory)}
@@ -68,7 +66,7 @@ def utf8cert(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=as_a_terminal_starts_it,  # signal dispositions only: no lock is taken
+        preexec_fn=as_nohup_starts_it if ignoring else None,  # dispositions only: no lock taken
     )
 
 
