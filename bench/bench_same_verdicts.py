@@ -52,6 +52,8 @@ RUNS: dict[str, list[str]] = {
     "java-charsetdecoder-report": ["adapter:java-charsetdecoder-report"],
     "perl-utf8-lax": ["adapter:perl-utf8-lax"],
     "codec-utf-8": ["codec:utf-8"],
+    # Another encoding: every ill-formed byte read as a character, on every long input too.
+    "codec-latin-1": ["codec:latin-1", "--in-process"],
     # Dialect profiles: the expectation reread by each.
     "surrogatepass-as-profile": [
         *("adapter:cpython-surrogatepass", "--profile", "python-surrogatepass")

@@ -9,16 +9,22 @@ machines: under load a test that computes takes several times its CPU in wall ti
 that waits (a time limit, a hang) takes wall time and no CPU (issue 41: the default tier's budget
 is 600 CPU-s and 5 minutes wall on an idle 2-core machine).
 
-Each process of the session (each xdist worker) reads getrusage(RUSAGE_SELF) and
-getrusage(RUSAGE_CHILDREN) around each item's setup, call and teardown and appends one JSON line
-per item to a file in a temporary directory; a child process's CPU is counted when the test
-reaps it (subprocess.run, communicate, wait), which is how the tests end theirs. Module- and
-session-scoped fixtures are charged to the item that first needs them.
+Where the machine lets this process make a cpuacct cgroup (cgroup v1, as root), the session
+runs in one, and each of its processes (each xdist worker) moves into a cgroup of its own inside
+it: an item's CPU is then its process's cgroup's, over its setup, call and teardown, every
+process it started included (a codec that bubblewrap sandboxes runs as a grandchild that no
+getrusage counts once bubblewrap is killed rather than waited for), and the session's is the
+whole cgroup's, start-up and collection included. Elsewhere each process reads
+getrusage(RUSAGE_SELF) and getrusage(RUSAGE_CHILDREN) around each item (a child's CPU counted
+when the test reaps it), and the whole machine's busy CPU meanwhile (/proc/stat) stands in for
+the session's on an idle machine. Module- and session-scoped fixtures are charged to the item
+that first needs them.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -34,6 +40,10 @@ from typing import Final
 ROOT: Final = Path(__file__).resolve().parents[1]
 RECORDS_VARIABLE: Final = "TIER_COST_RECORDS"
 """The directory each process of the session writes its items' costs into."""
+CGROUP_VARIABLE: Final = "TIER_COST_CGROUP"
+"""The session's cgroup, inside which each of its processes makes its own (unset: none)."""
+CPUACCT: Final = Path("/sys/fs/cgroup/cpuacct")
+"""Where cgroup v1 mounts its CPU accounting controller."""
 
 
 def cpu_seconds() -> float:
@@ -41,6 +51,41 @@ def cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def cgroup_seconds(cgroup: Path) -> float:
+    """Return the CPU seconds of every process that ran in `cgroup` or in a cgroup inside it."""
+    return int((cgroup / "cpuacct.usage").read_text()) / 1e9
+
+
+def session_cgroup() -> Path | None:
+    """Return a new cpuacct cgroup for the session, None where this process cannot make one."""
+    cgroup = CPUACCT / f"tier-cost-{os.getpid()}"
+    try:
+        cgroup.mkdir()
+        cgroup_seconds(cgroup)
+    except OSError:
+        return None
+    return cgroup
+
+
+def own_cgroup(session: Path) -> Path:
+    """Return a cgroup inside `session` that this process (all its threads) has moved into, so
+    that every process it starts from now on is counted there; OSError where it cannot."""
+    own = session / f"process-{os.getpid()}"
+    own.mkdir(exist_ok=True)
+    (own / "cgroup.procs").write_text(str(os.getpid()))
+    return own
+
+
+def remove_cgroup(cgroup: Path) -> None:
+    """Remove `cgroup` and the cgroups inside it, once their processes have ended (one still
+    running keeps its cgroup, and the session's, in place)."""
+    for inner in cgroup.glob("process-*"):
+        with contextlib.suppress(OSError):
+            inner.rmdir()
+    with contextlib.suppress(OSError):
+        cgroup.rmdir()
 
 
 def machine_cpu_seconds() -> float:
@@ -102,6 +147,11 @@ def main() -> int:
             filter(None, [str(ROOT), environment.get("PYTHONPATH")])
         )
         command = [sys.executable, "-m", "pytest", "-p", "bench.tier_cost_plugin", *arguments]
+        cgroup = session_cgroup()
+        if cgroup is not None:
+            environment[CGROUP_VARIABLE] = str(cgroup)
+            joining = 'echo $$ > "$0/cgroup.procs" && exec "$@"'  # the shell joins, then is pytest
+            command = ["sh", "-c", joining, str(cgroup), *command]
         started, before, machine = time.monotonic(), cpu_seconds(), machine_cpu_seconds()
         status = subprocess.run(command, cwd=ROOT, env=environment, check=False).returncode
         elapsed, spent = time.monotonic() - started, cpu_seconds() - before
@@ -109,7 +159,12 @@ def main() -> int:
         print(summary(list(read_records(Path(records))), options.top))
         # The items' sum leaves out each worker's start-up and collection.
         print(f"session: {spent:.0f} CPU-s, {elapsed:.0f} s wall; pytest exit status {status}")
-        print(f"machine: {busy:.0f} CPU-s busy meanwhile (the session's whole cost when idle)")
+        if cgroup is not None:
+            whole = cgroup_seconds(cgroup)
+            remove_cgroup(cgroup)
+            print(f"cgroup: {whole:.0f} CPU-s, every process of the session (the items by cgroup)")
+        else:
+            print(f"machine: {busy:.0f} CPU-s busy meanwhile (the session's whole cost when idle)")
     return status
 
 

@@ -3,6 +3,7 @@ at (how values are written in the report: describe.py)."""
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final
@@ -79,8 +80,13 @@ def _alike(expected: Decoded, actual: Decoded) -> tuple[Decoded, Decoded]:
 def _byte_length(text: Decoded) -> int:
     """Return how many bytes `text` takes in UTF-8 (in RFC 2279's forms above U+10FFFF)."""
     # surrogatepass: a dialect's text may hold surrogates.
-    return len(
-        text.encode("utf-8", "surrogatepass") if isinstance(text, str) else encode_legacy(text)
+    if isinstance(text, str):
+        return len(text.encode("utf-8", "surrogatepass"))
+    # Up to U+10FFFF (what a str holds) the forms are RFC 3629's, encoded in C; encode_legacy,
+    # value by value, only for the few above (on a long text's prefix it took seconds).
+    within = "".join(chr(value) for value in text if value <= sys.maxunicode)
+    return len(within.encode("utf-8", "surrogatepass")) + len(
+        encode_legacy([value for value in text if value > sys.maxunicode])
     )
 
 

@@ -17,17 +17,21 @@ whose replaced output is not the reference's walk of the bytes); the third, run_
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 from itertools import pairwise
 from typing import Final
 
 from utf8cert.harness.check.difference import Marks
 from utf8cert.harness.check.expected import Decoded, Expected
+from utf8cert.reference import REPLACEMENT_CHARACTER
 
 REPLACEMENT: Final = 0xFFFD
-MOST_ALIGNED: Final = 4096
-"""The longest stretch of two outputs, between their common ends, decoded_in aligns (difflib is
-quadratic at worst)."""
+_REPLACEMENT_RUN: Final = re.compile(REPLACEMENT_CHARACTER + "+")
+MOST_ALIGNED: Final = 256
+"""The longest stretch of two outputs, between their common ends, decoded_in aligns: difflib is
+quadratic at worst (at 4,096, a check of Latin-1, which differs across every long input, took
+73 CPU-s, 9 at 256)."""
 Writer = int | None
 """What writes one U+FFFD of the reference's output: a maximal subpart (its index in
 `Expected.errors`), or None for a literal U+FFFD (EF BF BD)."""
@@ -38,38 +42,52 @@ def every_error(expected: Expected) -> Marks:
     return tuple((error.offset, error.offset + error.length) for error in expected.errors)
 
 
-def _writers(expected: Expected) -> list[list[Writer]] | None:
-    """Return, for each stretch of the reference's output between two characters other than
-    U+FFFD (the first before any, the last after all), what writes its U+FFFDs, in order; None
-    when the bytes between errors are not UTF-8 the reference reads (a dialect's output)."""
-    stretches: list[list[Writer]] = [[]]
-    data, position = expected.data, 0
+def _writers(expected: Expected) -> tuple[int, dict[int, list[Writer]]] | None:
+    """Return how many stretches the reference's output has between its characters other than
+    U+FFFD (one more than it has of them), and for each stretch holding U+FFFDs, by its index,
+    what writes them, in order; None when the bytes between errors are not UTF-8 the reference
+    reads (a dialect's output)."""
+    # Read run by run, not character by character: a long input's text is decoded and counted
+    # in C, and only the stretches that hold a U+FFFD are kept.
+    writers: dict[int, list[Writer]] = {}
+    data, position, stretch = expected.data, 0, 0
     for index, error in enumerate([*expected.errors, None]):
         until = len(data) if error is None else error.offset
         try:
             characters = data[position:until].decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:
             return None
-        for character in characters:
-            if ord(character) == REPLACEMENT:
-                stretches[-1].append(None)
-            else:
-                stretches.append([])
-        if error is not None:
-            stretches[-1].append(index)
-            position = error.offset + error.length
-    return stretches
-
-
-def _counts(output: Decoded) -> list[int]:
-    """Return the number of U+FFFD in each stretch of `output` between its other characters."""
-    counts = [0]
-    for character in output:
-        if _value(character) == REPLACEMENT:
-            counts[-1] += 1
+        if REPLACEMENT_CHARACTER in characters:  # a literal U+FFFD (EF BF BD) writes itself
+            for character in characters:
+                if character == REPLACEMENT_CHARACTER:
+                    writers.setdefault(stretch, []).append(None)
+                else:
+                    stretch += 1
         else:
-            counts.append(0)
-    return counts
+            stretch += len(characters)  # each character other than U+FFFD starts a stretch
+        if error is not None:
+            writers.setdefault(stretch, []).append(index)
+            position = error.offset + error.length
+    return stretch + 1, writers
+
+
+def _counts(output: Decoded) -> tuple[int, dict[int, int]]:
+    """Return how many stretches `output` has between its characters other than U+FFFD, and
+    the number of U+FFFD in each stretch holding any, by its index."""
+    counts: dict[int, int] = {}
+    replacements = 0  # the U+FFFDs before the run counted next
+    if isinstance(output, str):
+        for run in _REPLACEMENT_RUN.finditer(output):
+            start, end = run.span()
+            counts[start - replacements] = end - start  # start - replacements: the others before
+            replacements += end - start
+    else:
+        for index, value in enumerate(output):
+            if value == REPLACEMENT:
+                stretch = index - replacements
+                counts[stretch] = counts.get(stretch, 0) + 1
+                replacements += 1
+    return len(output) - replacements + 1, counts
 
 
 def _run_from(expected: Expected, first: int) -> Marks:
@@ -96,11 +114,12 @@ def replaced_run(expected: Expected, actual: Decoded, dropped: bool) -> Marks:
     fewer U+FFFD stand than the literal ones plus one a run, the first run right after a literal
     U+FFFD (merged into it), else the first run of the first such stretch. Otherwise the first
     run of the first stretch where the numbers of U+FFFD differ."""
-    stretches, counts = _writers(expected), _counts(actual)
-    if stretches is None or len(stretches) != len(counts):
+    found, (number, counts) = _writers(expected), _counts(actual)
+    if found is None or found[0] != number:
         return every_error(expected)
     wrong, short, merged = [], [], []
-    for writers, count in zip(stretches, counts, strict=True):
+    for stretch, writers in found[1].items():  # a stretch without U+FFFD is right in both
+        count = counts.get(stretch, 0)
         starts = [w for w in writers if w is not None and _starts_run(expected, w)]
         if len(writers) == count or not starts:
             continue
@@ -120,18 +139,19 @@ def _writer_at(expected: Expected, replaced: Decoded) -> dict[int, int] | None:
     """Return, for each U+FFFD of `replaced` (the reference's output) that a maximal subpart
     writes, its index in `replaced` and the subpart's in `Expected.errors`; None when the
     output is not the reference's walk of the bytes (a dialect's)."""
-    stretches = _writers(expected)
-    if stretches is None:
+    found = _writers(expected)
+    if found is None:
         return None
+    number, writers = found
     at: dict[int, int] = {}
-    index = -1
-    for number, writers in enumerate(stretches):
-        index += number > 0  # the character other than U+FFFD before the stretch
-        for writer in writers:
-            index += 1
+    before = 0  # the U+FFFDs of the stretches before
+    for stretch, written in writers.items():
+        # stretch: the characters other than U+FFFD before this one's U+FFFDs
+        for offset, writer in enumerate(written):
             if writer is not None:
-                at[index] = writer
-    return at if index + 1 == len(replaced) else None
+                at[stretch + before + offset] = writer
+        before += len(written)
+    return at if number - 1 + before == len(replaced) else None
 
 
 def run_at(expected: Expected, replaced: Decoded, same: int) -> Marks:

@@ -124,6 +124,7 @@ def test_a_crash_is_one_difference_per_vector_and_capability_the_rest_skipped() 
     assert crashed.checked == calm.checked  # every vector was still checked
 
 
+@pytest.mark.slow
 def test_the_crash_says_how_many_questions_were_skipped_after_it() -> None:
     crashed = checked("CrashOnC0", with_c0())
     for difference in crashed.differences:
@@ -369,6 +370,7 @@ def test_in_process_os_exit_names_the_question_before_the_process_ends(tmp_path:
 
 # --isolate says the default: the same run as without it, so that one is slow.
 @pytest.mark.parametrize("isolation", [(), pytest.param(("--isolate",), marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_by_default_a_codec_calling_os_exit_0_fails_the_check(
     tmp_path: Path, isolation: tuple[str, ...]
 ) -> None:

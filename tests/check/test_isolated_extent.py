@@ -113,6 +113,7 @@ def test_a_program_with_the_right_end_or_none_is_not_flagged(mode: str) -> None:
     assert check(program(mode)) == (0, [])
 
 
+@pytest.mark.slow
 def test_copies_of_a_program_that_crashes_keep_the_fields() -> None:
     """Once it has crashed, the vectors after it are asked by copies (check/ahead.py): their
     answers' ends are judged as the program's own are."""

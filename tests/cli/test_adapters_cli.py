@@ -25,6 +25,7 @@ def test_check_adapter_sqlite_finds_ill_formed_bytes_decoded_as_characters(tmp_p
     assert "must: decoded ill-formed bytes as characters" in finished.stdout
 
 
+@pytest.mark.slow
 def test_check_an_unavailable_adapter_is_one_line_and_exit_2() -> None:
     finished = subprocess.run(
         ["utf8cert", "check", "adapter:nonesuch"], capture_output=True, text=True, check=False

@@ -132,6 +132,7 @@ def test_input_file_and_standard_input_give_the_report_of_the_same_hex(tmp_path:
     assert "on input from standard input (4 bytes):" in by_stdin[2]
 
 
+@pytest.mark.slow
 def test_an_unreadable_input_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
     missing = tmp_path / "missing.bin"
     assert utf8cert("check", "--input-file", str(missing)) == (

@@ -49,6 +49,7 @@ def write_baseline(tmp_path: Path, *arguments: str) -> tuple[Path, str]:
     return baseline, run.err
 
 
+@pytest.mark.slow
 def test_write_baseline_says_where_and_how_many(tmp_path: Path) -> None:
     baseline, said = write_baseline(tmp_path)
     document = json.loads(baseline.read_text(encoding="utf-8"))

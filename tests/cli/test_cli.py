@@ -48,6 +48,7 @@ def test_cpython_utf8_is_conformant_with_no_difference(tmp_path: Path) -> None:
     assert document["codec"] == "codec:utf-8"
 
 
+@pytest.mark.slow
 def test_no_spec_checks_cpythons_codec(capsys: pytest.CaptureFixture[str]) -> None:
     # On a few vectors of each kind: the whole check of CPython's codec is the test above's.
     assert main(["check", *options(few_of_each_kind())]) == 0

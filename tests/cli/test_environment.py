@@ -38,6 +38,7 @@ def test_an_ascii_only_output_gets_the_report_with_escapes() -> None:
     assert done.stdout.isascii() and "\\u" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_codec_closing_the_standard_output_gets_its_report() -> None:
     # The codec closes only its own copy of standard output (harness/codec/stdout.py).
     done = utf8cert("close_stdout:decode", "--vector", "imp-1")

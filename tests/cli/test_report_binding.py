@@ -64,6 +64,7 @@ def junit_failures(path: Path) -> int:
     return int(ElementTree.parse(path).getroot().get("failures", "-1"))
 
 
+@pytest.mark.slow
 def test_a_judge_killed_mid_run_leaves_an_incomplete_report_at_every_path(
     tmp_path: Path,
 ) -> None:

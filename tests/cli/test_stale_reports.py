@@ -212,7 +212,7 @@ def ended_by(judge: subprocess.Popen[str], *signals: int) -> tuple[str, str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
-@pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, 1.0, 3.0])
+@pytest.mark.parametrize("delay", [0.0, 0.1, 0.3, pytest.param(1.0, marks=pytest.mark.slow), 3.0])
 def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback(
     tmp_path: Path, delay: float
 ) -> None:
@@ -227,7 +227,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_incomplete_reports_and_no_traceback
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
-@pytest.mark.parametrize("delay", [0.0, 3.0])
+@pytest.mark.parametrize("delay", [0.0, pytest.param(3.0, marks=pytest.mark.slow)])
 def test_a_sighup_that_nohup_ignores_stays_ignored_and_ctrl_c_still_stops_the_run(
     tmp_path: Path, delay: float
 ) -> None:
@@ -250,7 +250,7 @@ def assert_no_report_passes(directory: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/PID/status")
-@pytest.mark.parametrize("delay", [0.0, 0.3, 1.5])
+@pytest.mark.parametrize("delay", [0.0, 0.3, pytest.param(1.5, marks=pytest.mark.slow)])
 def test_a_sigkill_at_any_moment_leaves_no_passing_report(tmp_path: Path, delay: float) -> None:
     """A SIGKILL cannot be held: the report files are withdrawn before anything else
     (cli/entry.py), so a run killed before its INCOMPLETE reports are written leaves none."""

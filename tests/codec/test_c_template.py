@@ -36,6 +36,7 @@ def test_the_template_as_shipped_is_a_conformant_decoder_and_encoder(tmp_path: P
     assert "conformant to RFC 3629; follows recommended practice throughout" in run.out
 
 
+@pytest.mark.slow
 def test_a_codec_put_in_its_place_is_judged_on_what_it_does(tmp_path: Path) -> None:
     # The second byte after ED may run to BF: encoded surrogates (ED A0..BF ..) get through.
     source = TEMPLATE.read_text()

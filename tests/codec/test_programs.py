@@ -38,6 +38,7 @@ def program() -> Iterator[Started]:
     yield from started()
 
 
+@pytest.mark.slow
 def test_every_program_offers_the_capabilities_of_its_codec(program: Started) -> None:
     offered = {
         "node-textdecoder": {"replace"},

@@ -86,6 +86,7 @@ PLANTED = [
         PLANTED, [name for name, _ in PLANTED], [kind.split("-")[0] for _, kind in PLANTED]
     ),
 )
+@pytest.mark.slow
 def test_a_short_campaign_finds_the_planted_bug_and_writes_a_vector_that_catches_it(
     tmp_path: Path, name: str, kind: str
 ) -> None:
@@ -116,6 +117,7 @@ def test_a_short_campaign_finds_the_planted_bug_and_writes_a_vector_that_catches
         assert len(data) > 4096
 
 
+@pytest.mark.slow
 def test_a_conformant_codec_gives_no_finding(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "support.fuzz_codecs:Conformant", "--runs", "1000")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -123,6 +125,7 @@ def test_a_conformant_codec_gives_no_finding(tmp_path: Path) -> None:
     assert not list((tmp_path / "artifacts").glob("*.yaml"))
 
 
+@pytest.mark.slow
 def test_keep_going_collects_each_behaviour_once_one_finding_for_all_its_capabilities(
     tmp_path: Path,
 ) -> None:
@@ -138,6 +141,7 @@ def test_keep_going_collects_each_behaviour_once_one_finding_for_all_its_capabil
     load_vectors(vector_files, builtin=False)
 
 
+@pytest.mark.slow
 def test_capability_limits_the_campaign(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "codec:utf-8:surrogatepass", "--runs", "200", "--capability", "replace")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -194,6 +198,7 @@ def start_campaign(artifacts: Path) -> subprocess.Popen[str]:
     return campaign
 
 
+@pytest.mark.slow
 def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: Path) -> None:
     artifacts = tmp_path / "artifacts"
     with start_campaign(artifacts) as campaign:
@@ -210,6 +215,7 @@ def test_sigint_to_the_command_stops_libfuzzer_and_prints_the_summary(tmp_path: 
     assert str(artifacts) not in _command_lines(), "libFuzzer left running"
 
 
+@pytest.mark.slow
 def test_a_killed_command_leaves_no_campaign_running(tmp_path: Path) -> None:
     artifacts = tmp_path / "artifacts"
     with start_campaign(artifacts) as campaign:
@@ -325,6 +331,7 @@ def test_a_should_finding_has_a_reproducer_that_fails_at_should(tmp_path: Path) 
     assert_fails(reproducer, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_finding_of_the_seed_pass_is_counted_and_timed(tmp_path: Path) -> None:
     done = fuzz(tmp_path, "support.fuzz_codecs:SurrogateWritingEncoder", "--runs", "3000")
     assert done.returncode == 1, done.stdout + done.stderr

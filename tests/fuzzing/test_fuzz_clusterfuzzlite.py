@@ -86,6 +86,7 @@ def test_build_script_compiles_each_target_with_its_seed_corpus_and_dictionary(
         assert re.search(r"^max_len = 66048$", options, re.MULTILINE)
 
 
+@pytest.mark.slow
 def test_each_target_is_executable_and_starts_and_stops_with_runs(tmp_path: Path) -> None:
     assert TARGETS
     for target in TARGETS:

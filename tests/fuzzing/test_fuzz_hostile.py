@@ -48,12 +48,23 @@ def utf8cert(*arguments: str, cwd: Path, env: dict[str, str]) -> subprocess.Comp
 
 
 FAULTS = [
-    pytest.param("CrashOnC0", (), "crash: RuntimeError", False, id="exception"),
+    pytest.param(
+        "CrashOnC0", (), "crash: RuntimeError", False, id="exception", marks=pytest.mark.slow
+    ),
     # Judged apart, the codec's process catches it as the codec's crash: `check` needs no
     # --isolate to replay it (it isolates by default).
-    pytest.param("InterruptOnC0", (), "KeyboardInterrupt", False, id="KeyboardInterrupt"),
+    pytest.param(
+        "InterruptOnC0",
+        (),
+        "KeyboardInterrupt",
+        False,
+        id="KeyboardInterrupt",
+        marks=pytest.mark.slow,
+    ),
     pytest.param("ExitOnC0", (), "exited with status 3", True, id="os._exit"),
-    pytest.param("SegfaultOnC0", (), "killed by SIGSEGV", True, id="segfault"),
+    pytest.param(
+        "SegfaultOnC0", (), "killed by SIGSEGV", True, id="segfault", marks=pytest.mark.slow
+    ),
     pytest.param(
         "HangOnC0", ("--timeout", "2"), "timeout", True, id="hang", marks=pytest.mark.slow
     ),
@@ -85,7 +96,13 @@ def test_each_fault_is_one_finding_with_its_input_and_a_reproducer(
     assert survivors(tag) == []
 
 
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+@pytest.mark.parametrize(
+    "number",
+    [
+        signal.SIGTERM,
+        *(pytest.param(n, marks=pytest.mark.slow) for n in (signal.SIGINT, signal.SIGHUP)),
+    ],
+)
 def test_a_signal_while_the_codec_hangs_stops_libfuzzer_and_prints_the_summary(
     tmp_path: Path, number: signal.Signals
 ) -> None:

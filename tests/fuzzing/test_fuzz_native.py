@@ -153,6 +153,7 @@ def test_a_missing_library_is_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.slow
 def test_a_library_without_the_protocol_is_one_line(tmp_path: Path) -> None:
     source = tmp_path / "half.c"
     source.write_text('const char *utf8cert_handshake(const char *a) { return "x"; }\n')

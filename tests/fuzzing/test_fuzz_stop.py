@@ -136,6 +136,7 @@ def test_progress_and_summary_ignore_status_lines_the_codec_prints(tmp_path: Pat
     assert boundary == f"boundary: {report['boundary']}"
 
 
+@pytest.mark.slow
 def test_quiet_prints_the_summary_line_alone_and_json_says_the_campaign(tmp_path: Path) -> None:
     spec = "support.fuzz_codecs:SurrogateWritingEncoder"
     quiet = fuzz(tmp_path, spec, "--runs", "3000", "--seed", "1", "--quiet")

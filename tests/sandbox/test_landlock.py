@@ -66,6 +66,7 @@ def test_under_landlock_a_latin1_decoder_that_forges_its_reports_still_fails(
 
 @needs_landlock
 @pytest.mark.parametrize("layer", ["bubblewrap", "Landlock"])
+@pytest.mark.slow
 def test_a_temporary_file_beyond_the_memory_limit_is_a_memory_failure(
     tmp_path: Path, layer: str
 ) -> None:
@@ -145,6 +146,7 @@ def test_every_landlock_version_holds_files_and_the_network(
 
 
 @needs_landlock
+@pytest.mark.slow
 def test_require_sandbox_is_met_by_landlock(tmp_path: Path) -> None:
     env = environment_refusing_namespaces(tmp_path / "machine")
     argv = [sys.executable, "-m", "utf8cert.harness", "check", "codec:utf-8", "--vector", "sec-1"]

@@ -109,6 +109,7 @@ def test_under_pytest_utf8_isolate_the_probe_reaches_nothing(tmp_path: Path) -> 
 
 
 @needs_bubblewrap
+@pytest.mark.slow
 def test_a_judge_killed_mid_run_leaves_no_process_of_its_codec(tmp_path: Path) -> None:
     attack = Attack(tmp_path)
     argv, reports = check_argv("support.sandbox_probe", attack)
