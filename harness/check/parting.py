@@ -28,10 +28,9 @@ from utf8cert.reference import REPLACEMENT_CHARACTER
 
 REPLACEMENT: Final = 0xFFFD
 _REPLACEMENT_RUN: Final = re.compile(REPLACEMENT_CHARACTER + "+")
-MOST_ALIGNED: Final = 256
-"""The longest stretch of two outputs, between their common ends, decoded_in aligns: difflib is
-quadratic at worst (at 4,096, a check of Latin-1, which differs across every long input, took
-73 CPU-s, 9 at 256)."""
+MOST_ALIGNED: Final = 4096
+"""The longest stretch of two outputs, between their common ends, decoded_in aligns (difflib is
+quadratic at worst: most of a check of Latin-1, which differs across every long input)."""
 Writer = int | None
 """What writes one U+FFFD of the reference's output: a maximal subpart (its index in
 `Expected.errors`), or None for a literal U+FFFD (EF BF BD)."""

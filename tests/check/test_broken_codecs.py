@@ -243,6 +243,7 @@ def test_a_decoder_that_returns_bytes_is_a_wrong_type_difference() -> None:
     assert at(differences, "sec-4").input == b"/../"
 
 
+@pytest.mark.slow
 def test_a_hanging_decoder_times_out_in_its_child_process_and_the_next_call_works() -> None:
     codec = load_codec("support.broken_codecs:HangingDecoder", isolate=True, timeout=2.0)
     try:

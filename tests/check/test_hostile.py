@@ -138,6 +138,7 @@ def test_the_crash_says_how_many_questions_were_skipped_after_it() -> None:
         assert difference.actual.startswith("crash: RuntimeError: C0 is not handled")
 
 
+@pytest.mark.slow
 def test_skipped_questions_count_against_the_share_and_the_crash_is_not_certified() -> None:
     crashed = checked("CrashOnC0", with_c0())
     for capability in DECODING:
@@ -328,6 +329,7 @@ def test_isolated_every_vector_each_fault_on_the_c0_vectors_alone(
     assert_clean(done, tag)
 
 
+@pytest.mark.slow
 def test_in_process_a_segfault_names_the_question_and_how_to_rerun_isolated(
     tmp_path: Path,
 ) -> None:

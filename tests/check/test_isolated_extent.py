@@ -90,6 +90,7 @@ def program(mode: str, *options: str) -> str:
     )
 
 
+@pytest.mark.slow
 def test_a_program_that_sends_a_wrong_error_end_is_judged_on_it() -> None:
     status, differences = check(program("one-byte"))
     assert status == 1
@@ -100,6 +101,7 @@ def test_a_program_that_sends_a_wrong_error_end_is_judged_on_it() -> None:
     assert edge["marks"] == [[0, 2]]
 
 
+@pytest.mark.slow
 def test_a_program_that_says_it_held_a_character_back_is_judged_on_it() -> None:
     status, differences = check(program("held"))
     assert status == 1

@@ -157,6 +157,7 @@ def test_a_decoder_that_breaks_after_5000_calls_fails_asked_again(
 
 
 @pytest.mark.parametrize("options", MODES_ONE_FAST, ids=["in process", "isolated"])
+@pytest.mark.slow
 def test_refusals_whose_messages_differ_each_time_are_one_answer(
     options: tuple[str, ...],
 ) -> None:

@@ -232,6 +232,7 @@ def test_a_codec_no_dialect_explains_is_told_so() -> None:
     assert "no dialect profile explains" in checked.verdict()
 
 
+@pytest.mark.slow
 def test_a_codec_stricter_than_a_profile_somewhere_is_not_said_to_fit_it() -> None:
     # Every must difference of a reader of RFC 2279's long forms that refuses surrogates is one
     # RFC 2279 allows; but RFC 2279 reads surrogates, so --profile rfc2279 would fail it.

@@ -7,6 +7,7 @@ every slice of inputs built from the pieces of the RFC 3629 §4 table.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +63,7 @@ def test_a_reading_is_the_reference_walk_of_its_input(data: bytes) -> None:
     assert list(Reading(data).pieces) == list(pieces(data))
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(inputs)
 def test_every_slice_read_off_the_whole_walk_is_the_reference_walk_of_that_slice(

@@ -217,6 +217,7 @@ def test_an_isolated_python_codec_is_reused_in_its_child() -> None:
         codec.close()
 
 
+@pytest.mark.slow
 def test_the_check_names_the_reuse_behaviour_and_fails() -> None:
     # One whole-CLI run (in process), on one vector: the reuse questions are asked whatever
     # the vectors.

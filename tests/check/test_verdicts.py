@@ -293,6 +293,7 @@ def test_the_readme_profile_command_passes_cpython_surrogatepass(tmp_path: Path)
     assert f"decode: {asked} of {asked} answered (100.0% of those counted): certified" in markdown
 
 
+@pytest.mark.slow
 def test_without_the_profile_the_verdict_names_the_dialect(tmp_path: Path) -> None:
     # A few vectors of each kind: the surrogates they hold are what the dialect explains.
     report, few = tmp_path / "report.json", options(few_of_each_kind())
