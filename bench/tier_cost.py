@@ -63,8 +63,12 @@ def session_cgroup() -> Path | None:
     cgroup = CPUACCT / f"tier-cost-{os.getpid()}"
     try:
         cgroup.mkdir()
-        cgroup_seconds(cgroup)
     except OSError:
+        return None
+    try:
+        cgroup_seconds(cgroup)
+    except OSError:  # made, but it counts nothing here: not left behind
+        remove_cgroup(cgroup)
         return None
     return cgroup
 
