@@ -11,6 +11,18 @@ const { createRequire } = require("node:module");
 const path = require("node:path");
 const readline = require("node:readline");
 
+// REPRO_FILL=HH: every buffer Buffer.allocUnsafe or allocUnsafeSlow hands out starts as the byte
+// HH, so that bytes a package returns without having written them read as HH. An input whose
+// answer did not match is run with 00 and with ff (bench/reproduce_world.py): an answer that
+// changes holds memory the package never wrote, which is why it varied.
+if (process.env.REPRO_FILL) {
+  const fill = parseInt(process.env.REPRO_FILL, 16);
+  for (const name of ["allocUnsafe", "allocUnsafeSlow"]) {
+    const unfilled = Buffer[name];
+    Buffer[name] = (size) => unfilled(size).fill(fill);
+  }
+}
+
 const [mode, prefix] = process.argv.slice(2);
 const requireThere = createRequire(path.join(path.resolve(prefix), "package.json"));
 const pack = { "msgpackr-encode": requireThere("msgpackr").pack, "notepack-encode": requireThere("notepack.io").encode }[mode];

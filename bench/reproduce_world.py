@@ -10,7 +10,10 @@ ReproduceWorld.java for the JVM's), and say whether the library itself shows the
 For each configuration: `utf8cert check adapter:NAME --json` lists the differences; each
 must-level one's input goes to the direct reproducer; the answer must match utf8cert's `actual`
 (a refusal, the same code points, the same validity, or ill-formed output where utf8cert saw
-the library write ill-formed UTF-8). With --should, the should-level differences (U+FFFD counts)
+the library write ill-formed UTF-8), or, where it does not, vary with memory the library
+does not own or never wrote (a guard page after the input for C, new buffers filled with 00 and
+then ff for npm: an answer made of such memory is no answer at all, and is counted as shown,
+the line saying how many). With --should, the should-level differences (U+FFFD counts)
 of the configurations in SHOULD instead, by capability, reproduce_world.go for Go's standard
 library (a refusal's offset is compared where the reproducer gives one: json-c's). Prints
 one line a configuration (or why it was skipped: its
@@ -167,19 +170,28 @@ def request_of(difference: dict[str, str]) -> str:
     return "".join(f"{p:08x}" for p in points) or "-"
 
 
-def reads_past_end(program: list[str], line: str) -> bool:
-    """Return whether the library reads past the end of this input: the reproducer, with
-    REPRO_GUARD set, puts the input's last byte right before a page that cannot be read, and
-    dies of SIGSEGV when the library reads on (what such a library makes of the input depends
-    on whatever lies after it, so its answers vary run to run)."""
-    done = subprocess.run(
-        program,
-        input=line + "\n",
-        text=True,
-        capture_output=True,
-        env={**os.environ, "REPRO_GUARD": "1"},
+def varies_with_memory(program: list[str], macro: str, line: str) -> bool:
+    """Return whether the library's answer to this input depends on memory it does not own or
+    never wrote, so that it varies run to run: a C reproducer with REPRO_GUARD set puts the
+    input's last byte right before a page that cannot be read and dies of SIGSEGV when the
+    library reads on; the npm one with REPRO_FILL set hands the package new buffers filled with
+    that byte, and its answer changes between 00 and ff when the package returns bytes it never
+    wrote. False for the JVM and Go, whose new memory is zeroed and whose reads are checked."""
+    if macro == "node":
+        filled = [run_with(program, line, {"REPRO_FILL": fill}).stdout for fill in ("00", "ff")]
+        return filled[0] != filled[1]
+    if macro in ("java", "go"):
+        return False
+    return run_with(program, line, {"REPRO_GUARD": "1"}).returncode == -signal.SIGSEGV
+
+
+def run_with(
+    program: list[str], line: str, variables: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """Return the reproducer's run on one input line with these environment variables set."""
+    return subprocess.run(
+        program, input=line + "\n", text=True, capture_output=True, env={**os.environ, **variables}
     )
-    return done.returncode == -signal.SIGSEGV
 
 
 def direct_matches(answer: str, difference: dict[str, str], output: str) -> bool:
@@ -235,7 +247,8 @@ def reproduced(
     name: str, found: list[dict[str, str]], how: Reproducer, scratch: Path
 ) -> tuple[list[tuple[dict[str, str], str]], int]:
     """Return the differences the library called directly does not show (with its answer),
-    and how many of the others it shows only by reading past the end of its input."""
+    and how many of the others it shows only with another answer, one that varies with memory
+    it does not own or never wrote (read past its input, or returned unwritten)."""
     macro, package, argument, output = how
     command = reproducer(macro, package, argument, scratch)
     lines = "".join(f"{request_of(d)}\n" for d in found)
@@ -248,10 +261,8 @@ def reproduced(
         for d, a, r in zip(found, answers, requests, strict=True)
         if not direct_matches(a, d, output)
     ]
-    native = macro not in ("node", "java", "go")
-    past = [native and reads_past_end(command, r) for _, _, r in unmatched]
-    over_read = sum(past)
-    return [(d, a) for (d, a, _), read in zip(unmatched, past, strict=True) if not read], over_read
+    varied = [varies_with_memory(command, macro, r) for _, _, r in unmatched]
+    return [(d, a) for (d, a, _), v in zip(unmatched, varied, strict=True) if not v], sum(varied)
 
 
 def main(arguments: list[str]) -> int:
@@ -268,21 +279,21 @@ def main(arguments: list[str]) -> int:
                 continue
             found = differences(name, level)
             missed: list[tuple[dict[str, str], str]] = []
-            over_read = 0
+            varied = 0
             for capability in sorted({d["capability"] for d in found}):
                 how = table[name].get(capability) or table[name].get("*")
                 these = [d for d in found if d["capability"] == capability]
                 if how is None:
                     missed += [(d, "no direct reproducer for this capability") for d in these]
                     continue
-                not_shown, past = reproduced(name, these, how, Path(scratch))
+                not_shown, varying = reproduced(name, these, how, Path(scratch))
                 missed += not_shown
-                over_read += past
+                varied += varying
             false_flags += len(missed)
             print(
                 f"{name}: {len(found) - len(missed)} of {len(found)} {level} differences shown"
-                f" directly ({over_read} of them where the library reads past the end of the"
-                " input, so that its answer varies: SIGSEGV on a guard page)"
+                f" directly ({varied} of them by an answer that varies with memory the library"
+                " does not own or never wrote)"
             )
             for difference, answer in missed[:5]:
                 shown = f"{difference['variant']} {difference['input'][:80]}"

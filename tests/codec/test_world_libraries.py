@@ -21,6 +21,7 @@ documentation; Rust's Utf8Chunk and io::Read::read_to_string documentation.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ from support.started_programs import SURROGATE, Started, check, check_encode, re
 from utf8cert.harness import Refused, load_codec
 from utf8cert.harness.codec.interface import Codec, Failed, Returned
 from utf8cert.harness.world.catalog import PYTHON_ADAPTERS, registry
+from utf8cert.harness.world.programs.libraries import npm_prefix
 
 OVERLONG_SLASH = b"\xc0\xaf"  # RFC 3629 §10: "/" in two bytes
 ACCEPTED = ("decode", "must", "accepted ill-formed input")
@@ -259,6 +261,32 @@ def test_each_must_difference_is_shown_by_the_library_called_directly() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_the_npm_reproducer_tells_an_answer_made_of_memory_never_written() -> None:
+    # Finding 44: notepack.io announces 37 bytes for this string and writes 36, so the last is
+    # whatever Buffer.allocUnsafe's memory held; a well-formed string's answer holds none. The
+    # direct reproducer fills new buffers with 00, then ff: only the first answer changes.
+    if (why := registry()["npm-notepack"].unavailable()) is not None:
+        pytest.skip(f"npm-notepack is unavailable here: {why}")
+    script = Path(__file__).resolve().parents[2] / "bench" / "reproduce_world.js"
+    lone = "".join(f"{p:08x}" for p in [0x78] * 29 + [0xD800, 0x1F600])
+    paired = "".join(f"{p:08x}" for p in [0x78] * 29 + [0x1F600, 0x1F600])
+    answers = {
+        fill: subprocess.run(
+            ["node", str(script), "notepack-encode", str(npm_prefix())],
+            input=f"{lone}\n{paired}\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "REPRO_FILL": fill},
+            check=True,
+        ).stdout.splitlines()
+        for fill in ("00", "ff")
+    }
+    assert answers["00"][0] == "ok " + "78" * 29 + "efbfbd" + "f09f9880" + "00"
+    assert answers["ff"][0] == "ok " + "78" * 29 + "efbfbd" + "f09f9880" + "ff"
+    assert answers["00"][1] == answers["ff"][1] == "ok " + ("78" * 29 + "f09f9880" * 2)
 
 
 @pytest.mark.slow  # a configuration's whole check, then each should difference re-run
