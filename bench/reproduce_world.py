@@ -10,15 +10,15 @@ ReproduceWorld.java for the JVM's), and say whether the library itself shows the
 For each configuration: `utf8cert check adapter:NAME --json` lists the differences; each
 must-level one's input goes to the direct reproducer; the answer must match utf8cert's `actual`
 (a refusal, the same code points, the same validity, or ill-formed output where utf8cert saw
-the library write ill-formed UTF-8), or, where it does not, vary with memory the library
-does not own or never wrote (a guard page after the input for C, new buffers filled with 00 and
-then ff for npm: an answer made of such memory is no answer at all, and is counted as shown,
-the line saying how many). With --should, the should-level differences (U+FFFD counts)
-of the configurations in SHOULD instead, by capability, reproduce_world.go for Go's standard
-library (a refusal's offset is compared where the reproducer gives one: json-c's). Prints
-one line a configuration (or why it was skipped: its
-library is not installed here) and the inputs that do not match; exit status 1 when any does
-not (a false flag), 0 when all do.
+the library write ill-formed UTF-8), or else be shown to vary with memory the library does not
+own or never wrote: for C, a guard page after the input, then new heap memory filled two ways
+by glibc's MALLOC_PERTURB_; for npm, new buffers filled with 00 and then ff. An answer made of
+such memory is no answer at all: it is counted as shown, the line saying how many. With
+--should, the should-level differences (U+FFFD counts) of the configurations in SHOULD instead,
+by capability, reproduce_world.go for Go's standard library (a refusal's offset is compared
+where the reproducer gives one: json-c's). Prints one line a configuration (or why it was
+skipped: its library is not installed here) and the inputs that do not match; exit status 1
+when any does not (a false flag), 0 when all do.
 """
 
 from __future__ import annotations
@@ -172,17 +172,23 @@ def request_of(difference: dict[str, str]) -> str:
 
 def varies_with_memory(program: list[str], macro: str, line: str) -> bool:
     """Return whether the library's answer to this input depends on memory it does not own or
-    never wrote, so that it varies run to run: a C reproducer with REPRO_GUARD set puts the
+    never wrote, so that it varies run to run. A C reproducer with REPRO_GUARD set puts the
     input's last byte right before a page that cannot be read and dies of SIGSEGV when the
-    library reads on; the npm one with REPRO_FILL set hands the package new buffers filled with
-    that byte, and its answer changes between 00 and ff when the package returns bytes it never
-    wrote. False for the JVM and Go, whose new memory is zeroed and whose reads are checked."""
-    if macro == "node":
-        filled = [run_with(program, line, {"REPRO_FILL": fill}).stdout for fill in ("00", "ff")]
-        return filled[0] != filled[1]
+    library reads on; else it is run with glibc's MALLOC_PERTURB_ at 85 and at 170, which fill
+    new heap memory with AA and then 55. The npm one with REPRO_FILL set fills the package's new
+    buffers with 00 and then ff. An answer that changes between the two holds bytes the
+    library never wrote. False for the JVM and Go, whose new memory is zeroed and whose reads
+    are checked."""
     if macro in ("java", "go"):
         return False
-    return run_with(program, line, {"REPRO_GUARD": "1"}).returncode == -signal.SIGSEGV
+    if macro == "node":
+        fills = [{"REPRO_FILL": "00"}, {"REPRO_FILL": "ff"}]
+    elif run_with(program, line, {"REPRO_GUARD": "1"}).returncode == -signal.SIGSEGV:
+        return True
+    else:
+        fills = [{"MALLOC_PERTURB_": "85"}, {"MALLOC_PERTURB_": "170"}]
+    answers = [run_with(program, line, fill).stdout for fill in fills]
+    return answers[0] != answers[1]
 
 
 def run_with(
