@@ -38,6 +38,7 @@ environment but what their runtime needs and what is named (harness/codec/child_
 
 ROOT = Path(__file__).resolve().parents[1]
 IMPORTED_BY_CHILDREN = (
+    "namespace",
     "harness",
     "reference",
     "corpus",
@@ -47,7 +48,8 @@ IMPORTED_BY_CHILDREN = (
     "tests/support",
 )
 """The folders whose modules the processes a test starts import: utf8cert's own (installed
-in place by `pip install -e`), the bench scripts some tests run, and the tests' codecs."""
+in place by `pip install -e`; namespace/ is its `python -m utf8cert`), the bench scripts some
+tests run, and the tests' codecs."""
 
 # Deterministic by default (CI and a loaded 2-core machine): derandomized, no deadline.
 settings.register_profile(
