@@ -29,8 +29,10 @@ from utf8cert.reference import REPLACEMENT_CHARACTER
 REPLACEMENT: Final = 0xFFFD
 _REPLACEMENT_RUN: Final = re.compile(REPLACEMENT_CHARACTER + "+")
 MOST_ALIGNED: Final = 4096
-"""The longest stretch of two outputs, between their common ends, decoded_in aligns (difflib is
-quadratic at worst: most of a check of Latin-1, which differs across every long input)."""
+"""The longest stretch of two outputs, between their common ends, decoded_in aligns. difflib is
+quadratic at worst: the alignment is most of the 73 CPU-s a check of Latin-1 takes (it differs
+across every long input); a bound of 256 took that to 9 CPU-s but misnamed a reviewed
+diagnosis (bench/README.md, "issue 41's fourth cut: the diagnoses")."""
 Writer = int | None
 """What writes one U+FFFD of the reference's output: a maximal subpart (its index in
 `Expected.errors`), or None for a literal U+FFFD (EF BF BD)."""
